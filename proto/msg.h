@@ -1,0 +1,191 @@
+/*  proto/msg.h: every message between coordinator and agent, defined once.
+
+    A message is one msgpack map in one ZeroMQ frame. Every map carries
+    "v" (protocol version, uint) and "t" (message type name, string); the
+    other keys are the fields of the message's struct below. Encoding and
+    decoding live in msg.c, one encoder and one decoder per message.
+
+    The decoder never trusts its input: it requires the whole frame to be
+    one map and nothing else, checks the type and bounds of every field,
+    copies strings out with their length, ignores keys it does not know
+    (a newer peer may add some) and tells a malformed frame from one of
+    another protocol version. Required fields that are missing make the
+    frame malformed.
+
+    Conversation (coordinator C, agent A):
+
+        C -> A  HELLO      A -> C  WELCOME, or ERROR "busy" naming the
+                                   coordinator it serves (a probe HELLO
+                                   always gets WELCOME and starts nothing)
+        C -> A  PING       A -> C  PONG            (several: clock offset)
+        C -> A  PREPARE    A -> C  READY, or ERROR (one per job of the test)
+        C -> A  START      A -> C  SAMPLE ... RESULT (one per stream)
+        C -> A  ABORT      A -> C  RESULT for every stream still running
+        C -> A  BYE                agent goes back to idle
+*/
+#ifndef IOFLEET_MSG_H
+#define IOFLEET_MSG_H
+
+#include "jobspec.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MSG_FRAME_MAX   (64 * 1024) //  largest frame either side accepts
+#define MSG_TEXT_MAX    511         //  error texts, reasons, names of peers
+#define MSG_HOST_MAX    255         //  host names, kernel releases
+
+typedef enum {
+    MSG_HELLO = 1,
+    MSG_WELCOME,
+    MSG_PING,
+    MSG_PONG,
+    MSG_PREPARE,
+    MSG_READY,
+    MSG_START,
+    MSG_SAMPLE,
+    MSG_RESULT,
+    MSG_ABORT,
+    MSG_BYE,
+    MSG_ERROR,
+    MSG_TYPE_COUNT              //  one past the last
+} msg_type_t;
+
+//  Coordinator introduces itself and asks for the agent.
+typedef struct {
+    char coordinator [MSG_TEXT_MAX + 1];    //  "user@host pid=123", shown to a second coordinator
+    uint32_t lease_ms;                      //  agent gives up on silence longer than this
+    bool probe;                             //  only asking (iofleet ping): no session
+} msg_hello_t;
+
+//  Agent accepts and says what it runs on.
+typedef struct {
+    char name [JOB_NAME_MAX + 1];           //  --name of the agent
+    char hostname [MSG_HOST_MAX + 1];       //  uname nodename
+    char kernel [MSG_HOST_MAX + 1];         //  uname release
+    uint32_t cpus;                          //  online CPUs
+    uint64_t mem_bytes;                     //  MemTotal
+    bool insecure;                          //  running without CURVE
+    char serving [MSG_TEXT_MAX + 1];        //  coordinator it serves, "" when idle
+    char version [32];                      //  the agent's program version
+} msg_welcome_t;
+
+//  Clock exchange; see proto/clock.h for t1..t4.
+typedef struct {
+    uint32_t seq;                           //  matches pong to ping
+    int64_t t1_ns;                          //  coordinator clock at send
+} msg_ping_t;
+
+typedef struct {
+    uint32_t seq;                           //  copied from the ping
+    int64_t t1_ns;                          //  copied from the ping
+    int64_t t2_ns;                          //  agent clock at receive
+    int64_t t3_ns;                          //  agent clock at send
+} msg_pong_t;
+
+//  One job of a test: validate, create and open files, fill buffers.
+typedef struct {
+    uint32_t test_id;                       //  counts tests within a session
+    uint32_t job_id;                        //  index of the job within the test
+    jobspec_t spec;                         //  what to run ("spec" map on the wire)
+} msg_prepare_t;
+
+//  A job is prepared; its streams wait for START.
+typedef struct {
+    uint32_t test_id;
+    uint32_t job_id;
+    uint32_t streams;                       //  streams prepared
+} msg_ready_t;
+
+//  Start every prepared job of the test at one instant.
+typedef struct {
+    uint32_t test_id;
+    int64_t start_ns;                       //  absolute, in the agent's own clock
+} msg_start_t;
+
+//  Progress of one stream: bytes done at an instant (agent clock).
+typedef struct {
+    uint32_t test_id;
+    uint32_t job_id;
+    uint32_t stream;                        //  0-based stream index
+    int64_t t_ns;
+    uint64_t bytes;
+} msg_sample_t;
+
+//  Final figures of one stream. Times are agent clock; 0 if never reached.
+typedef struct {
+    uint32_t test_id;
+    uint32_t job_id;
+    uint32_t stream;
+    uint64_t bytes;                         //  bytes written (or read) in the timed part
+    int64_t start_ns;                       //  instant the stream really began
+    int64_t last_write_ns;                  //  end of the last write call
+    int64_t end_ns;                         //  after fsync and close
+    int64_t usr_ns;                         //  user CPU of the stream's thread
+    int64_t sys_ns;                         //  system CPU of the stream's thread
+    int32_t err_no;                         //  errno of the failure, 0 if none
+    char error [MSG_TEXT_MAX + 1];          //  "write(/data/x.1): No space left on device"
+    char path [JOB_PATH_MAX + 1];           //  file the stream wrote
+} msg_result_t;
+
+//  Stop the test now (Ctrl-C, a lost peer): agents stop and report.
+typedef struct {
+    uint32_t test_id;
+    char reason [MSG_TEXT_MAX + 1];
+} msg_abort_t;
+
+//  Session over: the agent cleans up and goes idle.
+typedef struct {
+    char reason [MSG_TEXT_MAX + 1];
+} msg_bye_t;
+
+//  Something failed. job_id is -1 when no job is concerned.
+typedef struct {
+    uint32_t test_id;
+    int32_t job_id;
+    char code [32];                         //  "busy", "version", "prepare", "malformed", ...
+    char text [MSG_TEXT_MAX + 1];           //  for a human
+} msg_error_t;
+
+typedef struct {
+    msg_type_t type;
+    union {
+        msg_hello_t hello;
+        msg_welcome_t welcome;
+        msg_ping_t ping;
+        msg_pong_t pong;
+        msg_prepare_t prepare;
+        msg_ready_t ready;
+        msg_start_t start;
+        msg_sample_t sample;
+        msg_result_t result;
+        msg_abort_t abort;
+        msg_bye_t bye;
+        msg_error_t error;
+    } u;
+} msg_t;
+
+//  Decoder outcomes.
+#define MSG_OK          0
+#define MSG_EMALFORMED  -1          //  not a valid message of any version
+#define MSG_EVERSION    -2          //  a map with another protocol version
+
+//  Name of a message type ("hello"), or "?" for an unknown value.
+const char *msg_type_name (msg_type_t type);
+
+//  Encode msg into a new buffer the caller frees. Returns 0, or -1 if
+//  out of memory. The result is at most MSG_FRAME_MAX bytes for any
+//  message whose strings respect their bounds.
+int msg_encode (const msg_t *msg, char **data_p, size_t *size_p);
+
+//  Decode one frame into msg. Returns MSG_OK, MSG_EMALFORMED or
+//  MSG_EVERSION, with a reason in err on failure ("wrong type for key
+//  'bytes'", "protocol version 7, this side speaks 1").
+int msg_decode (const void *data, size_t size, msg_t *msg, char *err, size_t errlen);
+
+//  Copy at most dstsize-1 bytes of src into dst and NUL-terminate
+//  (a strlcpy, since glibc 2.36 has none worth relying on).
+void msg_strcpy (char *dst, const char *src, size_t dstsize);
+
+#endif
