@@ -1,0 +1,278 @@
+/*  agent/confine.c: paths under --root; see confine.h. */
+#include "confine.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define S_COMPONENTS_MAX 256    //  path components we are willing to walk
+
+struct _confine_t {
+    char **roots;               //  realpath'd root directories, in --root order
+    size_t root_count;          //  how many
+};
+
+//  A confinement without roots.
+confine_t *
+confine_new (void)
+{
+    return calloc (1, sizeof (confine_t));
+}
+
+//  Free the roots and the confinement.
+void
+confine_destroy (confine_t **self_p)
+{
+    if (!self_p || !*self_p)
+        return;
+    confine_t *self = *self_p;
+    for (size_t index = 0; index < self->root_count; index++)
+        free (self->roots [index]);
+    free (self->roots);
+    free (self);
+    *self_p = NULL;
+}
+
+//  Add a root, realpath'd; it must be a directory.
+int
+confine_add_root (confine_t *self, const char *dir, char *err, size_t errlen)
+{
+    char *real = realpath (dir, NULL);
+    if (!real) {
+        snprintf (err, errlen, "root %s: %s", dir, strerror (errno));
+        return -1;
+    }
+    struct stat st;
+    if (stat (real, &st) == -1 || !S_ISDIR (st.st_mode)) {
+        snprintf (err, errlen, "root %s: not a directory", dir);
+        free (real);
+        return -1;
+    }
+    char **roots = realloc (self->roots, (self->root_count + 1) * sizeof (char *));
+    if (!roots) {
+        snprintf (err, errlen, "root %s: %s", dir, strerror (ENOMEM));
+        free (real);
+        return -1;
+    }
+    self->roots = roots;
+    self->roots [self->root_count++] = real;
+    return 0;
+}
+
+//  Number of roots.
+size_t
+confine_root_count (confine_t *self)
+{
+    return self->root_count;
+}
+
+//  Root index, realpath'd, or NULL.
+const char *
+confine_root (confine_t *self, size_t index)
+{
+    return index < self->root_count? self->roots [index]: NULL;
+}
+
+//  True if dir (absolute, resolved) is root or lies under it, component by
+//  component: "/srv/a/x" is under "/srv/a", "/srv/ab" is not.
+static bool
+s_is_under (const char *dir, const char *root)
+{
+    size_t root_len = strlen (root);
+    if (root_len == 1 && root [0] == '/')
+        return dir [0] == '/';
+    return strncmp (dir, root, root_len) == 0
+        && (dir [root_len] == '\0' || dir [root_len] == '/');
+}
+
+//  True if dir lies under any root.
+static bool
+s_is_confined (confine_t *self, const char *dir)
+{
+    for (size_t index = 0; index < self->root_count; index++)
+        if (s_is_under (dir, self->roots [index]))
+            return true;
+    return false;
+}
+
+//  The roots as "(/srv/a, /srv/b)" for messages.
+static void
+s_roots_text (confine_t *self, char *buf, size_t buflen)
+{
+    size_t used = 0;
+    buf [0] = '\0';
+    for (size_t index = 0; index < self->root_count && used < buflen; index++) {
+        int rc = snprintf (buf + used, buflen - used, "%s%s",
+                           index? ", ": "", self->roots [index]);
+        if (rc < 0)
+            break;
+        used += (size_t) rc;
+    }
+}
+
+//  Split an absolute or relative path into its components, dropping empty
+//  ones and ".". Components point into copy, which is modified. Returns
+//  the count, or -1 if there are more than max.
+static int
+s_split (char *copy, char **components, int max)
+{
+    int count = 0;
+    char *saveptr = NULL;
+    for (char *part = strtok_r (copy, "/", &saveptr); part;
+         part = strtok_r (NULL, "/", &saveptr)) {
+        if (strcmp (part, ".") == 0)
+            continue;
+        if (count == max)
+            return -1;
+        components [count++] = part;
+    }
+    return count;
+}
+
+//  Join base and components [0 .. count) into buf. Returns 0 or -1 if it
+//  does not fit.
+static int
+s_join (char *buf, size_t buflen, const char *base, char **components, int count)
+{
+    int rc = snprintf (buf, buflen, "%s", base);
+    if (rc < 0 || (size_t) rc >= buflen)
+        return -1;
+    size_t used = (size_t) rc;
+    for (int index = 0; index < count; index++) {
+        bool need_slash = used == 0 || buf [used - 1] != '/';
+        rc = snprintf (buf + used, buflen - used, "%s%s", need_slash? "/": "",
+                       components [index]);
+        if (rc < 0 || (size_t) rc >= buflen - used)
+            return -1;
+        used += (size_t) rc;
+    }
+    return 0;
+}
+
+//  Extend the resolved directory dir (updated as it goes) with the
+//  missing components [from .. to). With create, each is made 0755, and
+//  one that appeared meanwhile must be a real directory, not a symlink.
+static int
+s_extend_dir (char *dir, size_t dirlen, char **components, int from, int to,
+              bool create, const char *path, char *err, size_t errlen)
+{
+    for (int index = from; index < to; index++) {
+        char next [PATH_MAX];
+        if (s_join (next, sizeof (next), dir, components + index, 1) == -1) {
+            snprintf (err, errlen, "path %s: too long", path);
+            return -1;
+        }
+        if (create) {
+            if (mkdir (next, 0755) == -1 && errno != EEXIST) {
+                snprintf (err, errlen, "path %s: mkdir(%s): %s", path, next, strerror (errno));
+                return -1;
+            }
+            struct stat st;
+            if (lstat (next, &st) == -1 || !S_ISDIR (st.st_mode)) {
+                snprintf (err, errlen, "path %s: %s is not a directory", path, next);
+                return -1;
+            }
+        }
+        snprintf (dir, dirlen, "%s", next);
+    }
+    return 0;
+}
+
+//  Resolve a path from the wire under the roots, or say why not.
+int
+confine_resolve (confine_t *self, const char *path, bool create_dirs,
+                 char *resolved, size_t resolved_size, char *err, size_t errlen)
+{
+    char *copy = NULL;
+    char *components [S_COMPONENTS_MAX];
+
+    if (path [0] == '\0') {
+        snprintf (err, errlen, "path is empty");
+        goto fail;
+    }
+    if (self->root_count == 0) {
+        snprintf (err, errlen, "path %s: the agent has no roots", path);
+        goto fail;
+    }
+    copy = strdup (path);
+    if (!copy) {
+        snprintf (err, errlen, "path %s: %s", path, strerror (ENOMEM));
+        goto fail;
+    }
+    int count = s_split (copy, components, S_COMPONENTS_MAX);
+    if (count == -1) {
+        snprintf (err, errlen, "path %s: too many components", path);
+        goto fail;
+    }
+    for (int index = 0; index < count; index++)
+        if (strcmp (components [index], "..") == 0) {
+            snprintf (err, errlen, "path %s: '..' components are not allowed", path);
+            goto fail;
+        }
+    if (count == 0 || path [strlen (path) - 1] == '/') {
+        snprintf (err, errlen, "path %s: names a directory, not a file", path);
+        goto fail;
+    }
+
+    //  The directory part is base + components [0 .. count-1); find its
+    //  deepest existing prefix and resolve that.
+    const char *base = path [0] == '/'? "/": self->roots [0];
+    int dir_count = count - 1;
+    int existing = dir_count;
+    char dir [PATH_MAX];
+    char *real = NULL;
+    while (true) {
+        char prefix [PATH_MAX];
+        if (s_join (prefix, sizeof (prefix), base, components, existing) == -1) {
+            snprintf (err, errlen, "path %s: too long", path);
+            goto fail;
+        }
+        real = realpath (prefix, NULL);
+        if (real)
+            break;
+        if (errno != ENOENT || existing == 0) {
+            snprintf (err, errlen, "path %s: %s: %s", path, prefix, strerror (errno));
+            goto fail;
+        }
+        existing--;
+    }
+    snprintf (dir, sizeof (dir), "%s", real);
+    free (real);
+
+    struct stat st;
+    if (stat (dir, &st) == -1 || !S_ISDIR (st.st_mode)) {
+        snprintf (err, errlen, "path %s: %s is not a directory", path, dir);
+        goto fail;
+    }
+    if (!s_is_confined (self, dir)) {
+        char roots [PATH_MAX];
+        s_roots_text (self, roots, sizeof (roots));
+        snprintf (err, errlen, "path %s is outside the agent's roots (%s)", path, roots);
+        goto fail;
+    }
+
+    //  Checked: now missing directories may be made (or, without
+    //  create_dirs, only named).
+    if (s_extend_dir (dir, sizeof (dir), components, existing, dir_count,
+                      create_dirs, path, err, errlen) == -1)
+        goto fail;
+    if (s_join (resolved, resolved_size, dir, components + dir_count, 1) == -1) {
+        snprintf (err, errlen, "path %s: too long", path);
+        goto fail;
+    }
+    if (lstat (resolved, &st) == 0 && S_ISLNK (st.st_mode)) {
+        snprintf (err, errlen, "path %s: is a symbolic link", path);
+        goto fail;
+    }
+    free (copy);
+    return 0;
+
+fail:
+    free (copy);
+    if (resolved_size)
+        resolved [0] = '\0';
+    return -1;
+}

@@ -1,0 +1,81 @@
+/*  agent/workloads/null.c: the workload that does no I/O.
+
+    It counts `size` bytes in `bs` steps as if it wrote them, publishing
+    progress and honouring stop exactly like the write workload. It tests
+    the machinery around workloads (prepare, synchronized start, samples,
+    results, abort) without touching a disk, and its rate shows the
+    overhead of the loop itself.
+*/
+#include "workload.h"
+
+#include "../../proto/clock.h"
+
+#include <stdio.h>
+
+//  Accept any job with something to count.
+static int
+s_null_validate (const jobspec_t *spec, char *err, size_t errlen)
+{
+    if (spec->size_bytes < 1) {
+        snprintf (err, errlen, "size must be at least 1 byte");
+        return -1;
+    }
+    if (spec->bs_bytes < 1) {
+        snprintf (err, errlen, "bs must be at least 1 byte");
+        return -1;
+    }
+    return 0;
+}
+
+//  Nothing to open or fill.
+static int
+s_null_prepare (workload_stream_t *ws, char *err, size_t errlen)
+{
+    (void) ws;
+    (void) err;
+    (void) errlen;
+    return 0;
+}
+
+//  Count size bytes in bs steps, checking the stop flag after each step.
+static int
+s_null_run (workload_stream_t *ws)
+{
+    const uint64_t size_bytes = ws->spec->size_bytes;
+    const uint64_t bs_bytes = ws->spec->bs_bytes;
+    uint64_t done_bytes = 0;
+    int status = WORKLOAD_DONE;
+
+    while (done_bytes < size_bytes) {
+        if (workload_stopping (ws)) {
+            status = WORKLOAD_STOPPED;
+            break;
+        }
+        uint64_t step_bytes = size_bytes - done_bytes < bs_bytes?
+                              size_bytes - done_bytes: bs_bytes;
+        done_bytes += step_bytes;
+        workload_set_bytes (ws, done_bytes);
+    }
+    if (done_bytes > 0)
+        ws->last_write_ns = clock_now_ns ();
+    ws->end_ns = clock_now_ns ();
+    return status;
+}
+
+//  Nothing to release.
+static void
+s_null_cleanup (workload_stream_t *ws, bool remove_files)
+{
+    (void) ws;
+    (void) remove_files;
+}
+
+const workload_ops_t workload_null_ops = {
+    .name = "null",
+    .uses_files = false,
+    .validate = s_null_validate,
+    .prepare = s_null_prepare,
+    .run = s_null_run,
+    .stop = NULL,               //  the flag is checked after every step
+    .cleanup = s_null_cleanup,
+};

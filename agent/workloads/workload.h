@@ -1,0 +1,98 @@
+/*  agent/workloads/workload.h: how a workload plugs into the agent.
+
+    A workload is one ops table, declared with designated initializers in
+    the workload's own file (null.c, write.c, ...) and registered in the one
+    table in workloads.c, indexed by workload_t from proto/jobspec.h.
+
+    The agent calls the operations in this order, for every stream of a job:
+
+        validate (spec)         once per job, in the agent's loop thread,
+                                before anything is created
+        prepare (ws)            per stream, in the loop thread: open or create
+                                files, allocate and fill buffers; everything
+                                that must not be timed
+        run (ws)                per stream, in the stream's own thread, after
+                                the start instant: the timed part
+        stop (ws)               from the loop thread while run may be going,
+                                after ws->stop was set; NULL when checking
+                                the flag between calls is enough
+        cleanup (ws, remove)    per stream, in the loop thread, after run
+                                returned (or instead of it): close, free, and
+                                remove the stream's files if asked
+
+    The stream state (workload_stream_t) is shared: the agent owns the
+    fields above `data`, the workload owns `data`. While run is going, only
+    the stream thread writes to it; the loop reads `bytes` (an atomic, for
+    samples) and writes `stop` (an atomic), nothing else.
+*/
+#ifndef IOFLEET_WORKLOAD_H
+#define IOFLEET_WORKLOAD_H
+
+#include "../../proto/jobspec.h"
+#include "../../proto/msg.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+//  What run returns.
+#define WORKLOAD_DONE       0       //  did all it was asked to
+#define WORKLOAD_FAILED    -1       //  stopped on an error, recorded in ws->error
+#define WORKLOAD_STOPPED    1       //  left early because ws->stop was set
+
+//  One stream as a workload sees it.
+typedef struct {
+    const jobspec_t *spec;                  //  the job's options, owned by the job
+    uint32_t index;                         //  0-based stream index within the job
+    char path [JOB_PATH_MAX + 1];           //  resolved path under a root, "" if the job has none
+    _Atomic uint64_t bytes;                 //  progress of the timed part, read by samples
+    atomic_bool stop;                       //  set by the agent: end the timed part soon
+    int64_t last_write_ns;                  //  end of the last write call, 0 if none
+    int64_t end_ns;                         //  after fsync and close, 0 if not reached
+    int err_no;                             //  errno of the first failure, 0 if none
+    char error [MSG_TEXT_MAX + 1];          //  "write(/data/x.1): No space left on device"
+    void *data;                             //  the workload's private state
+} workload_stream_t;
+
+//  One workload: its name and its operations.
+typedef struct {
+    const char *name;                       //  as in jobspec_workload_name ()
+    bool uses_files;                        //  its path is a file it creates (dirs are made)
+    //  Check the options of a job. Returns 0, or -1 with a reason in err.
+    int (*validate) (const jobspec_t *spec, char *err, size_t errlen);
+    //  Make one stream ready. Returns 0, or -1 with "what(path): reason"
+    //  in err; cleanup is called afterwards either way.
+    int (*prepare) (workload_stream_t *ws, char *err, size_t errlen);
+    //  The timed part. Returns WORKLOAD_DONE, _FAILED or _STOPPED.
+    int (*run) (workload_stream_t *ws);
+    //  Help run notice ws->stop sooner; may be NULL.
+    void (*stop) (workload_stream_t *ws);
+    //  Release what prepare and run hold; remove files if remove_files.
+    void (*cleanup) (workload_stream_t *ws, bool remove_files);
+} workload_ops_t;
+
+//  The ops of a workload_t value, or NULL if this agent does not know it.
+const workload_ops_t *workload_lookup (int workload);
+
+//  Record the first failure of a stream: err_no and "what(path): strerror"
+//  built from the printf-style prefix. Later failures are not recorded, so
+//  the report shows the cause rather than its consequences.
+void workload_fail (workload_stream_t *ws, int err_no, const char *format, ...)
+    __attribute__ ((format (printf, 3, 4)));
+
+//  True once the agent asked the stream to stop.
+static inline bool
+workload_stopping (workload_stream_t *ws)
+{
+    return atomic_load_explicit (&ws->stop, memory_order_relaxed);
+}
+
+//  Publish the bytes done so far; only the stream thread writes them.
+static inline void
+workload_set_bytes (workload_stream_t *ws, uint64_t bytes)
+{
+    atomic_store_explicit (&ws->bytes, bytes, memory_order_relaxed);
+}
+
+#endif

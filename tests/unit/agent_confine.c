@@ -1,0 +1,381 @@
+/*  tests/unit/agent_confine.c: paths under --root. Every case runs in a
+    scratch directory of its own:
+
+        base/root           the root
+        base/root2          a sibling whose name extends the root's
+        base/outside        a directory outside the root
+        base/root/link-out  symlink to base/outside (a directory leading out)
+        base/root/file-link symlink to base/outside/target (a file leading out)
+*/
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "../../agent/confine.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+//  The scratch layout of one case.
+typedef struct {
+    char base [PATH_MAX];           //  scratch directory, realpath'd
+    char root [PATH_MAX];           //  base/root
+    char root2 [PATH_MAX];          //  base/root2
+    char outside [PATH_MAX];        //  base/outside
+    confine_t *confine;             //  with root as its only root
+    char resolved [PATH_MAX];       //  output of the last resolve
+    char err [1024];                //  its error
+} fixture_t;
+
+//  Path of base joined with a relative name.
+static void
+s_path (char *buf, const char *base, const char *name)
+{
+    snprintf (buf, PATH_MAX, "%s/%s", base, name);
+}
+
+//  True if path exists (without following a final symlink).
+static bool
+s_exists (const char *path)
+{
+    struct stat st;
+    return lstat (path, &st) == 0;
+}
+
+//  Number of entries in a directory, "." and ".." aside.
+static int
+s_entries (const char *dir)
+{
+    DIR *handle = opendir (dir);
+    assert_non_null (handle);
+    int count = 0;
+    struct dirent *entry;
+    while ((entry = readdir (handle)))
+        if (strcmp (entry->d_name, ".") && strcmp (entry->d_name, ".."))
+            count++;
+    closedir (handle);
+    return count;
+}
+
+//  Build the scratch layout and the confinement of one case.
+static int
+s_setup (void **state)
+{
+    fixture_t *fx = calloc (1, sizeof (fixture_t));
+    assert_non_null (fx);
+    const char *tmp = getenv ("TMPDIR");
+    char template [PATH_MAX];
+    snprintf (template, sizeof (template), "%s/iofleet-confine-XXXXXX", tmp? tmp: P_tmpdir);
+    assert_non_null (mkdtemp (template));
+    assert_non_null (realpath (template, fx->base));
+
+    s_path (fx->root, fx->base, "root");
+    s_path (fx->root2, fx->base, "root2");
+    s_path (fx->outside, fx->base, "outside");
+    assert_int_equal (mkdir (fx->root, 0755), 0);
+    assert_int_equal (mkdir (fx->root2, 0755), 0);
+    assert_int_equal (mkdir (fx->outside, 0755), 0);
+
+    char link [PATH_MAX], target [PATH_MAX];
+    s_path (link, fx->root, "link-out");
+    assert_int_equal (symlink (fx->outside, link), 0);
+    s_path (link, fx->root, "file-link");
+    s_path (target, fx->outside, "target");
+    assert_int_equal (symlink (target, link), 0);
+
+    fx->confine = confine_new ();
+    assert_non_null (fx->confine);
+    assert_int_equal (confine_add_root (fx->confine, fx->root, fx->err, sizeof (fx->err)), 0);
+    *state = fx;
+    return 0;
+}
+
+//  nftw callback: remove one entry, deepest first.
+static int
+s_remove_entry (const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void) st;
+    (void) flag;
+    (void) ftw;
+    return remove (path);
+}
+
+//  Remove everything s_setup built.
+static int
+s_teardown (void **state)
+{
+    fixture_t *fx = *state;
+    confine_destroy (&fx->confine);
+    assert_null (fx->confine);
+    nftw (fx->base, s_remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    free (fx);
+    return 0;
+}
+
+//  Resolve path with create_dirs and return what confine_resolve did.
+static int
+s_resolve (fixture_t *fx, const char *path, bool create_dirs)
+{
+    fx->err [0] = '\0';
+    return confine_resolve (fx->confine, path, create_dirs, fx->resolved,
+                            sizeof (fx->resolved), fx->err, sizeof (fx->err));
+}
+
+//  The root's contents stay as the fixture made them: nothing was created.
+static void
+s_assert_nothing_created (fixture_t *fx)
+{
+    assert_int_equal (s_entries (fx->root), 2);         //  link-out, file-link
+    assert_int_equal (s_entries (fx->root2), 0);
+    assert_int_equal (s_entries (fx->outside), 0);
+    assert_int_equal (s_entries (fx->base), 3);         //  root, root2, outside
+}
+
+static void
+test_relative_path_goes_under_first_root (void **state)
+{
+    fixture_t *fx = *state;
+    assert_int_equal (s_resolve (fx, "dd1", true), 0);
+    char expected [PATH_MAX];
+    s_path (expected, fx->root, "dd1");
+    assert_string_equal (fx->resolved, expected);
+    assert_false (s_exists (expected));             //  directories only, never the file
+
+    //  "." components and doubled slashes are harmless.
+    assert_int_equal (s_resolve (fx, "./sub//dd1", true), 0);
+    s_path (expected, fx->root, "sub/dd1");
+    assert_string_equal (fx->resolved, expected);
+}
+
+static void
+test_absolute_path_inside (void **state)
+{
+    fixture_t *fx = *state;
+    char path [PATH_MAX];
+    s_path (path, fx->root, "data.bin");
+    assert_int_equal (s_resolve (fx, path, true), 0);
+    assert_string_equal (fx->resolved, path);
+}
+
+static void
+test_absolute_path_outside (void **state)
+{
+    fixture_t *fx = *state;
+    assert_int_equal (s_resolve (fx, "/etc/passwd", true), -1);
+    assert_non_null (strstr (fx->err, "/etc/passwd"));
+    assert_non_null (strstr (fx->err, "outside the agent's roots"));
+    assert_non_null (strstr (fx->err, fx->root));
+    assert_string_equal (fx->resolved, "");
+
+    char path [PATH_MAX];
+    s_path (path, fx->outside, "new/dir/file");
+    assert_int_equal (s_resolve (fx, path, true), -1);
+    assert_non_null (strstr (fx->err, path));
+    s_assert_nothing_created (fx);
+}
+
+static void
+test_dotdot_refused (void **state)
+{
+    fixture_t *fx = *state;
+    assert_int_equal (s_resolve (fx, "../escape", true), -1);
+    assert_non_null (strstr (fx->err, "../escape"));
+    assert_non_null (strstr (fx->err, "'..'"));
+
+    //  Even a ".." that would land back inside the root.
+    char path [PATH_MAX];
+    snprintf (path, sizeof (path), "%s/../root/x", fx->root);
+    assert_int_equal (s_resolve (fx, path, true), -1);
+    assert_non_null (strstr (fx->err, path));
+
+    assert_int_equal (s_resolve (fx, "a/b/../../../escape", true), -1);
+    s_assert_nothing_created (fx);
+}
+
+static void
+test_symlinked_directory_leading_out (void **state)
+{
+    fixture_t *fx = *state;
+    char path [PATH_MAX];
+    s_path (path, fx->root, "link-out/file");
+    assert_int_equal (s_resolve (fx, path, true), -1);
+    assert_non_null (strstr (fx->err, path));
+    assert_non_null (strstr (fx->err, "outside"));
+
+    //  Relative, and with directories to create beyond the link.
+    assert_int_equal (s_resolve (fx, "link-out/deeper/still/file", true), -1);
+    assert_non_null (strstr (fx->err, "link-out/deeper/still/file"));
+    s_assert_nothing_created (fx);
+}
+
+static void
+test_symlinked_file_refused (void **state)
+{
+    fixture_t *fx = *state;
+    assert_int_equal (s_resolve (fx, "file-link", true), -1);
+    assert_non_null (strstr (fx->err, "file-link"));
+    assert_non_null (strstr (fx->err, "symbolic link"));
+
+    //  A symlink pointing inside the root is refused as a final component
+    //  as well: the workload would write through it.
+    char link [PATH_MAX], target [PATH_MAX];
+    s_path (link, fx->root, "inner-link");
+    s_path (target, fx->root, "real");
+    assert_int_equal (symlink (target, link), 0);
+    assert_int_equal (s_resolve (fx, link, true), -1);
+    assert_non_null (strstr (fx->err, "symbolic link"));
+    assert_int_equal (unlink (link), 0);
+    s_assert_nothing_created (fx);
+}
+
+static void
+test_sibling_prefix_is_not_under (void **state)
+{
+    fixture_t *fx = *state;
+    char path [PATH_MAX];
+    s_path (path, fx->root2, "file");
+    assert_int_equal (s_resolve (fx, path, true), -1);
+    assert_non_null (strstr (fx->err, path));
+    assert_non_null (strstr (fx->err, "outside"));
+    s_assert_nothing_created (fx);
+}
+
+static void
+test_missing_directories_created (void **state)
+{
+    fixture_t *fx = *state;
+    assert_int_equal (s_resolve (fx, "a/b/c/file", true), 0);
+    char dir [PATH_MAX], expected [PATH_MAX];
+    s_path (dir, fx->root, "a/b/c");
+    s_path (expected, dir, "file");
+    assert_string_equal (fx->resolved, expected);
+    struct stat st;
+    assert_int_equal (lstat (dir, &st), 0);
+    assert_true (S_ISDIR (st.st_mode));
+    mode_t mask = umask (0);
+    umask (mask);
+    assert_int_equal (st.st_mode & 0777, 0755 & ~mask);
+    assert_false (s_exists (expected));
+
+    //  Without create_dirs the same path resolves but nothing is made.
+    assert_int_equal (s_resolve (fx, "x/y/file", false), 0);
+    s_path (dir, fx->root, "x");
+    assert_false (s_exists (dir));
+    s_path (expected, fx->root, "x/y/file");
+    assert_string_equal (fx->resolved, expected);
+}
+
+static void
+test_directory_symlink_inside_root_is_followed (void **state)
+{
+    fixture_t *fx = *state;
+    char real_dir [PATH_MAX], link [PATH_MAX], expected [PATH_MAX];
+    s_path (real_dir, fx->root, "real-dir");
+    s_path (link, fx->root, "alias");
+    assert_int_equal (mkdir (real_dir, 0755), 0);
+    assert_int_equal (symlink (real_dir, link), 0);
+    assert_int_equal (s_resolve (fx, "alias/file", true), 0);
+    s_path (expected, real_dir, "file");
+    assert_string_equal (fx->resolved, expected);
+}
+
+static void
+test_bad_paths (void **state)
+{
+    fixture_t *fx = *state;
+    assert_int_equal (s_resolve (fx, "", true), -1);
+    assert_int_equal (s_resolve (fx, "dir/", true), -1);
+    assert_non_null (strstr (fx->err, "dir/"));
+    assert_int_equal (s_resolve (fx, "/", true), -1);
+
+    //  A file where a directory should be.
+    char file [PATH_MAX];
+    s_path (file, fx->root, "plain");
+    FILE *handle = fopen (file, "w");
+    assert_non_null (handle);
+    fclose (handle);
+    assert_int_equal (s_resolve (fx, "plain/file", true), -1);
+    assert_non_null (strstr (fx->err, "plain/file"));
+}
+
+static void
+test_roots (void **state)
+{
+    fixture_t *fx = *state;
+    char err [1024];
+    assert_int_equal (confine_root_count (fx->confine), 1);
+    assert_string_equal (confine_root (fx->confine, 0), fx->root);
+    assert_null (confine_root (fx->confine, 1));
+
+    //  A missing root and a file are refused, naming them.
+    char missing [PATH_MAX];
+    s_path (missing, fx->base, "missing");
+    assert_int_equal (confine_add_root (fx->confine, missing, err, sizeof (err)), -1);
+    assert_non_null (strstr (err, missing));
+    char file [PATH_MAX];
+    s_path (file, fx->base, "a-file");
+    FILE *handle = fopen (file, "w");
+    assert_non_null (handle);
+    fclose (handle);
+    assert_int_equal (confine_add_root (fx->confine, file, err, sizeof (err)), -1);
+    assert_non_null (strstr (err, "not a directory"));
+
+    //  A second root, given through a symlink, is kept resolved, and
+    //  paths under it are accepted.
+    char alias [PATH_MAX];
+    s_path (alias, fx->base, "root2-alias");
+    assert_int_equal (symlink (fx->root2, alias), 0);
+    assert_int_equal (confine_add_root (fx->confine, alias, err, sizeof (err)), 0);
+    assert_string_equal (confine_root (fx->confine, 1), fx->root2);
+    char path [PATH_MAX];
+    s_path (path, fx->root2, "file");
+    assert_int_equal (s_resolve (fx, path, true), 0);
+    assert_string_equal (fx->resolved, path);
+
+    //  Relative paths still go under the first root.
+    assert_int_equal (s_resolve (fx, "rel", true), 0);
+    s_path (path, fx->root, "rel");
+    assert_string_equal (fx->resolved, path);
+}
+
+static void
+test_no_roots_refuses_everything (void **state)
+{
+    (void) state;
+    confine_t *confine = confine_new ();
+    char resolved [PATH_MAX], err [256];
+    assert_int_equal (confine_resolve (confine, "/srv/iofleet-x", true, resolved, sizeof (resolved),
+                                       err, sizeof (err)), -1);
+    assert_non_null (strstr (err, "/srv/iofleet-x"));
+    confine_destroy (&confine);
+    confine_destroy (&confine);         //  safe on NULL
+}
+
+int
+main (void)
+{
+    const struct CMUnitTest tests [] = {
+        cmocka_unit_test_setup_teardown (test_relative_path_goes_under_first_root, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_absolute_path_inside, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_absolute_path_outside, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_dotdot_refused, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_symlinked_directory_leading_out, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_symlinked_file_refused, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_sibling_prefix_is_not_under, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_missing_directories_created, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_directory_symlink_inside_root_is_followed, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_bad_paths, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_roots, s_setup, s_teardown),
+        cmocka_unit_test (test_no_roots_refuses_everything),
+    };
+    return cmocka_run_group_tests (tests, NULL, NULL);
+}

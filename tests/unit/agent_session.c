@@ -1,0 +1,659 @@
+/*  tests/unit/agent_session.c: the agent in-process, driven over real
+    ZeroMQ sockets the way a coordinator drives it.
+
+    Every case builds its own agent on tcp://127.0.0.1:* with a scratch
+    root, runs it as an actor, and talks to it with DEALER sockets and the
+    proto codec. Every receive has a timeout, so a broken agent fails the
+    case instead of hanging it.
+*/
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "../../agent/agent.h"
+#include "../../proto/clock.h"
+#include "../../proto/msg.h"
+#include "../../proto/version.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <msgpack.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#define RECV_TIMEOUT_MS 5000        //  longest any reply may take
+#define MIB             (1024 * 1024)
+
+//  One agent and the scratch directory it works in.
+typedef struct {
+    char base [PATH_MAX];           //  scratch directory, realpath'd
+    char root [PATH_MAX];           //  base/root, the agent's --root
+    agent_t *agent;                 //  the agent under test
+    zactor_t *actor;                //  its loop
+    zsock_t *dealer;                //  the first coordinator
+    zsock_t *other;                 //  a second coordinator
+    msg_t msg;                      //  last message received
+} fixture_t;
+
+//  A DEALER connected to the agent, with a receive timeout.
+static zsock_t *
+s_dealer (fixture_t *fx)
+{
+    zsock_t *dealer = zsock_new (ZMQ_DEALER);
+    assert_non_null (dealer);
+    zsock_set_rcvtimeo (dealer, RECV_TIMEOUT_MS);
+    zsock_set_linger (dealer, 0);
+    assert_int_equal (zsock_connect (dealer, "%s", agent_endpoint (fx->agent)), 0);
+    return dealer;
+}
+
+//  Build the scratch root, the agent, its actor and two coordinators.
+static int
+s_setup (void **state)
+{
+    fixture_t *fx = calloc (1, sizeof (fixture_t));
+    assert_non_null (fx);
+    const char *tmp = getenv ("TMPDIR");
+    char template [PATH_MAX];
+    snprintf (template, sizeof (template), "%s/iofleet-session-XXXXXX", tmp? tmp: P_tmpdir);
+    assert_non_null (mkdtemp (template));
+    assert_non_null (realpath (template, fx->base));
+    snprintf (fx->root, sizeof (fx->root), "%s/root", fx->base);
+    assert_int_equal (mkdir (fx->root, 0755), 0);
+
+    const char *roots [] = { fx->root };
+    agent_config_t config = {
+        .bind_endpoint = "tcp://127.0.0.1:*",
+        .name = "t1",
+        .roots = roots,
+        .root_count = 1,
+    };
+    char err [512];
+    fx->agent = agent_new (&config, err, sizeof (err));
+    if (!fx->agent)
+        fail_msg ("agent_new: %s", err);
+    assert_non_null (strstr (agent_endpoint (fx->agent), "tcp://127.0.0.1:"));
+    assert_string_equal (agent_name (fx->agent), "t1");
+    fx->actor = zactor_new (agent_actor, fx->agent);
+    assert_non_null (fx->actor);
+    fx->dealer = s_dealer (fx);
+    fx->other = s_dealer (fx);
+    *state = fx;
+    return 0;
+}
+
+//  nftw callback: remove one entry, deepest first.
+static int
+s_remove_entry (const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void) st;
+    (void) flag;
+    (void) ftw;
+    return remove (path);
+}
+
+//  Remove everything s_setup built.
+static int
+s_teardown (void **state)
+{
+    fixture_t *fx = *state;
+    zsock_destroy (&fx->dealer);
+    zsock_destroy (&fx->other);
+    zactor_destroy (&fx->actor);
+    agent_destroy (&fx->agent);
+    assert_null (fx->agent);
+    nftw (fx->base, s_remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    free (fx);
+    return 0;
+}
+
+//  Send raw bytes as one frame.
+static void
+s_send_raw (zsock_t *dealer, const void *data, size_t size)
+{
+    zframe_t *frame = zframe_new (data, size);
+    assert_non_null (frame);
+    assert_int_equal (zframe_send (&frame, dealer, 0), 0);
+}
+
+//  Encode and send msg.
+static void
+s_send (zsock_t *dealer, const msg_t *msg)
+{
+    char *data;
+    size_t size;
+    assert_int_equal (msg_encode (msg, &data, &size), 0);
+    s_send_raw (dealer, data, size);
+    free (data);
+}
+
+//  Receive and decode one message into fx->msg, failing on timeout.
+static msg_t *
+s_recv (fixture_t *fx, zsock_t *dealer)
+{
+    zframe_t *frame = zframe_recv (dealer);
+    if (!frame)
+        fail_msg ("no reply from the agent within %d ms", RECV_TIMEOUT_MS);
+    char err [256];
+    int rc = msg_decode (zframe_data (frame), zframe_size (frame), &fx->msg, err, sizeof (err));
+    zframe_destroy (&frame);
+    if (rc != MSG_OK)
+        fail_msg ("agent sent an undecodable frame: %s", err);
+    return &fx->msg;
+}
+
+//  Receive the next message that is not a SAMPLE.
+static msg_t *
+s_recv_skip_samples (fixture_t *fx, zsock_t *dealer, int *samples)
+{
+    while (true) {
+        msg_t *msg = s_recv (fx, dealer);
+        if (msg->type != MSG_SAMPLE)
+            return msg;
+        if (samples)
+            (*samples)++;
+    }
+}
+
+//  Receive a message of the given type.
+static msg_t *
+s_expect (fixture_t *fx, zsock_t *dealer, msg_type_t type)
+{
+    msg_t *msg = s_recv (fx, dealer);
+    if (msg->type != type)
+        fail_msg ("expected %s, got %s%s%s", msg_type_name (type), msg_type_name (msg->type),
+                  msg->type == MSG_ERROR? ": ": "",
+                  msg->type == MSG_ERROR? msg->u.error.text: "");
+    return msg;
+}
+
+//  Send HELLO (lease in ms, probe or not).
+static void
+s_hello (zsock_t *dealer, const char *coordinator, uint32_t lease_ms, bool probe)
+{
+    msg_t msg = { .type = MSG_HELLO };
+    msg_strcpy (msg.u.hello.coordinator, coordinator, sizeof (msg.u.hello.coordinator));
+    msg.u.hello.lease_ms = lease_ms;
+    msg.u.hello.probe = probe;
+    s_send (dealer, &msg);
+}
+
+//  HELLO and expect WELCOME: the dealer now holds the session.
+static void
+s_open_session (fixture_t *fx, zsock_t *dealer, const char *coordinator)
+{
+    s_hello (dealer, coordinator, 0, false);
+    msg_t *msg = s_expect (fx, dealer, MSG_WELCOME);
+    assert_string_equal (msg->u.welcome.serving, coordinator);
+}
+
+//  A round trip on dealer: everything it sent before has been handled.
+static void
+s_sync (fixture_t *fx, zsock_t *dealer)
+{
+    msg_t msg = { .type = MSG_PING };
+    msg.u.ping.seq = 4242;
+    s_send (dealer, &msg);
+    assert_int_equal (s_expect (fx, dealer, MSG_PONG)->u.pong.seq, 4242);
+}
+
+//  Send PREPARE for one job.
+static void
+s_prepare (zsock_t *dealer, uint32_t test_id, uint32_t job_id, const jobspec_t *spec)
+{
+    msg_t msg = { .type = MSG_PREPARE };
+    msg.u.prepare.test_id = test_id;
+    msg.u.prepare.job_id = job_id;
+    msg.u.prepare.spec = *spec;
+    s_send (dealer, &msg);
+}
+
+//  Send START.
+static void
+s_start (zsock_t *dealer, uint32_t test_id, int64_t start_ns)
+{
+    msg_t msg = { .type = MSG_START };
+    msg.u.start.test_id = test_id;
+    msg.u.start.start_ns = start_ns;
+    s_send (dealer, &msg);
+}
+
+//  A write job: streams files named path(.k), size bytes each.
+static jobspec_t
+s_write_spec (const char *path, uint64_t streams, uint64_t size_bytes, bool keep)
+{
+    jobspec_t spec;
+    jobspec_defaults (&spec);
+    msg_strcpy (spec.name, "w", sizeof (spec.name));
+    msg_strcpy (spec.test, "t", sizeof (spec.test));
+    spec.workload = WORKLOAD_WRITE;
+    msg_strcpy (spec.path, path, sizeof (spec.path));
+    spec.streams = streams;
+    spec.size_bytes = size_bytes;
+    spec.bs_bytes = 64 * 1024;
+    spec.fsync_mode = FSYNC_END;
+    spec.keep = keep;
+    return spec;
+}
+
+//  Size of a file, -1 if it does not exist.
+static long long
+s_file_size (const char *path)
+{
+    struct stat st;
+    return stat (path, &st) == 0? (long long) st.st_size: -1;
+}
+
+//  Number of entries in a directory, "." and ".." aside.
+static int
+s_entries (const char *dir)
+{
+    DIR *handle = opendir (dir);
+    assert_non_null (handle);
+    int count = 0;
+    struct dirent *entry;
+    while ((entry = readdir (handle)))
+        if (strcmp (entry->d_name, ".") && strcmp (entry->d_name, ".."))
+            count++;
+    closedir (handle);
+    return count;
+}
+
+static void
+test_probe_hello_gets_welcome (void **state)
+{
+    fixture_t *fx = *state;
+    s_hello (fx->dealer, "probe@console", 0, true);
+    msg_t *msg = s_expect (fx, fx->dealer, MSG_WELCOME);
+    struct utsname names;
+    assert_int_equal (uname (&names), 0);
+    assert_string_equal (msg->u.welcome.name, "t1");
+    assert_string_equal (msg->u.welcome.hostname, names.nodename);
+    assert_string_equal (msg->u.welcome.kernel, names.release);
+    assert_true (msg->u.welcome.cpus >= 1);
+    assert_true (msg->u.welcome.mem_bytes > 0);
+    assert_true (msg->u.welcome.insecure);
+    assert_string_equal (msg->u.welcome.serving, "");
+
+    //  The probe started nothing: another coordinator gets the session.
+    s_open_session (fx, fx->other, "second");
+}
+
+static void
+test_second_coordinator_is_busy (void **state)
+{
+    fixture_t *fx = *state;
+    s_open_session (fx, fx->dealer, "alice@console pid=1");
+    //  HELLO again from the session's own peer is welcome.
+    s_open_session (fx, fx->dealer, "alice@console pid=1");
+
+    s_hello (fx->other, "bob@laptop pid=2", 0, false);
+    msg_t *msg = s_expect (fx, fx->other, MSG_ERROR);
+    assert_string_equal (msg->u.error.code, "busy");
+    assert_non_null (strstr (msg->u.error.text, "alice@console pid=1"));
+    assert_non_null (strstr (msg->u.error.text, "t1"));
+
+    //  A probe from the other one is answered and names whom the agent serves.
+    s_hello (fx->other, "bob@laptop pid=2", 0, true);
+    msg = s_expect (fx, fx->other, MSG_WELCOME);
+    assert_string_equal (msg->u.welcome.serving, "alice@console pid=1");
+}
+
+static void
+test_ping_pong_timestamps (void **state)
+{
+    fixture_t *fx = *state;
+    for (uint32_t seq = 1; seq <= 3; seq++) {
+        msg_t ping = { .type = MSG_PING };
+        ping.u.ping.seq = seq;
+        ping.u.ping.t1_ns = clock_now_ns ();
+        s_send (fx->dealer, &ping);
+        msg_t *msg = s_expect (fx, fx->dealer, MSG_PONG);
+        int64_t t4_ns = clock_now_ns ();
+        assert_int_equal (msg->u.pong.seq, seq);
+        assert_int_equal (msg->u.pong.t1_ns, ping.u.ping.t1_ns);
+        //  One host, one clock: the four instants are in order.
+        assert_true (msg->u.pong.t1_ns <= msg->u.pong.t2_ns);
+        assert_true (msg->u.pong.t2_ns <= msg->u.pong.t3_ns);
+        assert_true (msg->u.pong.t3_ns <= t4_ns);
+    }
+}
+
+//  Run a prepared test: START at now + 50 ms, collect one RESULT per
+//  stream into results, check the common figures.
+static void
+s_run_test (fixture_t *fx, uint32_t test_id, uint64_t size_bytes, msg_result_t *results,
+            size_t streams)
+{
+    int64_t start_ns = clock_now_ns () + 50 * NS_PER_MSEC;
+    s_start (fx->dealer, test_id, start_ns);
+    bool seen [8] = { false };
+    for (size_t count = 0; count < streams; count++) {
+        msg_t *msg = s_recv_skip_samples (fx, fx->dealer, NULL);
+        if (msg->type != MSG_RESULT)
+            fail_msg ("expected result, got %s", msg_type_name (msg->type));
+        msg_result_t *result = &msg->u.result;
+        assert_int_equal (result->test_id, test_id);
+        assert_true (result->stream < streams);
+        assert_false (seen [result->stream]);
+        seen [result->stream] = true;
+        if (result->err_no != 0)
+            fail_msg ("stream %u failed: %s", result->stream, result->error);
+        assert_string_equal (result->error, "");
+        assert_int_equal (result->bytes, size_bytes);
+        assert_true (result->start_ns >= start_ns);
+        assert_true (result->last_write_ns >= result->start_ns);
+        assert_true (result->end_ns >= result->last_write_ns);
+        assert_true (result->usr_ns >= 0 && result->sys_ns >= 0);
+        results [result->stream] = *result;
+    }
+}
+
+static void
+test_prepare_start_write_keep (void **state)
+{
+    fixture_t *fx = *state;
+    s_open_session (fx, fx->dealer, "writer");
+    jobspec_t spec = s_write_spec ("w", 2, MIB, true);
+    s_prepare (fx->dealer, 1, 0, &spec);
+    msg_t *msg = s_expect (fx, fx->dealer, MSG_READY);
+    assert_int_equal (msg->u.ready.test_id, 1);
+    assert_int_equal (msg->u.ready.job_id, 0);
+    assert_int_equal (msg->u.ready.streams, 2);
+
+    msg_result_t results [2];
+    s_run_test (fx, 1, MIB, results, 2);
+    for (int index = 0; index < 2; index++) {
+        char expected [PATH_MAX];
+        snprintf (expected, sizeof (expected), "%s/w.%d", fx->root, index + 1);
+        assert_string_equal (results [index].path, expected);
+        assert_int_equal (s_file_size (expected), MIB);
+    }
+
+    //  The test is over: the same session can run the next one, and a
+    //  size that is not a multiple of bs ends with a short block.
+    spec = s_write_spec ("sub/dir/odd", 1, 100000, true);
+    s_prepare (fx->dealer, 2, 0, &spec);
+    s_expect (fx, fx->dealer, MSG_READY);
+    s_run_test (fx, 2, 100000, results, 1);
+    char expected [PATH_MAX];
+    snprintf (expected, sizeof (expected), "%s/sub/dir/odd", fx->root);
+    assert_int_equal (s_file_size (expected), 100000);
+}
+
+static void
+test_files_removed_without_keep (void **state)
+{
+    fixture_t *fx = *state;
+    s_open_session (fx, fx->dealer, "writer");
+    jobspec_t spec = s_write_spec ("gone", 2, MIB, false);
+    spec.pattern = PATTERN_RANDOM;
+    s_prepare (fx->dealer, 7, 3, &spec);
+    msg_t *msg = s_expect (fx, fx->dealer, MSG_READY);
+    assert_int_equal (msg->u.ready.job_id, 3);
+
+    //  Prepared files exist before the start...
+    char path [PATH_MAX];
+    snprintf (path, sizeof (path), "%s/gone.1", fx->root);
+    assert_int_equal (s_file_size (path), 0);
+
+    //  ...and are gone once their results are in.
+    msg_result_t results [2];
+    s_run_test (fx, 7, MIB, results, 2);
+    for (int index = 0; index < 2; index++) {
+        assert_int_equal (results [index].job_id, 3);
+        assert_int_equal (s_file_size (results [index].path), -1);
+    }
+}
+
+//  PREPARE with path must fail naming it, and create nothing.
+static void
+s_assert_prepare_refused (fixture_t *fx, const char *path, const char *created)
+{
+    jobspec_t spec = s_write_spec (path, 1, MIB, true);
+    s_prepare (fx->dealer, 1, 5, &spec);
+    msg_t *msg = s_expect (fx, fx->dealer, MSG_ERROR);
+    assert_string_equal (msg->u.error.code, "prepare");
+    assert_int_equal (msg->u.error.test_id, 1);
+    assert_int_equal (msg->u.error.job_id, 5);
+    if (!strstr (msg->u.error.text, path))
+        fail_msg ("error text '%s' does not name %s", msg->u.error.text, path);
+    assert_int_equal (s_file_size (created), -1);
+}
+
+static void
+test_prepare_refuses_paths_outside_root (void **state)
+{
+    fixture_t *fx = *state;
+    s_open_session (fx, fx->dealer, "escaper");
+    char created [PATH_MAX];
+    snprintf (created, sizeof (created), "%s/escape", fx->base);
+    s_assert_prepare_refused (fx, "../escape", created);
+    s_assert_prepare_refused (fx, "/etc/iofleet-test", "/etc/iofleet-test");
+
+    //  Refusals leave the root as it was.
+    snprintf (created, sizeof (created), "%s/x", fx->root);
+    s_assert_prepare_refused (fx, "/etc/iofleet-test", created);
+    assert_int_equal (s_entries (fx->root), 0);
+
+    //  A bad option is refused the same way.
+    jobspec_t spec = s_write_spec ("fine", 1, 1000, true);
+    spec.direct = true;
+    s_prepare (fx->dealer, 1, 0, &spec);
+    msg_t *msg = s_expect (fx, fx->dealer, MSG_ERROR);
+    assert_string_equal (msg->u.error.code, "prepare");
+    assert_non_null (strstr (msg->u.error.text, "multiple of 512"));
+}
+
+static void
+test_malformed_and_wrong_version (void **state)
+{
+    fixture_t *fx = *state;
+    s_send_raw (fx->dealer, "\xc1garbage", 8);
+    msg_t *msg = s_expect (fx, fx->dealer, MSG_ERROR);
+    assert_string_equal (msg->u.error.code, "malformed");
+    assert_int_equal (msg->u.error.job_id, -1);
+
+    //  A map that claims protocol version 7.
+    msgpack_sbuffer buffer;
+    msgpack_sbuffer_init (&buffer);
+    msgpack_packer pk;
+    msgpack_packer_init (&pk, &buffer, msgpack_sbuffer_write);
+    msgpack_pack_map (&pk, 2);
+    msgpack_pack_str_with_body (&pk, "v", 1);
+    msgpack_pack_uint64 (&pk, IOFLEET_PROTOCOL_VERSION + 6);
+    msgpack_pack_str_with_body (&pk, "t", 1);
+    msgpack_pack_str_with_body (&pk, "hello", 5);
+    s_send_raw (fx->dealer, buffer.data, buffer.size);
+    msgpack_sbuffer_destroy (&buffer);
+    msg = s_expect (fx, fx->dealer, MSG_ERROR);
+    assert_string_equal (msg->u.error.code, "version");
+    assert_non_null (strstr (msg->u.error.text, "7"));
+
+    //  An empty frame, and a message the agent never takes.
+    s_send_raw (fx->dealer, "", 0);
+    assert_string_equal (s_expect (fx, fx->dealer, MSG_ERROR)->u.error.code, "malformed");
+    msg_t ready = { .type = MSG_READY };
+    s_send (fx->dealer, &ready);
+    assert_string_equal (s_expect (fx, fx->dealer, MSG_ERROR)->u.error.code, "unexpected");
+
+    //  Through all of it the agent still answers.
+    s_sync (fx, fx->dealer);
+}
+
+static void
+test_bye_frees_the_agent (void **state)
+{
+    fixture_t *fx = *state;
+    s_open_session (fx, fx->dealer, "first");
+    msg_t bye = { .type = MSG_BYE };
+    msg_strcpy (bye.u.bye.reason, "done", sizeof (bye.u.bye.reason));
+    s_send (fx->dealer, &bye);
+    //  The BYE is handled before the PING that follows it.
+    s_sync (fx, fx->dealer);
+    s_open_session (fx, fx->other, "second");
+
+    //  The first one no longer has a session.
+    jobspec_t spec = s_write_spec ("w", 1, MIB, true);
+    s_prepare (fx->dealer, 1, 0, &spec);
+    assert_string_equal (s_expect (fx, fx->dealer, MSG_ERROR)->u.error.code, "no-session");
+}
+
+static void
+test_no_session_and_unknown_test (void **state)
+{
+    fixture_t *fx = *state;
+    jobspec_t spec = s_write_spec ("w", 1, MIB, true);
+    s_prepare (fx->dealer, 1, 0, &spec);
+    assert_string_equal (s_expect (fx, fx->dealer, MSG_ERROR)->u.error.code, "no-session");
+    char path [PATH_MAX];
+    snprintf (path, sizeof (path), "%s/w", fx->root);
+    assert_int_equal (s_file_size (path), -1);
+
+    s_open_session (fx, fx->dealer, "c");
+    s_start (fx->dealer, 9, clock_now_ns ());
+    msg_t *msg = s_expect (fx, fx->dealer, MSG_ERROR);
+    assert_string_equal (msg->u.error.code, "start");
+    assert_int_equal (msg->u.error.test_id, 9);
+}
+
+//  A null job: counts size in bs steps without I/O.
+static jobspec_t
+s_null_spec (uint64_t streams, uint64_t size_bytes)
+{
+    jobspec_t spec;
+    jobspec_defaults (&spec);
+    msg_strcpy (spec.name, "n", sizeof (spec.name));
+    msg_strcpy (spec.test, "t", sizeof (spec.test));
+    spec.workload = WORKLOAD_NULL;
+    spec.streams = streams;
+    spec.size_bytes = size_bytes;
+    spec.bs_bytes = 512;
+    spec.interval_ns = 10 * NS_PER_MSEC;
+    return spec;
+}
+
+static void
+test_samples_then_abort (void **state)
+{
+    fixture_t *fx = *state;
+    s_open_session (fx, fx->dealer, "aborter");
+    //  A petabyte in 512-byte steps: runs until aborted.
+    jobspec_t spec = s_null_spec (2, 1ULL << 50);
+    s_prepare (fx->dealer, 3, 0, &spec);
+    s_expect (fx, fx->dealer, MSG_READY);
+    int64_t start_ns = clock_now_ns () + 20 * NS_PER_MSEC;
+    s_start (fx->dealer, 3, start_ns);
+
+    //  Samples come every 10 ms from start + 10 ms, with growing bytes.
+    uint64_t last_bytes [2] = { 0, 0 };
+    for (int count = 0; count < 6; count++) {
+        msg_t *msg = s_expect (fx, fx->dealer, MSG_SAMPLE);
+        msg_sample_t *sample = &msg->u.sample;
+        assert_int_equal (sample->test_id, 3);
+        assert_true (sample->stream < 2);
+        assert_true (sample->t_ns >= start_ns + 10 * NS_PER_MSEC);
+        assert_true (sample->bytes >= last_bytes [sample->stream]);
+        last_bytes [sample->stream] = sample->bytes;
+    }
+    assert_true (last_bytes [0] > 0 || last_bytes [1] > 0);
+
+    msg_t abort_msg = { .type = MSG_ABORT };
+    abort_msg.u.abort.test_id = 3;
+    msg_strcpy (abort_msg.u.abort.reason, "operator pressed ^C", sizeof (abort_msg.u.abort.reason));
+    s_send (fx->dealer, &abort_msg);
+    for (int count = 0; count < 2; count++) {
+        msg_t *msg = s_recv_skip_samples (fx, fx->dealer, NULL);
+        assert_int_equal (msg->type, MSG_RESULT);
+        assert_string_equal (msg->u.result.error, "aborted: operator pressed ^C");
+        assert_int_not_equal (msg->u.result.err_no, 0);
+        assert_true (msg->u.result.bytes < spec.size_bytes);
+        assert_true (msg->u.result.start_ns >= start_ns);
+    }
+    //  The test is over; the next one may be prepared.
+    spec = s_null_spec (1, MIB);
+    s_prepare (fx->dealer, 4, 0, &spec);
+    s_expect (fx, fx->dealer, MSG_READY);
+}
+
+static void
+test_lease_expiry_frees_the_agent (void **state)
+{
+    fixture_t *fx = *state;
+    s_hello (fx->dealer, "sleepy", 1000, false);
+    s_expect (fx, fx->dealer, MSG_WELCOME);
+    jobspec_t spec = s_write_spec ("leased", 1, MIB, false);
+    s_prepare (fx->dealer, 1, 0, &spec);
+    s_expect (fx, fx->dealer, MSG_READY);
+    char path [PATH_MAX];
+    snprintf (path, sizeof (path), "%s/leased", fx->root);
+    assert_int_equal (s_file_size (path), 0);
+
+    //  Still busy within the lease...
+    s_hello (fx->other, "eager", 0, false);
+    assert_string_equal (s_expect (fx, fx->other, MSG_ERROR)->u.error.code, "busy");
+    //  ...free after it, with the prepared file removed.
+    zclock_sleep (1300);
+    s_open_session (fx, fx->other, "eager");
+    assert_int_equal (s_file_size (path), -1);
+}
+
+static void
+test_loopback_endpoints (void **state)
+{
+    (void) state;
+    assert_true (agent_endpoint_is_loopback ("tcp://127.0.0.1:7654"));
+    assert_true (agent_endpoint_is_loopback ("tcp://127.1.2.3:*"));
+    assert_true (agent_endpoint_is_loopback ("tcp://localhost:7654"));
+    assert_true (agent_endpoint_is_loopback ("tcp://[::1]:7654"));
+    assert_true (agent_endpoint_is_loopback ("ipc:///run/iofleet.sock"));
+    assert_false (agent_endpoint_is_loopback ("tcp://*:7654"));
+    assert_false (agent_endpoint_is_loopback ("tcp://0.0.0.0:7654"));
+    assert_false (agent_endpoint_is_loopback ("tcp://192.0.2.10:7654"));
+    assert_false (agent_endpoint_is_loopback ("tcp://127.0.0.1.example.com:7654"));
+    assert_false (agent_endpoint_is_loopback ("tcp://eth0:7654"));
+    assert_false (agent_endpoint_is_loopback ("tcp://127.0.0.1"));
+
+    //  agent_new refuses a non-loopback bind without --insecure, and a
+    //  root that does not exist.
+    const char *roots [] = { "/" };
+    agent_config_t config = {
+        .bind_endpoint = "tcp://*:*", .name = "x", .roots = roots, .root_count = 1
+    };
+    char err [512];
+    assert_null (agent_new (&config, err, sizeof (err)));
+    assert_non_null (strstr (err, "--insecure"));
+    const char *missing [] = { "/nonexistent-iofleet-root" };
+    config.bind_endpoint = "tcp://127.0.0.1:*";
+    config.roots = missing;
+    assert_null (agent_new (&config, err, sizeof (err)));
+    assert_non_null (strstr (err, "/nonexistent-iofleet-root"));
+}
+
+int
+main (void)
+{
+    const struct CMUnitTest tests [] = {
+        cmocka_unit_test_setup_teardown (test_probe_hello_gets_welcome, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_second_coordinator_is_busy, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_ping_pong_timestamps, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_prepare_start_write_keep, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_files_removed_without_keep, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_prepare_refuses_paths_outside_root, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_malformed_and_wrong_version, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_bye_frees_the_agent, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_no_session_and_unknown_test, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_samples_then_abort, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_lease_expiry_frees_the_agent, s_setup, s_teardown),
+        cmocka_unit_test (test_loopback_endpoints),
+    };
+    return cmocka_run_group_tests (tests, NULL, NULL);
+}
