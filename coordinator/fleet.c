@@ -1,0 +1,301 @@
+/*  coordinator/fleet.c: all agent sessions, one poll loop; see fleet.h. */
+#include "fleet.h"
+#include "../proto/clock.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+
+struct _fleet_t {
+    session_t **sessions;           //  in the order they were added
+    zmq_pollitem_t *items;          //  one per session, same order
+    size_t count;                   //  sessions in use
+    size_t capacity;                //  allocated slots
+    size_t next;                    //  where the next pass starts, for fairness
+    uint64_t malformed;             //  frames dropped as undecodable
+};
+
+static volatile sig_atomic_t s_interrupted;
+
+//  SIGINT and SIGTERM only raise a flag: the poll returns with EINTR and
+//  the run engine winds down in its own time, telling agents to stop.
+static void
+s_on_signal (int signum)
+{
+    (void) signum;
+    s_interrupted = 1;
+}
+
+bool
+fleet_interrupted (void)
+{
+    return s_interrupted != 0;
+}
+
+fleet_t *
+fleet_new (void)
+{
+    //  CZMQ would install its own handler at its first socket; take the
+    //  signals back so that an interrupt is ours to handle.
+    zsys_handler_set (NULL);
+    struct sigaction action = { .sa_handler = s_on_signal };
+    sigemptyset (&action.sa_mask);
+    sigaction (SIGINT, &action, NULL);
+    sigaction (SIGTERM, &action, NULL);
+    return (fleet_t *) zmalloc (sizeof (fleet_t));
+}
+
+void
+fleet_destroy (fleet_t **self_p)
+{
+    assert (self_p);
+    fleet_t *self = *self_p;
+    if (self) {
+        for (size_t i = 0; i < self->count; i++)
+            session_destroy (&self->sessions [i]);
+        free (self->sessions);
+        free (self->items);
+        free (self);
+        *self_p = NULL;
+    }
+}
+
+session_t *
+fleet_add (fleet_t *self, const char *name, const char *endpoint, char *err, size_t errlen)
+{
+    if (self->count == self->capacity) {
+        size_t capacity = self->capacity? self->capacity * 2: 8;
+        session_t **sessions = realloc (self->sessions, capacity * sizeof *sessions);
+        if (!sessions)
+            goto nomem;
+        self->sessions = sessions;
+        zmq_pollitem_t *items = realloc (self->items, capacity * sizeof *items);
+        if (!items)
+            goto nomem;
+        self->items = items;
+        self->capacity = capacity;
+    }
+    session_t *session = session_new (name, endpoint, err, errlen);
+    if (!session)
+        return NULL;
+    self->sessions [self->count] = session;
+    self->items [self->count] = (zmq_pollitem_t) {
+        .socket = zsock_resolve (session_socket (session)),
+        .events = ZMQ_POLLIN
+    };
+    self->count++;
+    return session;
+
+nomem:
+    snprintf (err, errlen, "out of memory adding agent %s", name);
+    return NULL;
+}
+
+size_t
+fleet_size (fleet_t *self)
+{
+    return self->count;
+}
+
+session_t *
+fleet_session (fleet_t *self, size_t index)
+{
+    return index < self->count? self->sessions [index]: NULL;
+}
+
+session_t *
+fleet_find (fleet_t *self, const char *name)
+{
+    for (size_t i = 0; i < self->count; i++)
+        if (streq (session_name (self->sessions [i]), name))
+            return self->sessions [i];
+    return NULL;
+}
+
+uint64_t
+fleet_malformed (fleet_t *self)
+{
+    return self->malformed;
+}
+
+//  Read every frame waiting on one session and hand them on.
+static int
+s_drain (fleet_t *self, session_t *session, fleet_handler_fn *handler, void *arg)
+{
+    zsock_t *sock = session_socket (session);
+    while (zsock_events (sock) & ZMQ_POLLIN) {
+        msg_t msg;
+        int64_t received_ns;
+        char err [256] = "";
+        int rc = session_recv (session, &msg, &received_ns, err, sizeof err);
+        if (rc == MSG_EVERSION) {
+            char reason [MSG_TEXT_MAX + 1];
+            snprintf (reason, sizeof reason, "agent %s (%s): %s", session_name (session),
+                      session_endpoint (session), err);
+            session_set_state (session, SESSION_FAILED, reason);
+            continue;
+        }
+        if (rc != MSG_OK) {
+            self->malformed++;
+            fprintf (stderr, "iofleet: agent=%s event=malformed reason=\"%s\"\n",
+                     session_name (session), err);
+            if (rc == -3)
+                break;
+            continue;
+        }
+        if (handler (session, &msg, received_ns, arg))
+            return -1;
+    }
+    return 0;
+}
+
+int
+fleet_poll (fleet_t *self, int64_t deadline_ns, fleet_handler_fn *handler, void *arg)
+{
+    if (s_interrupted)
+        return -1;
+    int64_t wait_ns = deadline_ns - clock_now_ns ();
+    if (wait_ns < 0)
+        wait_ns = 0;
+    //  zmq_poll takes milliseconds; round up so that we never wake early
+    //  and spin until the deadline.
+    long timeout_ms = (long) ((wait_ns + NS_PER_MSEC - 1) / NS_PER_MSEC);
+    int ready = zmq_poll (self->items, (int) self->count, timeout_ms);
+    if (ready < 0)
+        return (errno == EINTR || s_interrupted)? -1: 0;
+    for (size_t n = 0; n < self->count && ready > 0; n++) {
+        size_t i = (self->next + n) % self->count;
+        if (!(self->items [i].revents & ZMQ_POLLIN))
+            continue;
+        ready--;
+        if (s_drain (self, self->sessions [i], handler, arg))
+            return -1;
+    }
+    self->next = self->count? (self->next + 1) % self->count: 0;
+    return s_interrupted? -1: 0;
+}
+
+void
+fleet_broadcast (fleet_t *self, const msg_t *msg)
+{
+    for (size_t i = 0; i < self->count; i++)
+        if (session_state (self->sessions [i]) == SESSION_READY)
+            session_send (self->sessions [i], msg);
+}
+
+//  Hello: answers move sessions out of SESSION_CONNECTING.
+static int
+s_on_hello_answer (session_t *session, const msg_t *msg, int64_t received_ns, void *arg)
+{
+    (void) received_ns;
+    (void) arg;
+    if (session_state (session) != SESSION_CONNECTING)
+        return 0;
+    char reason [MSG_TEXT_MAX + 1];
+    if (msg->type == MSG_WELCOME) {
+        const msg_welcome_t *welcome = &msg->u.welcome;
+        agent_info_t *info = session_info (session);
+        msg_strcpy (info->hostname, welcome->hostname, sizeof info->hostname);
+        msg_strcpy (info->kernel, welcome->kernel, sizeof info->kernel);
+        info->cpus = welcome->cpus;
+        info->mem_bytes = welcome->mem_bytes;
+        msg_strcpy (info->version, welcome->version, sizeof info->version);
+        info->insecure = welcome->insecure;
+        session_set_reported_name (session, welcome->name);
+        if (!streq (welcome->name, session_name (session))
+        &&  !streq (session_name (session), session_endpoint (session)))
+            fprintf (stderr, "iofleet: agent=%s event=name-differs agent_says=%s\n",
+                     session_name (session), welcome->name);
+        session_set_state (session, SESSION_READY, welcome->serving);
+    }
+    else
+    if (msg->type == MSG_ERROR) {
+        snprintf (reason, sizeof reason, "agent %s (%s) refused: %s: %s",
+                  session_name (session), session_endpoint (session),
+                  msg->u.error.code, msg->u.error.text);
+        session_set_state (session, SESSION_FAILED, reason);
+    }
+    return 0;
+}
+
+//  Count sessions still in a state.
+static size_t
+s_count_state (fleet_t *self, session_state_t state)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < self->count; i++)
+        if (session_state (self->sessions [i]) == state)
+            count++;
+    return count;
+}
+
+size_t
+fleet_hello (fleet_t *self, const char *coordinator, int64_t lease_ns, bool probe,
+             int64_t timeout_ns)
+{
+    msg_t hello = { .type = MSG_HELLO };
+    msg_strcpy (hello.u.hello.coordinator, coordinator, sizeof hello.u.hello.coordinator);
+    hello.u.hello.lease_ms = (uint32_t) (lease_ns / NS_PER_MSEC);
+    hello.u.hello.probe = probe;
+
+    //  A DEALER queues what it sends until the connection is up, so one
+    //  hello each is enough; the deadline covers connection and answer.
+    for (size_t i = 0; i < self->count; i++) {
+        session_set_state (self->sessions [i], SESSION_CONNECTING, NULL);
+        session_send (self->sessions [i], &hello);
+    }
+    int64_t deadline_ns = clock_now_ns () + timeout_ns;
+    while (s_count_state (self, SESSION_CONNECTING) > 0
+       &&  clock_now_ns () < deadline_ns)
+        if (fleet_poll (self, deadline_ns, s_on_hello_answer, NULL))
+            break;
+
+    for (size_t i = 0; i < self->count; i++) {
+        session_t *session = self->sessions [i];
+        if (session_state (session) != SESSION_CONNECTING)
+            continue;
+        char reason [MSG_TEXT_MAX + 1];
+        snprintf (reason, sizeof reason, "agent %s (%s): %s",
+                  session_name (session), session_endpoint (session),
+                  s_interrupted? "interrupted": "no answer");
+        if (!s_interrupted)
+            snprintf (reason + strlen (reason), sizeof reason - strlen (reason),
+                      " within %.1f s", (double) timeout_ns / NS_PER_SEC);
+        session_set_state (session, SESSION_FAILED, reason);
+    }
+    return s_count_state (self, SESSION_READY);
+}
+
+//  One clock measurement across the fleet.
+typedef struct {
+    uint64_t pings;                 //  exchanges per session
+    size_t pending;                 //  sessions whose measurement goes on
+} s_clock_round_t;
+
+//  Pongs complete each session's measurement in turn; a session whose
+//  measurement is complete sends no more pings, so it cannot count twice.
+static int
+s_on_pong (session_t *session, const msg_t *msg, int64_t received_ns, void *arg)
+{
+    s_clock_round_t *round = (s_clock_round_t *) arg;
+    if (msg->type == MSG_PONG
+    &&  session_clock_pong (session, &msg->u.pong, received_ns, round->pings) == 1)
+        round->pending--;
+    return 0;
+}
+
+int
+fleet_sync_clocks (fleet_t *self, uint64_t pings, int64_t timeout_ns)
+{
+    s_clock_round_t round = { .pings = pings? pings: 1 };
+    for (size_t i = 0; i < self->count; i++) {
+        session_t *session = self->sessions [i];
+        if (session_state (session) == SESSION_READY && session_clock_begin (session) == 0)
+            round.pending++;
+    }
+    int64_t deadline_ns = clock_now_ns () + timeout_ns;
+    while (round.pending > 0 && clock_now_ns () < deadline_ns)
+        if (fleet_poll (self, deadline_ns, s_on_pong, &round))
+            break;
+    return round.pending == 0 && !s_interrupted? 0: -1;
+}

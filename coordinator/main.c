@@ -1,0 +1,249 @@
+/*  coordinator/main.c: the `iofleet` command line.
+
+        iofleet run SCENARIO.ini [--agent NAME=ENDPOINT ...] [-o DIR]
+                                 [--iterations N] [--json FILE] [-q]
+        iofleet ping [--timeout DURATION] ENDPOINT ...
+
+    Exit status: 0 everything ran and every agent reported; 1 a test
+    failed or an agent was lost or unreachable; 2 bad usage or a bad
+    scenario, and then nothing was started.
+*/
+#include "fleet.h"
+#include "run.h"
+#include "scenario.h"
+#include "../proto/clock.h"
+#include "../proto/version.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+static void
+s_usage (FILE *out)
+{
+    fprintf (out,
+        "usage: iofleet run SCENARIO.ini [--agent NAME=ENDPOINT ...] [-o DIR]\n"
+        "                   [--iterations N] [--json FILE] [-q]\n"
+        "       iofleet ping [--timeout DURATION] ENDPOINT ...\n"
+        "       iofleet --version\n"
+        "\n"
+        "`iofleet run --help` lists the scenario file's keys.\n");
+}
+
+//  Print one option table as help lines.
+static void
+s_print_options (const opt_def_t *options, int need_flags, FILE *out)
+{
+    for (const opt_def_t *opt = options; opt->name; opt++) {
+        if (need_flags && !(opt->flags & need_flags))
+            continue;
+        fprintf (out, "  %-16s %s", opt->name, opt->help? opt->help: "");
+        if (opt->default_text)
+            fprintf (out, " (default %s)", opt->default_text);
+        fprintf (out, "\n");
+    }
+}
+
+static void
+s_run_help (FILE *out)
+{
+    fprintf (out,
+        "usage: iofleet run SCENARIO.ini [options]\n"
+        "\n"
+        "  --agent NAME=ENDPOINT  set or add an agent's endpoint (repeatable)\n"
+        "  -o, --output DIR       results directory (default results/<scenario>-<UTC time>)\n"
+        "  --iterations N         run every test N times (overrides [global] iterations)\n"
+        "  --json FILE            also write the results JSON to FILE\n"
+        "  -q, --quiet            no live status line\n"
+        "\n"
+        "[global] run options:\n");
+    s_print_options (scenario_run_options, 0, out);
+    fprintf (out, "\n[job NAME] options (those marked * may stand in [global] as defaults):\n");
+    for (const opt_def_t *opt = jobspec_options; opt->name; opt++) {
+        if (streq (opt->name, "name"))
+            continue;               //  comes from the section header
+        fprintf (out, " %c%-16s %s", (opt->flags & OPT_GLOBAL)? '*': ' ', opt->name,
+                 opt->help? opt->help: "");
+        if (opt->default_text)
+            fprintf (out, " (default %s)", opt->default_text);
+        if (opt->choices) {
+            fprintf (out, " [");
+            for (const char *const *choice = opt->choices; *choice; choice++)
+                fprintf (out, "%s%s", choice == opt->choices? "": "|", *choice);
+            fprintf (out, "]");
+        }
+        fprintf (out, "\n");
+    }
+}
+
+static int
+s_cmd_run (int argc, char **argv)
+{
+    static const struct option long_options [] = {
+        { "agent", required_argument, NULL, 'a' },
+        { "output", required_argument, NULL, 'o' },
+        { "iterations", required_argument, NULL, 'i' },
+        { "json", required_argument, NULL, 'j' },
+        { "quiet", no_argument, NULL, 'q' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 }
+    };
+    run_options_t options = { 0 };
+    const char *agents [256];
+    size_t agent_count = 0;
+    char err [1024];
+    int c;
+    while ((c = getopt_long (argc, argv, "o:qh", long_options, NULL)) != -1) {
+        switch (c) {
+            case 'a':
+                if (agent_count == sizeof agents / sizeof agents [0]) {
+                    fprintf (stderr, "iofleet run: too many --agent flags\n");
+                    return RUN_EXIT_USAGE;
+                }
+                agents [agent_count++] = optarg;
+                break;
+            case 'o': options.results_dir = optarg; break;
+            case 'j': options.json_path = optarg; break;
+            case 'q': options.quiet = true; break;
+            case 'i': {
+                const opt_def_t *def = NULL;
+                for (const opt_def_t *opt = scenario_run_options; opt->name; opt++)
+                    if (streq (opt->name, "iterations"))
+                        def = opt;
+                scenario_options_t parsed;
+                if (!def || opt_parse (def, optarg, &parsed, err, sizeof err)) {
+                    fprintf (stderr, "iofleet run: --iterations: %s\n", def? err: "unknown");
+                    return RUN_EXIT_USAGE;
+                }
+                options.iterations = parsed.iterations;
+                break;
+            }
+            case 'h':
+                s_run_help (stdout);
+                return RUN_EXIT_OK;
+            default:
+                s_usage (stderr);
+                return RUN_EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf (stderr, "iofleet run: expected one scenario file\n");
+        s_usage (stderr);
+        return RUN_EXIT_USAGE;
+    }
+    scenario_t *scenario = scenario_load (argv [optind], err, sizeof err);
+    if (!scenario) {
+        fprintf (stderr, "iofleet: %s\n", err);
+        return RUN_EXIT_USAGE;
+    }
+    int status = RUN_EXIT_USAGE;
+    for (size_t i = 0; i < agent_count; i++)
+        if (scenario_set_agent (scenario, agents [i], err, sizeof err)) {
+            fprintf (stderr, "iofleet run: --agent %s: %s\n", agents [i], err);
+            goto done;
+        }
+    if (scenario_check (scenario, err, sizeof err)) {
+        fprintf (stderr, "iofleet: %s\n", err);
+        goto done;
+    }
+    status = run_scenario (scenario, &options);
+done:
+    scenario_destroy (&scenario);
+    return status;
+}
+
+static int
+s_cmd_ping (int argc, char **argv)
+{
+    static const struct option long_options [] = {
+        { "timeout", required_argument, NULL, 't' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 }
+    };
+    int64_t timeout_ns = 2 * NS_PER_SEC;
+    char err [512];
+    int c;
+    while ((c = getopt_long (argc, argv, "h", long_options, NULL)) != -1) {
+        if (c == 't') {
+            //  Borrow the duration parser of the run options.
+            const opt_def_t *def = NULL;
+            for (const opt_def_t *opt = scenario_run_options; opt->name; opt++)
+                if (streq (opt->name, "connect_timeout"))
+                    def = opt;
+            scenario_options_t parsed;
+            if (!def || opt_parse (def, optarg, &parsed, err, sizeof err)) {
+                fprintf (stderr, "iofleet ping: --timeout: %s\n", def? err: "unknown");
+                return RUN_EXIT_USAGE;
+            }
+            timeout_ns = parsed.connect_timeout_ns;
+        }
+        else {
+            s_usage (c == 'h'? stdout: stderr);
+            return c == 'h'? RUN_EXIT_OK: RUN_EXIT_USAGE;
+        }
+    }
+    if (optind >= argc) {
+        fprintf (stderr, "iofleet ping: name at least one ENDPOINT (tcp://HOST:PORT)\n");
+        return RUN_EXIT_USAGE;
+    }
+    fleet_t *fleet = fleet_new ();
+    int status = RUN_EXIT_OK;
+    for (int i = optind; i < argc; i++)
+        if (!fleet_add (fleet, argv [i], argv [i], err, sizeof err)) {
+            fprintf (stderr, "iofleet ping: %s\n", err);
+            fleet_destroy (&fleet);
+            return RUN_EXIT_USAGE;
+        }
+    //  A probe: the agents answer who they are without starting a session,
+    //  so ping works on an agent that serves another coordinator.
+    fleet_hello (fleet, "iofleet ping", NS_PER_SEC, true, timeout_ns);
+    fleet_sync_clocks (fleet, 9, timeout_ns);
+
+    printf ("%-28s %-12s %-8s %-16s %-20s %-5s %-13s %-10s %s\n", "endpoint", "name",
+            "version", "host", "kernel", "cpus", "clock offset", "rtt", "serving");
+    for (size_t i = 0; i < fleet_size (fleet); i++) {
+        session_t *session = fleet_session (fleet, i);
+        if (session_state (session) != SESSION_READY) {
+            printf ("%-28s unreachable: %s\n", session_endpoint (session), session_reason (session));
+            status = RUN_EXIT_FAILED;
+            continue;
+        }
+        //  A ready session keeps the coordinator name it serves as reason.
+        agent_info_t *info = session_info (session);
+        const char *serving = session_reason (session);
+        printf ("%-28s %-12s %-8s %-16s %-20s %-5u %+10.3f ms %7.3f ms %s\n",
+                session_endpoint (session), session_reported_name (session),
+                info->version, info->hostname, info->kernel, info->cpus,
+                (double) info->clock_offset_ns / NS_PER_MSEC,
+                (double) info->clock_rtt_ns / NS_PER_MSEC,
+                serving [0]? serving: "idle");
+    }
+    fleet_destroy (&fleet);
+    return status;
+}
+
+int
+main (int argc, char **argv)
+{
+    if (argc < 2) {
+        s_usage (stderr);
+        return RUN_EXIT_USAGE;
+    }
+    const char *command = argv [1];
+    if (streq (command, "--version")) {
+        printf ("iofleet %s (protocol %d)\n", IOFLEET_VERSION, IOFLEET_PROTOCOL_VERSION);
+        return RUN_EXIT_OK;
+    }
+    if (streq (command, "--help") || streq (command, "-h")) {
+        s_usage (stdout);
+        return RUN_EXIT_OK;
+    }
+    //  Each command parses its own flags: shift the command away.
+    if (streq (command, "run"))
+        return s_cmd_run (argc - 1, argv + 1);
+    if (streq (command, "ping"))
+        return s_cmd_ping (argc - 1, argv + 1);
+    fprintf (stderr, "iofleet: unknown command '%s'\n", command);
+    s_usage (stderr);
+    return RUN_EXIT_USAGE;
+}

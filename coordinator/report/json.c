@@ -1,0 +1,336 @@
+/*  coordinator/report/json.c: the results file (results.json) and the
+    samples file (JSON lines); see report.h.
+
+    Keys carry their unit (_ns, _mbps, _bytes, _s). JSON has no NAN, and
+    jansson refuses to make one: a rate that could not be computed is
+    null. Strings come from the wire and the disk and need not be UTF-8,
+    which jansson requires: a string that is not is written with its
+    non-ASCII bytes as '?', rather than failing the whole file.
+*/
+#include "report.h"
+#include "../aggregate.h"
+#include "../../proto/clock.h"
+#include "../../proto/version.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define UNITS_TEXT "MB/s = 10^6 bytes/s"
+
+//  An object under construction: set() calls record the first failure in
+//  ok, so that a builder checks once at its end.
+typedef struct {
+    json_t *object;                 //  the object being filled
+    bool ok;                        //  false once a value or a set failed
+} builder_t;
+
+
+//  --------------------------------------------------------------------------
+//  Values
+
+//  A JSON string of text; bytes that make it invalid UTF-8 become '?'.
+static json_t *
+s_json_text (const char *text)
+{
+    json_t *value = json_string (text);
+    if (value)
+        return value;
+    char *ascii = strdup (text);
+    if (!ascii)
+        return NULL;
+    for (char *byte = ascii; *byte; byte++)
+        if ((unsigned char) *byte >= 0x80)
+            *byte = '?';
+    value = json_string (ascii);
+    free (ascii);
+    return value;
+}
+
+//  A rate, or null when it could not be computed (NAN, infinity).
+static json_t *
+s_json_rate (double rate_mbps)
+{
+    return isfinite (rate_mbps)? json_real (rate_mbps): json_null ();
+}
+
+//  An unsigned count; JSON integers here are 64-bit signed, and a count
+//  beyond that range is clamped rather than wrapped to a negative one.
+static json_t *
+s_json_count (uint64_t count)
+{
+    return json_integer (count > INT64_MAX? INT64_MAX: (json_int_t) count);
+}
+
+//  An instant in ISO 8601 UTC with milliseconds: "2026-11-30T03:10:00.123Z".
+static json_t *
+s_json_utc (int64_t wall_ns)
+{
+    time_t seconds = (time_t) (wall_ns / NS_PER_SEC);
+    int milliseconds = (int) ((wall_ns % NS_PER_SEC) / NS_PER_MSEC);
+    struct tm utc;
+    char text [64];
+    char stamp [40];
+    if (wall_ns < 0 || !gmtime_r (&seconds, &utc)
+    ||  strftime (stamp, sizeof (stamp), "%Y-%m-%dT%H:%M:%S", &utc) == 0)
+        return json_null ();
+    snprintf (text, sizeof (text), "%s.%03dZ", stamp, milliseconds);
+    return json_string (text);
+}
+
+//  Set key to value in the builder's object, taking the value's reference.
+static void
+s_set (builder_t *builder, const char *key, json_t *value)
+{
+    if (!value || json_object_set_new (builder->object, key, value) < 0)
+        builder->ok = false;
+}
+
+//  Start a builder with a new empty object.
+static builder_t
+s_builder (void)
+{
+    builder_t builder = { json_object (), true };
+    builder.ok = builder.object != NULL;
+    return builder;
+}
+
+//  End a builder: its object, or NULL (and the object freed) on failure.
+static json_t *
+s_finish (builder_t *builder)
+{
+    if (builder->ok)
+        return builder->object;
+    json_decref (builder->object);
+    return NULL;
+}
+
+
+//  --------------------------------------------------------------------------
+//  Objects
+
+//  One agent as the run met it.
+static json_t *
+s_agent_json (const agent_info_t *agent)
+{
+    builder_t builder = s_builder ();
+    if (!builder.ok)
+        return NULL;
+    s_set (&builder, "name", s_json_text (agent->name));
+    s_set (&builder, "endpoint", s_json_text (agent->endpoint));
+    s_set (&builder, "hostname", s_json_text (agent->hostname));
+    s_set (&builder, "kernel", s_json_text (agent->kernel));
+    s_set (&builder, "cpus", json_integer (agent->cpus));
+    s_set (&builder, "mem_bytes", s_json_count (agent->mem_bytes));
+    s_set (&builder, "version", s_json_text (agent->version));
+    s_set (&builder, "insecure", json_boolean (agent->insecure));
+    s_set (&builder, "clock_offset_ns", json_integer (agent->clock_offset_ns));
+    s_set (&builder, "clock_rtt_ns", json_integer (agent->clock_rtt_ns));
+    return s_finish (&builder);
+}
+
+//  One class's figures within a test.
+static json_t *
+s_class_json (const class_summary_t *class_summary)
+{
+    builder_t builder = s_builder ();
+    if (!builder.ok)
+        return NULL;
+    s_set (&builder, "streams", json_integer (class_summary->streams));
+    s_set (&builder, "bytes", s_json_count (class_summary->bytes));
+    s_set (&builder, "combined_mbps", s_json_rate (class_summary->combined_mbps));
+    s_set (&builder, "notation", s_json_text (class_summary->notation));
+    return s_finish (&builder);
+}
+
+//  A test's summary, every field of test_summary_t.
+static json_t *
+s_summary_json (const test_summary_t *summary)
+{
+    builder_t builder = s_builder ();
+    if (!builder.ok)
+        return NULL;
+    s_set (&builder, "streams", json_integer (summary->streams));
+    s_set (&builder, "hosts", json_integer (summary->hosts));
+    s_set (&builder, "failed_streams", json_integer (summary->failed_streams));
+    s_set (&builder, "bytes", s_json_count (summary->bytes));
+    s_set (&builder, "first_start_ns", json_integer (summary->first_start_ns));
+    s_set (&builder, "last_end_ns", json_integer (summary->last_end_ns));
+    s_set (&builder, "combined_mbps", s_json_rate (summary->combined_mbps));
+    s_set (&builder, "all_running_mbps", s_json_rate (summary->all_running_mbps));
+    s_set (&builder, "all_running_ns", json_integer (summary->all_running_ns));
+    s_set (&builder, "host_skew_ns", json_integer (summary->host_skew_ns));
+    s_set (&builder, "stream_skew_ns", json_integer (summary->stream_skew_ns));
+    s_set (&builder, "clock_uncertainty_ns", json_integer (summary->clock_uncertainty_ns));
+    s_set (&builder, "disk", s_class_json (&summary->disk));
+    s_set (&builder, "network", s_class_json (&summary->network));
+    return s_finish (&builder);
+}
+
+//  One stream: identity, figures, rates and the number of its samples
+//  (the samples themselves go to the JSON lines file).
+static json_t *
+s_stream_json (const stream_result_t *stream)
+{
+    builder_t builder = s_builder ();
+    if (!builder.ok)
+        return NULL;
+    s_set (&builder, "agent", s_json_text (stream->agent));
+    s_set (&builder, "job", s_json_text (stream->job));
+    s_set (&builder, "class", json_string (stream->job_class == CLASS_NETWORK? "network": "disk"));
+    s_set (&builder, "index", json_integer (stream->index));
+    s_set (&builder, "path", s_json_text (stream->path));
+    s_set (&builder, "finished", json_boolean (stream->finished));
+    s_set (&builder, "bytes", s_json_count (stream->bytes));
+    s_set (&builder, "start_ns", json_integer (stream->start_ns));
+    s_set (&builder, "last_write_ns", json_integer (stream->last_write_ns));
+    s_set (&builder, "end_ns", json_integer (stream->end_ns));
+    s_set (&builder, "rate_mbps", s_json_rate (aggregate_stream_rate_mbps (stream)));
+    s_set (&builder, "write_rate_mbps", s_json_rate (aggregate_stream_write_rate_mbps (stream)));
+    s_set (&builder, "usr_s", json_real ((double) stream->usr_ns / NS_PER_SEC));
+    s_set (&builder, "sys_s", json_real ((double) stream->sys_ns / NS_PER_SEC));
+    s_set (&builder, "clock_uncertainty_ns", json_integer (stream->clock_uncertainty_ns));
+    s_set (&builder, "error", s_json_text (stream->error));
+    s_set (&builder, "samples", s_json_count (stream->sample_count));
+    return s_finish (&builder);
+}
+
+//  One run of one test with its summary and its streams.
+static json_t *
+s_test_json (const test_result_t *test)
+{
+    builder_t builder = s_builder ();
+    if (!builder.ok)
+        return NULL;
+    s_set (&builder, "name", s_json_text (test->name));
+    s_set (&builder, "iteration", json_integer (test->iteration));
+    s_set (&builder, "announced_utc", s_json_utc (test->announced_wall_ns));
+    s_set (&builder, "announced_wall_ns", json_integer (test->announced_wall_ns));
+    s_set (&builder, "summary", s_summary_json (&test->summary));
+    json_t *streams = json_array ();
+    for (size_t nbr = 0; streams && nbr < test->stream_count; nbr++)
+        if (json_array_append_new (streams, s_stream_json (&test->streams [nbr])) < 0)
+            builder.ok = false;
+    s_set (&builder, "streams", streams);
+    return s_finish (&builder);
+}
+
+//  The whole results document.
+static json_t *
+s_run_json (const run_result_t *run)
+{
+    builder_t builder = s_builder ();
+    if (!builder.ok)
+        return NULL;
+    s_set (&builder, "iofleet_version", json_string (IOFLEET_VERSION));
+    s_set (&builder, "protocol_version", json_integer (IOFLEET_PROTOCOL_VERSION));
+    s_set (&builder, "scenario", s_json_text (run->scenario_path));
+    s_set (&builder, "started_utc", s_json_utc (run->started_wall_ns));
+    s_set (&builder, "started_wall_ns", json_integer (run->started_wall_ns));
+    s_set (&builder, "units", json_string (UNITS_TEXT));
+    json_t *agents = json_array ();
+    for (size_t nbr = 0; agents && nbr < run->agent_count; nbr++)
+        if (json_array_append_new (agents, s_agent_json (&run->agents [nbr])) < 0)
+            builder.ok = false;
+    s_set (&builder, "agents", agents);
+    json_t *tests = json_array ();
+    for (size_t nbr = 0; tests && nbr < run->test_count; nbr++)
+        if (json_array_append_new (tests, s_test_json (&run->tests [nbr])) < 0)
+            builder.ok = false;
+    s_set (&builder, "tests", tests);
+    return s_finish (&builder);
+}
+
+
+//  --------------------------------------------------------------------------
+//  Writers
+
+//  The results document as indented JSON text.
+char *
+report_json_text (const run_result_t *run)
+{
+    assert (run);
+    json_t *root = s_run_json (run);
+    if (!root)
+        return NULL;
+    char *body = json_dumps (root, JSON_INDENT (2));
+    json_decref (root);
+    if (!body)
+        return NULL;
+    //  A text file ends in a newline; jansson's text does not.
+    char *text = NULL;
+    if (asprintf (&text, "%s\n", body) < 0)
+        text = NULL;
+    free (body);
+    return text;
+}
+
+//  Write the results document atomically.
+int
+report_json_write (const run_result_t *run, const char *path, char *err, size_t errlen)
+{
+    assert (run);
+    assert (path);
+    char *text = report_json_text (run);
+    if (!text) {
+        if (err && errlen)
+            snprintf (err, errlen, "json_dumps(%s): %s", path, strerror (ENOMEM));
+        return -1;
+    }
+    int rc = report_write_atomic (path, text, strlen (text), err, errlen);
+    free (text);
+    return rc;
+}
+
+//  A string as a JSON literal with its quotes, for the caller to free.
+static char *
+s_json_literal (const char *text)
+{
+    json_t *value = s_json_text (text);
+    if (!value)
+        return NULL;
+    char *literal = json_dumps (value, JSON_ENCODE_ANY);
+    json_decref (value);
+    return literal;
+}
+
+//  Append a test's samples as JSON lines.
+int
+report_samples_append (const test_result_t *test, FILE *out)
+{
+    assert (test);
+    assert (out);
+    //  The names are encoded once per stream, and each sample prints two
+    //  numbers after them: a long test with many samples stays cheap.
+    char *test_name = s_json_literal (test->name);
+    if (!test_name)
+        return -1;
+    int rc = 0;
+    for (size_t nbr = 0; nbr < test->stream_count && rc == 0; nbr++) {
+        const stream_result_t *stream = &test->streams [nbr];
+        char *agent = s_json_literal (stream->agent);
+        char *job = s_json_literal (stream->job);
+        if (!agent || !job)
+            rc = -1;
+        for (size_t sample_nbr = 0; rc == 0 && sample_nbr < stream->sample_count; sample_nbr++) {
+            const sample_point_t *sample = &stream->samples [sample_nbr];
+            if (fprintf (out, "{\"test\":%s,\"iteration\":%" PRIu32 ",\"agent\":%s,\"job\":%s,"
+                              "\"stream\":%" PRIu32 ",\"t_ns\":%" PRId64 ",\"bytes\":%" PRIu64 "}\n",
+                         test_name, test->iteration, agent, job,
+                         stream->index, sample->t_ns, sample->bytes) < 0)
+                rc = -1;
+        }
+        free (agent);
+        free (job);
+    }
+    free (test_name);
+    if (ferror (out))
+        rc = -1;
+    return rc;
+}

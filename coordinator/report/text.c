@@ -1,0 +1,393 @@
+/*  coordinator/report/text.c: the text report (report.txt and the
+    console); see report.h.
+
+    Layout, top to bottom: a header with the scenario and the start time,
+    the agents, one row per test, one line per failed stream, then a block
+    per test with its streams. Tables are left-aligned columns two spaces
+    apart, each as wide as its widest cell, so that a long kernel release
+    or test name widens its column instead of breaking the row.
+*/
+#include "report.h"
+#include "../aggregate.h"
+#include "../../proto/clock.h"
+#include "../../proto/version.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define TABLE_COLUMNS_MAX 11        //  the stream table is the widest
+#define TABLE_CELL_MAX    320       //  fits a host name or kernel release (255)
+#define TABLE_GAP         2         //  spaces between columns
+
+//  The cells of one table row.
+typedef struct {
+    char cell [TABLE_COLUMNS_MAX][TABLE_CELL_MAX];
+} table_row_t;
+
+//  Fill the cells of one row: row 0 is the header, rows 1.. the data.
+typedef void (table_fill_fn) (const void *data, size_t row, table_row_t *cells);
+
+//  A table whose rows are produced on demand, once to measure the columns
+//  and once to print them, so that printing needs no memory of its own.
+typedef struct {
+    size_t columns;                 //  at most TABLE_COLUMNS_MAX
+    size_t rows;                    //  data rows, the header not counted
+    table_fill_fn *fill;            //  produces a row's cells
+    const void *data;               //  passed to fill
+    const char *indent;             //  printed before every row
+} table_t;
+
+
+//  --------------------------------------------------------------------------
+//  Tables
+
+//  Width of a cell on a terminal: UTF-8 characters, not bytes ("±").
+static size_t
+s_display_width (const char *text)
+{
+    size_t width = 0;
+    for (; *text; text++)
+        if (((unsigned char) *text & 0xC0) != 0x80)
+            width++;
+    return width;
+}
+
+//  Print a table: measure every column, then print the rows padded to it.
+//  The last column is not padded, so that no line ends in blanks.
+static void
+s_table_print (const table_t *table, FILE *out)
+{
+    assert (table->columns > 0 && table->columns <= TABLE_COLUMNS_MAX);
+    size_t widths [TABLE_COLUMNS_MAX] = { 0 };
+    table_row_t row;
+    for (size_t row_nbr = 0; row_nbr <= table->rows; row_nbr++) {
+        memset (&row, 0, sizeof (row));
+        table->fill (table->data, row_nbr, &row);
+        for (size_t column = 0; column < table->columns; column++) {
+            size_t width = s_display_width (row.cell [column]);
+            if (width > widths [column])
+                widths [column] = width;
+        }
+    }
+    for (size_t row_nbr = 0; row_nbr <= table->rows; row_nbr++) {
+        memset (&row, 0, sizeof (row));
+        table->fill (table->data, row_nbr, &row);
+        fputs (table->indent, out);
+        for (size_t column = 0; column < table->columns; column++) {
+            fputs (row.cell [column], out);
+            if (column + 1 < table->columns) {
+                size_t pad = widths [column] - s_display_width (row.cell [column]) + TABLE_GAP;
+                fprintf (out, "%*s", (int) pad, "");
+            }
+        }
+        fputc ('\n', out);
+    }
+}
+
+//  Copy header names into the cells of row 0.
+static void
+s_set_header (table_row_t *cells, const char *const *names, size_t count)
+{
+    for (size_t column = 0; column < count; column++)
+        snprintf (cells->cell [column], TABLE_CELL_MAX, "%s", names [column]);
+}
+
+
+//  --------------------------------------------------------------------------
+//  Figures as text
+
+//  A time in ms with three decimals ("0.012 ms"): skews and their bound.
+static void
+s_format_ms_fixed (int64_t time_ns, char *buf, size_t buflen)
+{
+    snprintf (buf, buflen, "%.3f ms", (double) time_ns / NS_PER_MSEC);
+}
+
+//  A time in ms with four significant figures and at most three decimals
+//  ("0.003", "12.35", "398.0", "4102"): instants within a test, where a
+//  microsecond matters at the start and not after seconds.
+static void
+s_format_ms_instant (int64_t time_ns, char *buf, size_t buflen)
+{
+    double time_ms = (double) time_ns / NS_PER_MSEC;
+    double magnitude = fabs (time_ms);
+    int decimals = 3;
+    if (magnitude >= 10)
+        decimals = 3 - (int) floor (log10 (magnitude));
+    if (decimals < 0)
+        decimals = 0;
+    snprintf (buf, buflen, "%.*f", decimals, time_ms);
+}
+
+//  Memory as a person reads it: "23.4 GiB", "512.0 MiB".
+static void
+s_format_memory (uint64_t bytes, char *buf, size_t buflen)
+{
+    const double gib = 1024.0 * 1024 * 1024;
+    if ((double) bytes >= gib)
+        snprintf (buf, buflen, "%.1f GiB", (double) bytes / gib);
+    else
+        snprintf (buf, buflen, "%.1f MiB", (double) bytes / (1024.0 * 1024));
+}
+
+//  A wall-clock instant in UTC: "2026-11-30 03:10:00 UTC".
+static void
+s_format_utc (int64_t wall_ns, char *buf, size_t buflen)
+{
+    time_t seconds = (time_t) (wall_ns / NS_PER_SEC);
+    struct tm utc;
+    if (!gmtime_r (&seconds, &utc) || strftime (buf, buflen, "%Y-%m-%d %H:%M:%S UTC", &utc) == 0)
+        snprintf (buf, buflen, "-");
+}
+
+//  A test as the report names it: "dd1", then "dd1 #2" for its repeats.
+static void
+s_format_test_label (const test_result_t *test, char *buf, size_t buflen)
+{
+    if (test->iteration > 1)
+        snprintf (buf, buflen, "%s #%" PRIu32, test->name, test->iteration);
+    else
+        snprintf (buf, buflen, "%s", test->name);
+}
+
+//  The per-stream column: one class's notation, or "disk/network".
+static void
+s_format_per_stream (const test_summary_t *summary, char *buf, size_t buflen)
+{
+    if (summary->disk.streams && summary->network.streams)
+        snprintf (buf, buflen, "%s/%s", summary->disk.notation, summary->network.notation);
+    else
+    if (summary->network.streams)
+        snprintf (buf, buflen, "%s", summary->network.notation);
+    else
+    if (summary->disk.streams)
+        snprintf (buf, buflen, "%s", summary->disk.notation);
+    else
+        snprintf (buf, buflen, "-");
+}
+
+
+//  --------------------------------------------------------------------------
+//  The tables of the report
+
+static const char *const s_agent_header [] = {
+    "agent", "host", "kernel", "cpus", "memory", "clock offset", "rtt"
+};
+#define AGENT_COLUMNS (sizeof (s_agent_header) / sizeof (s_agent_header [0]))
+
+//  A row of the agents table; data is the run.
+static void
+s_agent_row (const void *data, size_t row, table_row_t *cells)
+{
+    if (row == 0) {
+        s_set_header (cells, s_agent_header, AGENT_COLUMNS);
+        return;
+    }
+    const run_result_t *run = data;
+    const agent_info_t *agent = &run->agents [row - 1];
+    snprintf (cells->cell [0], TABLE_CELL_MAX, "%s", agent->name);
+    snprintf (cells->cell [1], TABLE_CELL_MAX, "%s", agent->hostname [0]? agent->hostname: "-");
+    snprintf (cells->cell [2], TABLE_CELL_MAX, "%s", agent->kernel [0]? agent->kernel: "-");
+    snprintf (cells->cell [3], TABLE_CELL_MAX, "%" PRIu32, agent->cpus);
+    s_format_memory (agent->mem_bytes, cells->cell [4], TABLE_CELL_MAX);
+    snprintf (cells->cell [5], TABLE_CELL_MAX, "%+.3f ms", (double) agent->clock_offset_ns / NS_PER_MSEC);
+    s_format_ms_fixed (agent->clock_rtt_ns, cells->cell [6], TABLE_CELL_MAX);
+}
+
+static const char *const s_test_header [] = {
+    "test", "streams", "per stream", "combined", "all-running",
+    "host skew", "stream skew", "clock ±"
+};
+#define TEST_COLUMNS (sizeof (s_test_header) / sizeof (s_test_header [0]))
+
+//  A row of the tests table; data is the run.
+static void
+s_test_row (const void *data, size_t row, table_row_t *cells)
+{
+    if (row == 0) {
+        s_set_header (cells, s_test_header, TEST_COLUMNS);
+        return;
+    }
+    const run_result_t *run = data;
+    const test_result_t *test = &run->tests [row - 1];
+    const test_summary_t *summary = &test->summary;
+    s_format_test_label (test, cells->cell [0], TABLE_CELL_MAX);
+    snprintf (cells->cell [1], TABLE_CELL_MAX, "%" PRIu32, summary->streams);
+    s_format_per_stream (summary, cells->cell [2], TABLE_CELL_MAX);
+    aggregate_format_rate (summary->combined_mbps, cells->cell [3], TABLE_CELL_MAX);
+    aggregate_format_rate (summary->all_running_mbps, cells->cell [4], TABLE_CELL_MAX);
+    //  A skew needs two hosts or two streams to mean anything, and one
+    //  host's clock needs no bound: those cells say "-", not "0.000 ms".
+    if (summary->hosts > 1) {
+        s_format_ms_fixed (summary->host_skew_ns, cells->cell [5], TABLE_CELL_MAX);
+        s_format_ms_fixed (summary->clock_uncertainty_ns, cells->cell [7], TABLE_CELL_MAX);
+    }
+    else {
+        snprintf (cells->cell [5], TABLE_CELL_MAX, "-");
+        snprintf (cells->cell [7], TABLE_CELL_MAX, "-");
+    }
+    if (summary->streams > 1)
+        s_format_ms_fixed (summary->stream_skew_ns, cells->cell [6], TABLE_CELL_MAX);
+    else
+        snprintf (cells->cell [6], TABLE_CELL_MAX, "-");
+}
+
+static const char *const s_stream_header [] = {
+    "agent", "job", "stream", "bytes", "start ms", "last write ms", "end ms",
+    "MB/s", "MB/s to last write", "usr s", "sys s"
+};
+#define STREAM_COLUMNS (sizeof (s_stream_header) / sizeof (s_stream_header [0]))
+
+//  A row of a test's streams table; data is the test. A stream without a
+//  RESULT has only its identity: its times and rates were never reported.
+static void
+s_stream_row (const void *data, size_t row, table_row_t *cells)
+{
+    if (row == 0) {
+        s_set_header (cells, s_stream_header, STREAM_COLUMNS);
+        return;
+    }
+    const test_result_t *test = data;
+    const stream_result_t *stream = &test->streams [row - 1];
+    snprintf (cells->cell [0], TABLE_CELL_MAX, "%s", stream->agent);
+    snprintf (cells->cell [1], TABLE_CELL_MAX, "%s", stream->job);
+    snprintf (cells->cell [2], TABLE_CELL_MAX, "%" PRIu32, stream->index);
+    snprintf (cells->cell [3], TABLE_CELL_MAX, "%" PRIu64, stream->bytes);
+    if (!stream->finished) {
+        for (size_t column = 4; column < STREAM_COLUMNS; column++)
+            snprintf (cells->cell [column], TABLE_CELL_MAX, "-");
+        return;
+    }
+    s_format_ms_instant (stream->start_ns, cells->cell [4], TABLE_CELL_MAX);
+    s_format_ms_instant (stream->last_write_ns, cells->cell [5], TABLE_CELL_MAX);
+    s_format_ms_instant (stream->end_ns, cells->cell [6], TABLE_CELL_MAX);
+    aggregate_format_rate (aggregate_stream_rate_mbps (stream), cells->cell [7], TABLE_CELL_MAX);
+    aggregate_format_rate (aggregate_stream_write_rate_mbps (stream), cells->cell [8], TABLE_CELL_MAX);
+    snprintf (cells->cell [9], TABLE_CELL_MAX, "%.2f", (double) stream->usr_ns / NS_PER_SEC);
+    snprintf (cells->cell [10], TABLE_CELL_MAX, "%.2f", (double) stream->sys_ns / NS_PER_SEC);
+}
+
+
+//  --------------------------------------------------------------------------
+//  The report
+
+//  One line per stream that failed or never reported, under the tests table.
+static void
+s_print_failures (const run_result_t *run, FILE *out)
+{
+    for (size_t test_nbr = 0; test_nbr < run->test_count; test_nbr++) {
+        const test_result_t *test = &run->tests [test_nbr];
+        char label [JOB_NAME_MAX + 16];
+        s_format_test_label (test, label, sizeof (label));
+        for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
+            const stream_result_t *stream = &test->streams [nbr];
+            if (stream->finished && !stream->error [0])
+                continue;
+            fprintf (out, "FAILED  test %s agent %s job %s stream %" PRIu32 ": %s (bytes %" PRIu64 ")\n",
+                     label, stream->agent, stream->job, stream->index,
+                     stream->error [0]? stream->error: "no result from the agent",
+                     stream->bytes);
+        }
+    }
+}
+
+//  A test's block: one line of totals, then its streams.
+static void
+s_print_test_detail (const test_result_t *test, FILE *out)
+{
+    const test_summary_t *summary = &test->summary;
+    char label [JOB_NAME_MAX + 16];
+    s_format_test_label (test, label, sizeof (label));
+    fprintf (out, "%s: %" PRIu32 " stream%s on %" PRIu32 " host%s",
+             label, summary->streams, summary->streams == 1? "": "s",
+             summary->hosts, summary->hosts == 1? "": "s");
+    if (summary->failed_streams)
+        fprintf (out, " (%" PRIu32 " failed)", summary->failed_streams);
+    fprintf (out, ", %" PRIu64 " bytes, window ", summary->bytes);
+    if (summary->last_end_ns > summary->first_start_ns) {
+        char first [32], last [32];
+        s_format_ms_instant (summary->first_start_ns, first, sizeof (first));
+        s_format_ms_instant (summary->last_end_ns, last, sizeof (last));
+        fprintf (out, "%s .. %s ms\n", first, last);
+    }
+    else
+        fprintf (out, "-\n");
+
+    table_t table = {
+        .columns = STREAM_COLUMNS, .rows = test->stream_count,
+        .fill = s_stream_row, .data = test, .indent = "  "
+    };
+    s_table_print (&table, out);
+}
+
+//  Print the text report of a run.
+void
+report_text (const run_result_t *run, FILE *out)
+{
+    assert (run);
+    assert (out);
+    char started [64];
+    s_format_utc (run->started_wall_ns, started, sizeof (started));
+    fprintf (out, "iofleet %s  scenario %s  started %s\n",
+             IOFLEET_VERSION, run->scenario_path [0]? run->scenario_path: "-", started);
+    fprintf (out, "rates in MB/s (10^6 bytes/s); a stream's window ends after its fsync when fsync is on\n\n");
+
+    if (run->agent_count) {
+        table_t agents = {
+            .columns = AGENT_COLUMNS, .rows = run->agent_count,
+            .fill = s_agent_row, .data = run, .indent = ""
+        };
+        s_table_print (&agents, out);
+    }
+    else
+        fprintf (out, "no agents\n");
+    fputc ('\n', out);
+
+    if (run->test_count == 0) {
+        fprintf (out, "no test ran\n");
+        return;
+    }
+    table_t tests = {
+        .columns = TEST_COLUMNS, .rows = run->test_count,
+        .fill = s_test_row, .data = run, .indent = ""
+    };
+    s_table_print (&tests, out);
+    s_print_failures (run, out);
+
+    for (size_t test_nbr = 0; test_nbr < run->test_count; test_nbr++) {
+        fputc ('\n', out);
+        s_print_test_detail (&run->tests [test_nbr], out);
+    }
+}
+
+//  Render the text report in memory, then write it atomically.
+int
+report_text_write (const run_result_t *run, const char *path, char *err, size_t errlen)
+{
+    assert (run);
+    assert (path);
+    char *text = NULL;
+    size_t length = 0;
+    FILE *memory = open_memstream (&text, &length);
+    if (!memory) {
+        if (err && errlen)
+            snprintf (err, errlen, "open_memstream(%s): %s", path, strerror (errno));
+        return -1;
+    }
+    report_text (run, memory);
+    if (fclose (memory) != 0) {
+        if (err && errlen)
+            snprintf (err, errlen, "fclose(%s): %s", path, strerror (errno));
+        free (text);
+        return -1;
+    }
+    int rc = report_write_atomic (path, text, length, err, errlen);
+    free (text);
+    return rc;
+}

@@ -1,0 +1,53 @@
+/*  coordinator/results.c: the few helpers that own memory in a run result;
+    see results.h for the data model.
+*/
+#include "results.h"
+
+#include <assert.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+//  First capacity of a stream's sample array; it doubles from there, so a
+//  long test costs a logarithmic number of reallocations.
+#define SAMPLES_FIRST_CAPACITY 64
+
+//  Append one sample to a stream, doubling its array when full.
+int
+stream_result_add_sample (stream_result_t *stream, int64_t t_ns, uint64_t bytes)
+{
+    assert (stream);
+    if (stream->sample_count == stream->sample_capacity) {
+        size_t capacity = stream->sample_capacity? stream->sample_capacity * 2
+                                                 : SAMPLES_FIRST_CAPACITY;
+        if (capacity < stream->sample_capacity
+        ||  capacity > SIZE_MAX / sizeof (sample_point_t))
+            return -1;
+        sample_point_t *grown = realloc (stream->samples, capacity * sizeof (sample_point_t));
+        if (!grown)
+            return -1;
+        stream->samples = grown;
+        stream->sample_capacity = capacity;
+    }
+    stream->samples [stream->sample_count].t_ns = t_ns;
+    stream->samples [stream->sample_count].bytes = bytes;
+    stream->sample_count++;
+    return 0;
+}
+
+//  Free what a run result holds and leave it empty.
+void
+run_result_clear (run_result_t *run)
+{
+    if (!run)
+        return;
+    for (size_t test_nbr = 0; test_nbr < run->test_count; test_nbr++) {
+        test_result_t *test = &run->tests [test_nbr];
+        for (size_t stream_nbr = 0; stream_nbr < test->stream_count; stream_nbr++)
+            free (test->streams [stream_nbr].samples);
+        free (test->streams);
+    }
+    free (run->tests);
+    free (run->agents);
+    memset (run, 0, sizeof (*run));
+}

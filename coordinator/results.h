@@ -1,0 +1,112 @@
+/*  coordinator/results.h: what a run measured, on the coordinator's
+    timeline, as the run engine collects it and the reports read it.
+
+    Every time here is nanoseconds on the coordinator's CLOCK_MONOTONIC,
+    relative to the test's announced start instant (0 = the instant every
+    agent was told to start at). Agents' timestamps are mapped with their
+    clock offset (proto/clock.h) as they arrive.
+*/
+#ifndef IOFLEET_RESULTS_H
+#define IOFLEET_RESULTS_H
+
+#include "../proto/msg.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+//  One sample: bytes a stream had done at an instant.
+typedef struct {
+    int64_t t_ns;                           //  relative to the announced start
+    uint64_t bytes;                         //  cumulative
+} sample_point_t;
+
+//  One stream of one job, with its figures and its samples.
+typedef struct {
+    char agent [JOB_NAME_MAX + 1];          //  agent that ran it
+    char job [JOB_NAME_MAX + 1];            //  [job NAME]
+    int job_class;                          //  CLASS_DISK or CLASS_NETWORK, resolved
+    uint32_t index;                         //  0-based stream index in the job
+    char path [JOB_PATH_MAX + 1];           //  file it wrote
+    bool finished;                          //  a RESULT arrived
+    uint64_t bytes;                         //  bytes of the timed part
+    int64_t start_ns;                       //  instant it really began
+    int64_t last_write_ns;                  //  end of its last write
+    int64_t end_ns;                         //  after fsync/close: the rate's end
+    int64_t usr_ns;                         //  thread user CPU
+    int64_t sys_ns;                         //  thread system CPU
+    int64_t clock_uncertainty_ns;           //  its agent's offset is good to ± this
+    char error [MSG_TEXT_MAX + 1];          //  empty if none
+    sample_point_t *samples;                //  in time order
+    size_t sample_count;
+    size_t sample_capacity;
+} stream_result_t;
+
+//  Figures of one class (disk or network) within a test.
+typedef struct {
+    uint32_t streams;                       //  streams of this class
+    uint64_t bytes;
+    double combined_mbps;                   //  bytes / (last end - first start) of the class
+    char notation [128];                    //  per-stream rates as engineers write them: "2x44.5"
+} class_summary_t;
+
+//  Figures of a whole test. Rates in MB/s (10^6 bytes per second).
+typedef struct {
+    uint32_t streams;
+    uint32_t hosts;                         //  distinct agents with streams
+    uint32_t failed_streams;                //  an error, or no RESULT
+    uint64_t bytes;
+    int64_t first_start_ns;
+    int64_t last_end_ns;
+    double combined_mbps;                   //  all bytes / (last end - first start)
+    double all_running_mbps;                //  bytes while every stream ran / that window; NAN if none
+    int64_t all_running_ns;                 //  length of that window, 0 if none
+    int64_t host_skew_ns;                   //  latest - earliest first-stream start across hosts
+    int64_t stream_skew_ns;                 //  latest - earliest start of any stream
+    int64_t clock_uncertainty_ns;           //  bound on the error of the skews
+    class_summary_t disk;
+    class_summary_t network;
+} test_summary_t;
+
+//  One run of one test.
+typedef struct {
+    char name [JOB_NAME_MAX + 1];           //  test name
+    uint32_t iteration;                     //  1-based
+    int64_t announced_wall_ns;              //  announced start, CLOCK_REALTIME (a label)
+    stream_result_t *streams;
+    size_t stream_count;
+    test_summary_t summary;                 //  filled by aggregate_test
+} test_result_t;
+
+//  One agent as the run met it.
+typedef struct {
+    char name [JOB_NAME_MAX + 1];
+    char endpoint [256];
+    char hostname [MSG_HOST_MAX + 1];
+    char kernel [MSG_HOST_MAX + 1];
+    uint32_t cpus;
+    uint64_t mem_bytes;
+    char version [32];                      //  the agent's program version
+    bool insecure;                          //  no CURVE on its socket
+    int64_t clock_offset_ns;                //  last measured: agent - coordinator
+    int64_t clock_rtt_ns;                   //  best round trip of that measurement
+} agent_info_t;
+
+//  A whole run.
+typedef struct {
+    char scenario_path [JOB_PATH_MAX + 1];
+    int64_t started_wall_ns;                //  CLOCK_REALTIME at start
+    agent_info_t *agents;
+    size_t agent_count;
+    test_result_t *tests;                   //  in the order they ran
+    size_t test_count;
+    size_t test_capacity;
+} run_result_t;
+
+//  Append a sample to a stream, growing its array. Returns 0 or -1 (memory).
+int stream_result_add_sample (stream_result_t *stream, int64_t t_ns, uint64_t bytes);
+
+//  Free everything a run result holds (its arrays, not the struct itself).
+void run_result_clear (run_result_t *run);
+
+#endif

@@ -1,0 +1,712 @@
+/*  coordinator/run.c: the run engine; see run.h.
+
+    One test, as the wire sees it:
+
+        measure clocks      PING/PONG with every agent of the test
+        prepare             PREPARE per job  ->  READY or ERROR per job
+        start               START to each agent, carrying one instant T0
+                            translated into that agent's clock
+        collect             SAMPLE ... RESULT per stream, until every
+                            stream has reported or its agent is lost
+        record              aggregate, write results.json, report.txt and
+                            samples.jsonl before the next test
+
+    Every timestamp an agent sends is mapped onto the coordinator's clock
+    with that agent's offset and stored relative to T0 (results.h).
+*/
+#include "run.h"
+#include "aggregate.h"
+#include "console.h"
+#include "fleet.h"
+#include "results.h"
+#include "report/report.h"
+#include "../proto/clock.h"
+#include "../proto/version.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <pwd.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+//  How often the console status is redrawn and agents are reminded that
+//  their coordinator is alive (any message renews an agent's lease).
+#define RUN_TICK_NS         (500 * NS_PER_MSEC)
+#define RUN_KEEPALIVE_NS    (1000 * NS_PER_MSEC)
+//  After an abort, how long the agents get to report what they did.
+#define RUN_ABORT_GRACE_NS  (5 * NS_PER_SEC)
+
+typedef struct {
+    const scenario_t *scenario;     //  what to run
+    const run_options_t *options;   //  how
+    fleet_t *fleet;                 //  one session per agent used
+    console_t *console;             //  live status line
+    run_result_t result;            //  everything measured so far
+    char dir [PATH_MAX];            //  results directory
+    FILE *samples;                  //  samples.jsonl, appended per test
+    uint32_t next_test_id;          //  test ids within the agents' sessions
+    bool failed;                    //  a test failed or an agent was lost
+} run_t;
+
+typedef enum {
+    TEST_PREPARING,                 //  PREPAREs sent, waiting for READY
+    TEST_RUNNING,                   //  START sent, collecting
+    TEST_ABORTING                   //  ABORT sent, collecting what is left
+} test_phase_t;
+
+//  One test being run.
+typedef struct {
+    run_t *run;                     //  the run it belongs to
+    const scenario_test_t *test;    //  its jobs
+    test_result_t *result;          //  where its figures go
+    uint32_t test_id;               //  on the wire
+    test_phase_t phase;
+    size_t *first_stream;           //  per job: index of its stream 0 in result->streams
+    session_t **job_session;        //  per job: the agent running it
+    bool *job_answered;             //  per job: READY or ERROR received, or agent lost
+    size_t jobs_answered;           //  how many of those
+    bool prepare_failed;            //  an agent could not prepare a job
+    size_t streams_reported;        //  RESULT received or given up
+    int64_t start_ns;               //  T0, coordinator clock
+    uint64_t dropped;               //  messages that did not fit the test
+} test_run_t;
+
+//  A job's class when the scenario leaves it to us: what comes from an
+//  nfs:// source crosses the network, everything else is local disk.
+static int
+s_job_class (const jobspec_t *spec)
+{
+    if (spec->job_class != CLASS_AUTO)
+        return spec->job_class;
+    return strncmp (spec->src, "nfs://", 6) == 0? CLASS_NETWORK: CLASS_DISK;
+}
+
+//  "user@host pid=N": how a busy agent names us to a second coordinator.
+static void
+s_coordinator_name (char *buf, size_t buflen)
+{
+    char host [256] = "?";
+    gethostname (host, sizeof host - 1);
+    struct passwd *pw = getpwuid (getuid ());
+    snprintf (buf, buflen, "%s@%s pid=%d", pw? pw->pw_name: "?", host, (int) getpid ());
+}
+
+//  mkdir -p for the results directory.
+static int
+s_mkdirs (const char *path, char *err, size_t errlen)
+{
+    char buf [PATH_MAX];
+    if (snprintf (buf, sizeof buf, "%s", path) >= (int) sizeof buf) {
+        snprintf (err, errlen, "%s: path too long", path);
+        return -1;
+    }
+    for (char *slash = buf + 1; ; slash++) {
+        if (*slash != '/' && *slash != '\0')
+            continue;
+        char saved = *slash;
+        *slash = '\0';
+        if (mkdir (buf, 0755) && errno != EEXIST) {
+            snprintf (err, errlen, "mkdir(%s): %s", buf, strerror (errno));
+            return -1;
+        }
+        *slash = saved;
+        if (saved == '\0')
+            break;
+    }
+    return 0;
+}
+
+//  Copy the scenario into the results directory, with the endpoints the
+//  run really used appended, so the directory says what was run.
+static int
+s_save_scenario (run_t *self, char *err, size_t errlen)
+{
+    char path [PATH_MAX + 32];
+    snprintf (path, sizeof path, "%s/scenario.ini", self->dir);
+    FILE *in = fopen (self->scenario->path, "r");
+    FILE *out = fopen (path, "w");
+    if (!in || !out) {
+        snprintf (err, errlen, "copy %s to %s: %s", self->scenario->path, path, strerror (errno));
+        if (in)
+            fclose (in);
+        if (out)
+            fclose (out);
+        return -1;
+    }
+    char block [8192];
+    size_t size;
+    while ((size = fread (block, 1, sizeof block, in)) > 0)
+        fwrite (block, 1, size, out);
+    fprintf (out, "\n; endpoints as run\n");
+    for (size_t i = 0; i < self->scenario->agent_count; i++)
+        fprintf (out, "; --agent %s=%s\n", self->scenario->agents [i].name,
+                 self->scenario->agents [i].endpoint);
+    fclose (in);
+    return fclose (out) == 0? 0: -1;
+}
+
+//  Create the results directory and its samples file.
+static int
+s_open_results (run_t *self, char *err, size_t errlen)
+{
+    if (self->options->results_dir)
+        snprintf (self->dir, sizeof self->dir, "%s", self->options->results_dir);
+    else {
+        //  results/<scenario name>-<UTC time>: sortable, never overwritten
+        const char *base = strrchr (self->scenario->path, '/');
+        base = base? base + 1: self->scenario->path;
+        int stem = (int) strcspn (base, ".");
+        time_t now = time (NULL);
+        struct tm tm;
+        gmtime_r (&now, &tm);
+        char stamp [32];
+        strftime (stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+        snprintf (self->dir, sizeof self->dir, "results/%.*s-%s", stem, base, stamp);
+    }
+    if (s_mkdirs (self->dir, err, errlen) || s_save_scenario (self, err, errlen))
+        return -1;
+    char path [PATH_MAX + 32];
+    snprintf (path, sizeof path, "%s/samples.jsonl", self->dir);
+    self->samples = fopen (path, "w");
+    if (!self->samples) {
+        snprintf (err, errlen, "fopen(%s): %s", path, strerror (errno));
+        return -1;
+    }
+    return 0;
+}
+
+//  Write what the run has so far. Each file is replaced atomically, so a
+//  coordinator killed at any point leaves every finished test readable.
+static void
+s_write_results (run_t *self)
+{
+    char path [PATH_MAX + 32];
+    char err [512];
+    snprintf (path, sizeof path, "%s/results.json", self->dir);
+    if (report_json_write (&self->result, path, err, sizeof err))
+        fprintf (stderr, "iofleet: %s\n", err);
+    snprintf (path, sizeof path, "%s/report.txt", self->dir);
+    if (report_text_write (&self->result, path, err, sizeof err))
+        fprintf (stderr, "iofleet: %s\n", err);
+    if (self->options->json_path
+    &&  report_json_write (&self->result, self->options->json_path, err, sizeof err))
+        fprintf (stderr, "iofleet: %s\n", err);
+}
+
+//  Record the agents as the run met them.
+static int
+s_record_agents (run_t *self)
+{
+    size_t count = fleet_size (self->fleet);
+    self->result.agents = (agent_info_t *) calloc (count? count: 1, sizeof (agent_info_t));
+    if (!self->result.agents)
+        return -1;
+    self->result.agent_count = count;
+    for (size_t i = 0; i < count; i++)
+        self->result.agents [i] = *session_info (fleet_session (self->fleet, i));
+    return 0;
+}
+
+//  Refresh the recorded clock figures after a measurement.
+static void
+s_update_agents (run_t *self)
+{
+    for (size_t i = 0; i < self->result.agent_count; i++)
+        self->result.agents [i] = *session_info (fleet_session (self->fleet, i));
+}
+
+//  A new test result in the run, with one stream entry per stream of
+//  every job, named and classed before anything happens, so that a test
+//  that fails early still says what it would have run.
+static test_result_t *
+s_new_test_result (run_t *self, test_run_t *tr, uint32_t iteration)
+{
+    run_result_t *run = &self->result;
+    if (run->test_count == run->test_capacity) {
+        size_t capacity = run->test_capacity? run->test_capacity * 2: 8;
+        test_result_t *tests = realloc (run->tests, capacity * sizeof *tests);
+        if (!tests)
+            return NULL;
+        run->tests = tests;
+        run->test_capacity = capacity;
+    }
+    test_result_t *result = &run->tests [run->test_count];
+    memset (result, 0, sizeof *result);
+    msg_strcpy (result->name, tr->test->name, sizeof result->name);
+    result->iteration = iteration;
+
+    size_t streams = 0;
+    for (size_t j = 0; j < tr->test->job_count; j++)
+        streams += self->scenario->jobs [tr->test->jobs [j]].spec.streams;
+    result->streams = (stream_result_t *) calloc (streams? streams: 1, sizeof (stream_result_t));
+    if (!result->streams)
+        return NULL;
+    result->stream_count = streams;
+    run->test_count++;
+
+    size_t next = 0;
+    for (size_t j = 0; j < tr->test->job_count; j++) {
+        const jobspec_t *spec = &self->scenario->jobs [tr->test->jobs [j]].spec;
+        tr->first_stream [j] = next;
+        tr->job_session [j] = fleet_find (self->fleet, spec->agent);
+        for (uint64_t k = 0; k < spec->streams; k++, next++) {
+            stream_result_t *stream = &result->streams [next];
+            msg_strcpy (stream->agent, spec->agent, sizeof stream->agent);
+            msg_strcpy (stream->job, spec->name, sizeof stream->job);
+            stream->job_class = s_job_class (spec);
+            stream->index = (uint32_t) k;
+            jobspec_stream_path (spec->path, spec->streams, k, stream->path, sizeof stream->path);
+        }
+    }
+    return result;
+}
+
+//  The stream a SAMPLE or RESULT names, if it belongs to this test and
+//  comes from the agent that runs that job; NULL otherwise.
+static stream_result_t *
+s_stream (test_run_t *tr, session_t *session, uint32_t test_id, uint32_t job_id, uint32_t index)
+{
+    if (test_id != tr->test_id || job_id >= tr->test->job_count
+    ||  tr->job_session [job_id] != session)
+        return NULL;
+    const jobspec_t *spec = &tr->run->scenario->jobs [tr->test->jobs [job_id]].spec;
+    if (index >= spec->streams)
+        return NULL;
+    return &tr->result->streams [tr->first_stream [job_id] + index];
+}
+
+//  Mark every unfinished stream of a job (or of all jobs of a session,
+//  job_id < 0) as failed with a reason.
+static void
+s_fail_streams (test_run_t *tr, session_t *session, int32_t job_id, const char *reason)
+{
+    for (size_t j = 0; j < tr->test->job_count; j++) {
+        if (tr->job_session [j] != session || (job_id >= 0 && (size_t) job_id != j))
+            continue;
+        const jobspec_t *spec = &tr->run->scenario->jobs [tr->test->jobs [j]].spec;
+        for (uint64_t k = 0; k < spec->streams; k++) {
+            stream_result_t *stream = &tr->result->streams [tr->first_stream [j] + k];
+            if (stream->finished || stream->error [0])
+                continue;
+            msg_strcpy (stream->error, reason, sizeof stream->error);
+            tr->streams_reported++;
+        }
+    }
+}
+
+//  Agent time to the test's timeline: coordinator clock, 0 = T0.
+static int64_t
+s_timeline (test_run_t *tr, session_t *session, int64_t agent_ns)
+{
+    if (agent_ns == 0)
+        return 0;
+    return clock_to_coordinator (agent_ns, session_offset_ns (session)) - tr->start_ns;
+}
+
+static void
+s_on_result (test_run_t *tr, session_t *session, const msg_result_t *result)
+{
+    stream_result_t *stream = s_stream (tr, session, result->test_id, result->job_id, result->stream);
+    if (!stream || stream->finished) {
+        tr->dropped++;
+        return;
+    }
+    if (!stream->error [0])
+        tr->streams_reported++;     //  not yet counted as failed
+    stream->finished = true;
+    stream->bytes = result->bytes;
+    stream->start_ns = s_timeline (tr, session, result->start_ns);
+    stream->last_write_ns = s_timeline (tr, session, result->last_write_ns);
+    stream->end_ns = s_timeline (tr, session, result->end_ns);
+    stream->usr_ns = result->usr_ns;
+    stream->sys_ns = result->sys_ns;
+    stream->clock_uncertainty_ns = session_uncertainty_ns (session);
+    msg_strcpy (stream->error, result->error, sizeof stream->error);
+    if (result->path [0])
+        msg_strcpy (stream->path, result->path, sizeof stream->path);
+    if (stream->error [0])
+        tr->run->failed = true;
+}
+
+//  A job has its answer to PREPARE (or never will); count it once.
+static void
+s_job_answered (test_run_t *tr, size_t job_id)
+{
+    if (!tr->job_answered [job_id]) {
+        tr->job_answered [job_id] = true;
+        tr->jobs_answered++;
+    }
+}
+
+//  Everything an agent says during a test.
+static int
+s_on_test_message (session_t *session, const msg_t *msg, int64_t received_ns, void *arg)
+{
+    (void) received_ns;
+    test_run_t *tr = (test_run_t *) arg;
+    switch (msg->type) {
+        case MSG_READY:
+            if (msg->u.ready.test_id == tr->test_id && tr->phase == TEST_PREPARING
+            &&  msg->u.ready.job_id < tr->test->job_count
+            &&  tr->job_session [msg->u.ready.job_id] == session)
+                s_job_answered (tr, msg->u.ready.job_id);
+            break;
+        case MSG_ERROR: {
+            const msg_error_t *error = &msg->u.error;
+            char reason [MSG_TEXT_MAX + 1];
+            snprintf (reason, sizeof reason, "%s: %s", error->code, error->text);
+            fprintf (stderr, "iofleet: agent=%s test=%s error=\"%s\"\n",
+                     session_name (session), tr->test->name, reason);
+            if (error->test_id != tr->test_id)
+                break;
+            if (tr->phase == TEST_PREPARING && error->job_id >= 0
+            &&  (size_t) error->job_id < tr->test->job_count
+            &&  tr->job_session [error->job_id] == session) {
+                s_job_answered (tr, (size_t) error->job_id);
+                tr->prepare_failed = true;
+            }
+            s_fail_streams (tr, session, error->job_id, reason);
+            tr->run->failed = true;
+            break;
+        }
+        case MSG_SAMPLE: {
+            const msg_sample_t *sample = &msg->u.sample;
+            stream_result_t *stream = s_stream (tr, session, sample->test_id,
+                                                sample->job_id, sample->stream);
+            if (stream)
+                stream_result_add_sample (stream, s_timeline (tr, session, sample->t_ns),
+                                          sample->bytes);
+            else
+                tr->dropped++;
+            break;
+        }
+        case MSG_RESULT:
+            s_on_result (tr, session, &msg->u.result);
+            break;
+        default:
+            break;                  //  pongs of keepalives, late welcomes
+    }
+    return 0;
+}
+
+//  Agents that take part in the test, each once.
+static size_t
+s_test_sessions (test_run_t *tr, session_t **sessions)
+{
+    size_t count = 0;
+    for (size_t j = 0; j < tr->test->job_count; j++) {
+        size_t i;
+        for (i = 0; i < count; i++)
+            if (sessions [i] == tr->job_session [j])
+                break;
+        if (i == count)
+            sessions [count++] = tr->job_session [j];
+    }
+    return count;
+}
+
+//  Declare agents lost that have been silent longer than the lease.
+static void
+s_check_lost (test_run_t *tr, session_t **sessions, size_t count)
+{
+    int64_t now_ns = clock_now_ns ();
+    int64_t lease_ns = tr->run->scenario->options.lease_ns;
+    for (size_t i = 0; i < count; i++) {
+        session_t *session = sessions [i];
+        if (session_state (session) != SESSION_READY
+        ||  now_ns - session_last_heard_ns (session) <= lease_ns)
+            continue;
+        char reason [MSG_TEXT_MAX + 1];
+        snprintf (reason, sizeof reason, "agent lost: no word from %s for %.1f s",
+                  session_endpoint (session),
+                  (double) (now_ns - session_last_heard_ns (session)) / NS_PER_SEC);
+        fprintf (stderr, "iofleet: agent=%s event=lost test=%s reason=\"%s\"\n",
+                 session_name (session), tr->test->name, reason);
+        session_set_state (session, SESSION_LOST, reason);
+        if (tr->phase == TEST_PREPARING) {
+            for (size_t j = 0; j < tr->test->job_count; j++)
+                if (tr->job_session [j] == session)
+                    s_job_answered (tr, j);
+            tr->prepare_failed = true;
+        }
+        s_fail_streams (tr, session, -1, reason);
+        tr->run->failed = true;
+    }
+}
+
+//  The live status: test, elapsed time, MB/s so far per agent and in all.
+static void
+s_show_status (test_run_t *tr, session_t **sessions, size_t count)
+{
+    char line [1024];
+    int64_t elapsed_ns = clock_now_ns () - tr->start_ns;
+    int used = snprintf (line, sizeof line, "%s #%u  %.1f s ", tr->test->name,
+                         tr->result->iteration, (double) elapsed_ns / NS_PER_SEC);
+    double total_mbps = 0;
+    for (size_t i = 0; i < count && used < (int) sizeof line - 64; i++) {
+        double bytes = 0;
+        int64_t latest_ns = 0;
+        for (size_t s = 0; s < tr->result->stream_count; s++) {
+            stream_result_t *stream = &tr->result->streams [s];
+            if (!streq (stream->agent, session_name (sessions [i])) || !stream->sample_count)
+                continue;
+            sample_point_t *last = &stream->samples [stream->sample_count - 1];
+            bytes += (double) (stream->finished? stream->bytes: last->bytes);
+            if (last->t_ns > latest_ns)
+                latest_ns = last->t_ns;
+        }
+        double mbps = latest_ns > 0? bytes / ((double) latest_ns / NS_PER_SEC) / 1e6: 0;
+        total_mbps += mbps;
+        used += snprintf (line + used, sizeof line - used, " %s %.0f MB/s",
+                          session_name (sessions [i]), mbps);
+    }
+    console_status (tr->run->console, "%s  total %.0f MB/s", line, total_mbps);
+}
+
+//  Poll until done() says so, the deadline passes or the run is
+//  interrupted, keeping agents' leases alive and the status fresh.
+static int
+s_collect (test_run_t *tr, session_t **sessions, size_t count,
+           bool (*done) (test_run_t *), int64_t deadline_ns)
+{
+    msg_t keepalive = { .type = MSG_PING };
+    int64_t next_keepalive_ns = clock_now_ns () + RUN_KEEPALIVE_NS;
+    int64_t next_tick_ns = clock_now_ns () + RUN_TICK_NS;
+    while (!done (tr)) {
+        int64_t now_ns = clock_now_ns ();
+        if (deadline_ns && now_ns >= deadline_ns)
+            return -1;
+        if (now_ns >= next_keepalive_ns) {
+            for (size_t i = 0; i < count; i++)
+                if (session_state (sessions [i]) == SESSION_READY)
+                    session_send (sessions [i], &keepalive);
+            next_keepalive_ns = now_ns + RUN_KEEPALIVE_NS;
+        }
+        if (now_ns >= next_tick_ns) {
+            s_check_lost (tr, sessions, count);
+            if (tr->phase == TEST_RUNNING)
+                s_show_status (tr, sessions, count);
+            next_tick_ns = now_ns + RUN_TICK_NS;
+        }
+        int64_t wake_ns = next_tick_ns < next_keepalive_ns? next_tick_ns: next_keepalive_ns;
+        if (deadline_ns && deadline_ns < wake_ns)
+            wake_ns = deadline_ns;
+        if (fleet_poll (tr->run->fleet, wake_ns, s_on_test_message, tr))
+            return -1;              //  interrupted
+    }
+    return 0;
+}
+
+static bool
+s_all_answered (test_run_t *tr)
+{
+    return tr->jobs_answered >= tr->test->job_count;
+}
+
+static bool
+s_all_reported (test_run_t *tr)
+{
+    return tr->streams_reported >= tr->result->stream_count;
+}
+
+//  Stop the test on every agent and give them a moment to report.
+static void
+s_abort (test_run_t *tr, session_t **sessions, size_t count, const char *reason)
+{
+    msg_t abort = { .type = MSG_ABORT };
+    abort.u.abort.test_id = tr->test_id;
+    msg_strcpy (abort.u.abort.reason, reason, sizeof abort.u.abort.reason);
+    for (size_t i = 0; i < count; i++)
+        if (session_state (sessions [i]) == SESSION_READY)
+            session_send (sessions [i], &abort);
+    if (tr->phase != TEST_RUNNING)
+        return;                     //  nothing started: nothing to report
+    tr->phase = TEST_ABORTING;
+    s_collect (tr, sessions, count, s_all_reported, clock_now_ns () + RUN_ABORT_GRACE_NS);
+    for (size_t i = 0; i < count; i++)
+        s_fail_streams (tr, sessions [i], -1, reason);
+}
+
+//  Run one iteration of one test. Returns 0, or -1 if the run must stop
+//  (interrupted, out of memory).
+static int
+s_run_test (run_t *self, const scenario_test_t *test, uint32_t iteration)
+{
+    int rc = -1;
+    test_run_t tr = {
+        .run = self,
+        .test = test,
+        .test_id = ++self->next_test_id,
+        .first_stream = (size_t *) calloc (test->job_count, sizeof (size_t)),
+        .job_session = (session_t **) calloc (test->job_count, sizeof (session_t *)),
+        .job_answered = (bool *) calloc (test->job_count, sizeof (bool))
+    };
+    session_t **sessions = (session_t **) calloc (test->job_count, sizeof (session_t *));
+    if (!tr.first_stream || !tr.job_session || !tr.job_answered || !sessions)
+        goto done;
+    tr.result = s_new_test_result (self, &tr, iteration);
+    if (!tr.result)
+        goto done;
+    size_t count = s_test_sessions (&tr, sessions);
+
+    //  Agents lost in an earlier test cannot take part.
+    for (size_t i = 0; i < count; i++)
+        if (session_state (sessions [i]) != SESSION_READY) {
+            s_fail_streams (&tr, sessions [i], -1, session_reason (sessions [i]));
+            self->failed = true;
+        }
+
+    //  Prepare. Every job goes out at once; agents prepare in parallel.
+    tr.phase = TEST_PREPARING;
+    for (size_t j = 0; j < test->job_count; j++) {
+        msg_t prepare = { .type = MSG_PREPARE };
+        prepare.u.prepare.test_id = tr.test_id;
+        prepare.u.prepare.job_id = (uint32_t) j;
+        prepare.u.prepare.spec = self->scenario->jobs [test->jobs [j]].spec;
+        if (session_state (tr.job_session [j]) == SESSION_READY)
+            session_send (tr.job_session [j], &prepare);
+        else
+            s_job_answered (&tr, j);
+    }
+    if (s_collect (&tr, sessions, count, s_all_answered, 0))
+        goto interrupted;
+    if (tr.prepare_failed || tr.streams_reported > 0) {
+        s_abort (&tr, sessions, count, "another job of the test failed to prepare");
+        rc = 0;
+        goto record;
+    }
+
+    //  Measure clocks just before the start, so that the offsets are as
+    //  fresh as they can be; then pick T0 far enough ahead that START
+    //  reaches the slowest agent in time.
+    fleet_sync_clocks (self->fleet, self->scenario->options.clock_pings,
+                       self->scenario->options.connect_timeout_ns);
+    if (fleet_interrupted ())
+        goto interrupted;
+    s_update_agents (self);
+    int64_t lead_ns = self->scenario->options.lead_ns;
+    for (size_t i = 0; i < count; i++)
+        if (4 * session_info (sessions [i])->clock_rtt_ns > lead_ns)
+            lead_ns = 4 * session_info (sessions [i])->clock_rtt_ns;
+    tr.start_ns = clock_now_ns () + lead_ns;
+    tr.result->announced_wall_ns = clock_wall_ns () + lead_ns;
+    for (size_t i = 0; i < count; i++) {
+        msg_t start = { .type = MSG_START };
+        start.u.start.test_id = tr.test_id;
+        start.u.start.start_ns = clock_to_agent (tr.start_ns, session_offset_ns (sessions [i]));
+        session_send (sessions [i], &start);
+    }
+    tr.phase = TEST_RUNNING;
+    if (s_collect (&tr, sessions, count, s_all_reported, 0))
+        goto interrupted;
+    rc = 0;
+    goto record;
+
+interrupted:
+    console_clear (self->console);
+    fprintf (stderr, "iofleet: test=%s event=interrupted\n", test->name);
+    s_abort (&tr, sessions, count, "interrupted on the console");
+    self->failed = true;
+
+record:
+    console_clear (self->console);
+    if (tr.dropped)
+        fprintf (stderr, "iofleet: test=%s event=dropped messages=%" PRIu64 "\n",
+                 test->name, tr.dropped);
+    aggregate_test (tr.result);
+    report_samples_append (tr.result, self->samples);
+    fflush (self->samples);
+    s_write_results (self);
+
+done:
+    free (tr.first_stream);
+    free (tr.job_session);
+    free (tr.job_answered);
+    free (sessions);
+    return rc;
+}
+
+//  Connect to every agent that a job names and say hello.
+static int
+s_connect (run_t *self)
+{
+    char err [512];
+    for (size_t j = 0; j < self->scenario->job_count; j++) {
+        const char *name = self->scenario->jobs [j].spec.agent;
+        if (fleet_find (self->fleet, name))
+            continue;
+        const scenario_agent_t *agent = scenario_agent (self->scenario, name);
+        if (!agent || !fleet_add (self->fleet, name, agent->endpoint, err, sizeof err)) {
+            fprintf (stderr, "iofleet: %s\n", agent? err: "job names an unknown agent");
+            return -1;
+        }
+    }
+    char coordinator [MSG_TEXT_MAX + 1];
+    s_coordinator_name (coordinator, sizeof coordinator);
+    size_t ready = fleet_hello (self->fleet, coordinator, self->scenario->options.lease_ns,
+                                false, self->scenario->options.connect_timeout_ns);
+    if (ready == fleet_size (self->fleet))
+        return 0;
+    for (size_t i = 0; i < fleet_size (self->fleet); i++) {
+        session_t *session = fleet_session (self->fleet, i);
+        if (session_state (session) != SESSION_READY)
+            fprintf (stderr, "iofleet: %s\n", session_reason (session));
+    }
+    return -1;
+}
+
+int
+run_scenario (const scenario_t *scenario, const run_options_t *options)
+{
+    run_t self = {
+        .scenario = scenario,
+        .options = options,
+        .fleet = fleet_new (),
+        .console = console_new (stdout, options->quiet)
+    };
+    char err [1024];
+    int status = RUN_EXIT_FAILED;
+    msg_strcpy (self.result.scenario_path, scenario->path, sizeof self.result.scenario_path);
+    self.result.started_wall_ns = clock_wall_ns ();
+    if (!self.fleet || !self.console)
+        goto done;
+
+    //  Nothing is started unless every agent answers: a fleet run with a
+    //  host missing would measure a different fleet.
+    if (s_connect (&self))
+        goto bye;
+    if (s_record_agents (&self))
+        goto bye;
+    if (s_open_results (&self, err, sizeof err)) {
+        fprintf (stderr, "iofleet: %s\n", err);
+        goto bye;
+    }
+    uint64_t iterations = options->iterations? options->iterations: scenario->options.iterations;
+    for (size_t t = 0; t < scenario->test_count; t++)
+        for (uint64_t n = 1; n <= iterations; n++)
+            if (s_run_test (&self, &scenario->tests [t], (uint32_t) n) || fleet_interrupted ())
+                goto report;
+
+report:
+    console_clear (self.console);
+    report_text (&self.result, stdout);
+    fflush (stdout);
+    fprintf (stderr, "iofleet: results in %s\n", self.dir);
+    status = self.failed || fleet_interrupted ()? RUN_EXIT_FAILED: RUN_EXIT_OK;
+
+bye:;
+    msg_t bye = { .type = MSG_BYE };
+    msg_strcpy (bye.u.bye.reason, "run over", sizeof bye.u.bye.reason);
+    fleet_broadcast (self.fleet, &bye);
+
+done:
+    if (self.samples)
+        fclose (self.samples);
+    run_result_clear (&self.result);
+    console_destroy (&self.console);
+    fleet_destroy (&self.fleet);
+    return status;
+}

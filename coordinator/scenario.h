@@ -1,0 +1,84 @@
+/*  coordinator/scenario.h: a scenario file, parsed and checked.
+
+    Sections: [global] (run options, and defaults for every job option
+    flagged OPT_GLOBAL), [agent NAME] (endpoint = ...), [job NAME] (job
+    options from proto/jobspec.c's table). Every job belongs to a test
+    (test = NAME, default: the job's own name); tests run in the order
+    their first job appears. Every error names file:line: key: reason and
+    means nothing is started.
+*/
+#ifndef IOFLEET_SCENARIO_H
+#define IOFLEET_SCENARIO_H
+
+#include "../proto/jobspec.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SCENARIO_ENDPOINT_MAX 255
+
+//  Run options: [global] keys that are not job options. Described by
+//  scenario_run_options[] (an opt_def_t table with offsets into this
+//  struct), so parsing and --help come from one place.
+typedef struct {
+    uint64_t iterations;            //  runs of every test
+    int64_t lead_ns;                //  least time between START and the start instant
+    int64_t lease_ns;               //  silence after which either side gives the other up
+    int64_t connect_timeout_ns;     //  how long hello may take
+    uint64_t clock_pings;           //  pings per clock measurement; the best is kept
+} scenario_options_t;
+
+extern const opt_def_t scenario_run_options [];
+
+typedef struct {
+    char name [JOB_NAME_MAX + 1];               //  [agent NAME]
+    char endpoint [SCENARIO_ENDPOINT_MAX + 1];  //  tcp://host:port
+    int line;                                   //  line of the section, 0 if from --agent
+} scenario_agent_t;
+
+typedef struct {
+    jobspec_t spec;                 //  every option, defaults applied
+    int line;                       //  line of the [job NAME] header
+    int agent_line;                 //  line of its agent = key (or the header)
+} scenario_job_t;
+
+typedef struct {
+    char name [JOB_NAME_MAX + 1];   //  test = NAME
+    size_t *jobs;                   //  indexes into scenario_t.jobs, file order
+    size_t job_count;
+} scenario_test_t;
+
+typedef struct {
+    char path [JOB_PATH_MAX + 1];   //  file it was read from
+    scenario_options_t options;
+    scenario_agent_t *agents;       //  in file order, then --agent additions
+    size_t agent_count;
+    scenario_job_t *jobs;           //  in file order
+    size_t job_count;
+    scenario_test_t *tests;         //  in order of first appearance
+    size_t test_count;
+} scenario_t;
+
+//  Read and parse a scenario file. Returns a new scenario, or NULL with
+//  "file:line: key: reason" in err (or "file: reason" for an unreadable
+//  file). Does not check that agents have endpoints: call scenario_check
+//  after any --agent overrides.
+scenario_t *scenario_load (const char *path, char *err, size_t errlen);
+
+//  Apply one --agent NAME=ENDPOINT: replaces the endpoint of agent NAME,
+//  or adds the agent. Returns 0, or -1 with a reason in err.
+int scenario_set_agent (scenario_t *self, const char *assignment, char *err, size_t errlen);
+
+//  Final checks: at least one job; every job's agent exists and has an
+//  endpoint; the workload's required options are set (write: path, size).
+//  Returns 0, or -1 with "file:line: key: reason" in err.
+int scenario_check (const scenario_t *self, char *err, size_t errlen);
+
+//  Find an agent by name, or NULL.
+const scenario_agent_t *scenario_agent (const scenario_t *self, const char *name);
+
+//  Destroy a scenario; safe on NULL, nulls the caller's pointer.
+void scenario_destroy (scenario_t **self_p);
+
+#endif

@@ -1,0 +1,844 @@
+/*  tests/unit/coord_scenario.c: the scenario parser and its checks.
+
+    Every test writes its scenario into a scratch directory made for this
+    run, loads it, and compares what comes back: the structs for a good
+    file, the exact "file:line: key:" of the message for a bad one.
+*/
+#include "../../coordinator/scenario.h"
+#include "../../proto/clock.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+//  Big enough for any message the parser writes.
+#define ERR_MAX 1024
+
+//  The scratch directory, made by the group setup.
+static char s_dir [256];
+
+//  --------------------------------------------------------------------
+//  Helpers
+
+//  Write text into a file called name in the scratch directory and return
+//  its path (a static buffer, valid until the next call).
+static const char *
+s_write (const char *name, const char *text)
+{
+    static char path [512];
+    snprintf (path, sizeof (path), "%s/%s", s_dir, name);
+    FILE *file = fopen (path, "w");
+    assert_non_null (file);
+    assert_int_equal (fputs (text, file) >= 0, 1);
+    assert_int_equal (fclose (file), 0);
+    return path;
+}
+
+//  Load text as a scenario that must parse, and return it.
+static scenario_t *
+s_load_ok (const char *text)
+{
+    char err [ERR_MAX] = "";
+    scenario_t *scenario = scenario_load (s_write ("ok.ini", text), err, sizeof (err));
+    if (!scenario)
+        fail_msg ("expected a scenario, got: %s", err);
+    return scenario;
+}
+
+//  Assert that err is "<path>:<line>: <key>: ..." and that the reason
+//  contains reason_part.
+static void
+s_assert_message (const char *err, const char *path, int line, const char *key,
+                  const char *reason_part)
+{
+    char prefix [ERR_MAX];
+    if (line > 0)
+        snprintf (prefix, sizeof (prefix), "%s:%d: %s: ", path, line, key);
+    else
+        snprintf (prefix, sizeof (prefix), "%s: ", path);
+    if (strncmp (err, prefix, strlen (prefix)) != 0)
+        fail_msg ("expected a message starting '%s', got '%s'", prefix, err);
+    if (!strstr (err + strlen (prefix), reason_part))
+        fail_msg ("expected '%s' in the reason, got '%s'", reason_part, err);
+}
+
+//  Load text, which must fail at line with key, the reason containing
+//  reason_part.
+static void
+s_expect_load_error (const char *text, int line, const char *key, const char *reason_part)
+{
+    char err [ERR_MAX] = "";
+    const char *path = s_write ("bad.ini", text);
+    scenario_t *scenario = scenario_load (path, err, sizeof (err));
+    if (scenario) {
+        scenario_destroy (&scenario);
+        fail_msg ("expected an error at line %d, key %s; the file loaded", line, key);
+    }
+    s_assert_message (err, path, line, key, reason_part);
+}
+
+//  Load text, which must parse, then check it, which must fail at line
+//  with key.
+static void
+s_expect_check_error (const char *text, int line, const char *key, const char *reason_part)
+{
+    char err [ERR_MAX] = "";
+    const char *path = s_write ("check.ini", text);
+    scenario_t *scenario = scenario_load (path, err, sizeof (err));
+    if (!scenario)
+        fail_msg ("expected the file to load, got: %s", err);
+    int rc = scenario_check (scenario, err, sizeof (err));
+    scenario_destroy (&scenario);
+    if (rc == 0)
+        fail_msg ("expected a check error at line %d, key %s; the check passed", line, key);
+    s_assert_message (err, path, line, key, reason_part);
+}
+
+//  Load and check text; both must pass.
+static void
+s_expect_check_ok (const char *text)
+{
+    char err [ERR_MAX] = "";
+    scenario_t *scenario = s_load_ok (text);
+    int rc = scenario_check (scenario, err, sizeof (err));
+    scenario_destroy (&scenario);
+    if (rc != 0)
+        fail_msg ("expected the check to pass, got: %s", err);
+}
+
+//  An agent section and the start of a job on it, for tests about jobs.
+#define AGENT_A "[agent a]\nendpoint = tcp://127.0.0.1:7654\n"
+
+//  --------------------------------------------------------------------
+//  A good scenario
+
+static const char *s_full_scenario =
+    "; a scenario with everything in it\n"                  //  1
+    "# comments of both kinds\n"                            //  2
+    "[job dd1]            ; the header may carry a comment\n" // 3
+    "agent = client\n"                                      //  4
+    "workload = write\n"                                    //  5
+    "path = /data/iofleet/dd1\n"                            //  6
+    "size = 5.2G                    ; per stream\n"         //  7
+    "\n"                                                    //  8
+    "[global]\n"                                            //  9
+    "iterations = 3\n"                                      //  10
+    "bs = 64K\n"                                            //  11
+    "fsync = close\n"                                       //  12
+    "lead = 250ms\n"                                        //  13
+    "interval = 500ms\n"                                    //  14
+    "\n"                                                    //  15
+    "[agent client]\n"                                      //  16
+    "endpoint = tcp://192.0.2.10:7654\n"                    //  17
+    "[agent nfs1]\n"                                        //  18
+    "endpoint: ipc://@iofleet-nfs1\n"                       //  19
+    "\n"                                                    //  20
+    "[job mix3-disk]\n"                                     //  21
+    "  test = mix3\n"                                       //  22
+    "  agent = client\n"                                    //  23
+    "  path = /data/iofleet/mix3\n"                         //  24
+    "  size = 1G\n"                                         //  25
+    "  bs = 4K                      ; overrides [global]\n" //  26
+    "  direct = yes\n"                                      //  27
+    "\n"                                                    //  28
+    "[job dd3]\n"                                           //  29
+    "agent = client\n"                                      //  30
+    "path = /data/iofleet/dd3\n"                            //  31
+    "size = 100M\n"                                         //  32
+    "streams = 3\n"                                         //  33
+    "fsync = none\n"                                        //  34
+    "\n"                                                    //  35
+    "[job mix3-watch]\n"                                    //  36
+    "test = mix3\n"                                         //  37
+    "agent = nfs1\n"                                        //  38
+    "workload = null\n"                                     //  39
+    "size = 1M\n";                                          //  40
+
+static void
+test_full_scenario (void **state)
+{
+    (void) state;
+    scenario_t *scenario = s_load_ok (s_full_scenario);
+    char err [ERR_MAX] = "";
+    if (scenario_check (scenario, err, sizeof (err)))
+        fail_msg ("check: %s", err);
+
+    //  Run options: given ones, defaults for the rest.
+    assert_int_equal (scenario->options.iterations, 3);
+    assert_int_equal (scenario->options.lead_ns, 250 * NS_PER_MSEC);
+    assert_int_equal (scenario->options.lease_ns, 10 * NS_PER_SEC);
+    assert_int_equal (scenario->options.connect_timeout_ns, 5 * NS_PER_SEC);
+    assert_int_equal (scenario->options.clock_pings, 9);
+
+    //  Agents in file order.
+    assert_int_equal (scenario->agent_count, 2);
+    assert_string_equal (scenario->agents [0].name, "client");
+    assert_string_equal (scenario->agents [0].endpoint, "tcp://192.0.2.10:7654");
+    assert_int_equal (scenario->agents [0].line, 16);
+    assert_string_equal (scenario->agents [1].name, "nfs1");
+    assert_string_equal (scenario->agents [1].endpoint, "ipc://@iofleet-nfs1");
+    assert_int_equal (scenario->agents [1].line, 18);
+    assert_ptr_equal (scenario_agent (scenario, "nfs1"), &scenario->agents [1]);
+    assert_null (scenario_agent (scenario, "nfs2"));
+
+    //  Jobs in file order.
+    assert_int_equal (scenario->job_count, 4);
+    const scenario_job_t *dd1 = &scenario->jobs [0];
+    const scenario_job_t *disk = &scenario->jobs [1];
+    const scenario_job_t *dd3 = &scenario->jobs [2];
+    const scenario_job_t *watch = &scenario->jobs [3];
+
+    //  dd1 comes before [global] and still gets its defaults. 5.2G is
+    //  5.2 * 2^30 = 5583457484.8 bytes, rounded to the nearest byte.
+    assert_string_equal (dd1->spec.name, "dd1");
+    assert_string_equal (dd1->spec.test, "dd1");
+    assert_string_equal (dd1->spec.agent, "client");
+    assert_int_equal (dd1->line, 3);
+    assert_int_equal (dd1->agent_line, 4);
+    assert_int_equal (dd1->spec.workload, WORKLOAD_WRITE);
+    assert_string_equal (dd1->spec.path, "/data/iofleet/dd1");
+    assert_int_equal (dd1->spec.size_bytes, (52ULL * 1073741824ULL + 5) / 10);
+    assert_int_equal (dd1->spec.size_bytes, 5583457485ULL);
+    assert_int_equal (dd1->spec.bs_bytes, 64 * 1024);
+    assert_int_equal (dd1->spec.fsync_mode, FSYNC_CLOSE);
+    assert_int_equal (dd1->spec.interval_ns, 500 * NS_PER_MSEC);
+    assert_int_equal (dd1->spec.streams, 1);
+    assert_false (dd1->spec.direct);
+    assert_int_equal (dd1->spec.pattern, PATTERN_ZERO);
+    assert_false (dd1->spec.keep);
+
+    //  The job's own bs wins over [global]; indented keys are keys.
+    assert_string_equal (disk->spec.name, "mix3-disk");
+    assert_string_equal (disk->spec.test, "mix3");
+    assert_int_equal (disk->line, 21);
+    assert_int_equal (disk->agent_line, 23);
+    assert_int_equal (disk->spec.size_bytes, 1ULL << 30);
+    assert_int_equal (disk->spec.bs_bytes, 4096);
+    assert_true (disk->spec.direct);
+    assert_int_equal (disk->spec.fsync_mode, FSYNC_CLOSE);
+
+    assert_string_equal (dd3->spec.test, "dd3");
+    assert_int_equal (dd3->spec.streams, 3);
+    assert_int_equal (dd3->spec.fsync_mode, FSYNC_NONE);
+    assert_int_equal (dd3->spec.bs_bytes, 64 * 1024);
+    assert_int_equal (dd3->spec.size_bytes, 100ULL << 20);
+
+    assert_string_equal (watch->spec.agent, "nfs1");
+    assert_int_equal (watch->spec.workload, WORKLOAD_NULL);
+    assert_int_equal (watch->agent_line, 38);
+
+    //  Tests in order of their first job: dd1, mix3, dd3.
+    assert_int_equal (scenario->test_count, 3);
+    assert_string_equal (scenario->tests [0].name, "dd1");
+    assert_int_equal (scenario->tests [0].job_count, 1);
+    assert_int_equal (scenario->tests [0].jobs [0], 0);
+    assert_string_equal (scenario->tests [1].name, "mix3");
+    assert_int_equal (scenario->tests [1].job_count, 2);
+    assert_int_equal (scenario->tests [1].jobs [0], 1);
+    assert_int_equal (scenario->tests [1].jobs [1], 3);
+    assert_string_equal (scenario->tests [2].name, "dd3");
+    assert_int_equal (scenario->tests [2].job_count, 1);
+    assert_int_equal (scenario->tests [2].jobs [0], 2);
+
+    scenario_destroy (&scenario);
+    assert_null (scenario);
+    scenario_destroy (&scenario);           //  safe on NULL
+}
+
+//  Defaults alone: a job that says only where to write and how much.
+static void
+test_defaults (void **state)
+{
+    (void) state;
+    scenario_t *scenario = s_load_ok (AGENT_A "[job j]\nagent = a\npath = f\nsize = 1M\n");
+    const jobspec_t *spec = &scenario->jobs [0].spec;
+    jobspec_t defaults;
+    jobspec_defaults (&defaults);
+    assert_int_equal (spec->workload, defaults.workload);
+    assert_int_equal (spec->bs_bytes, defaults.bs_bytes);
+    assert_int_equal (spec->streams, defaults.streams);
+    assert_int_equal (spec->fsync_mode, defaults.fsync_mode);
+    assert_int_equal (spec->interval_ns, defaults.interval_ns);
+    assert_int_equal (scenario->options.iterations, 1);
+    assert_int_equal (scenario->options.lead_ns, 100 * NS_PER_MSEC);
+    assert_int_equal (scenario->jobs [0].agent_line, 4);
+    scenario_destroy (&scenario);
+}
+
+//  A UTF-8 byte order mark, CRLF line ends and a '#' comment line.
+static void
+test_bom_and_crlf (void **state)
+{
+    (void) state;
+    scenario_t *scenario = s_load_ok ("\xEF\xBB\xBF[agent a]\r\nendpoint = tcp://h:1\r\n"
+                                      "# note\r\n[job j]\r\nagent = a\r\nsize = 2K\r\n");
+    assert_string_equal (scenario->agents [0].endpoint, "tcp://h:1");
+    assert_int_equal (scenario->jobs [0].line, 4);
+    assert_int_equal (scenario->jobs [0].spec.size_bytes, 2048);
+    scenario_destroy (&scenario);
+}
+
+//  --------------------------------------------------------------------
+//  Sections
+
+static void
+test_unknown_section (void **state)
+{
+    (void) state;
+    s_expect_load_error (AGENT_A "[jobs x]\n", 3, "[jobs x]", "unknown section");
+    s_expect_load_error ("[Global]\n", 1, "[Global]", "unknown section");
+}
+
+static void
+test_job_without_name (void **state)
+{
+    (void) state;
+    s_expect_load_error ("\n\n[job ]\nsize = 1M\n", 3, "[job ]", "a job needs a name");
+    s_expect_load_error ("[job]\n", 1, "[job]", "a job needs a name");
+    s_expect_load_error ("[agent]\n", 1, "[agent]", "an agent needs a name");
+    s_expect_load_error ("[global x]\n", 1, "[global x]", "takes no name");
+}
+
+static void
+test_bad_name (void **state)
+{
+    (void) state;
+    s_expect_load_error ("[global]\n[job a/b]\n", 2, "[job a/b]", "'a/b' is not a valid name");
+    s_expect_load_error ("[agent two words]\n", 1, "[agent two words]", "not a valid name");
+    char text [256];
+    char name [JOB_NAME_MAX + 2];
+    memset (name, 'n', sizeof (name) - 1);
+    name [sizeof (name) - 1] = 0;
+    snprintf (text, sizeof (text), "[job %s]\n", name);
+    char header [128];
+    snprintf (header, sizeof (header), "[job %s]", name);
+    s_expect_load_error (text, 1, header, "the name is 64 characters long, longer than 63");
+
+    //  63 characters is fine, and every allowed character.
+    name [JOB_NAME_MAX] = 0;
+    snprintf (text, sizeof (text), "[job %s]\nagent = a\n[job A-z_0.9]\nagent = a\n", name);
+    scenario_t *scenario = s_load_ok (text);
+    assert_string_equal (scenario->jobs [0].spec.name, name);
+    assert_string_equal (scenario->jobs [1].spec.name, "A-z_0.9");
+    scenario_destroy (&scenario);
+}
+
+static void
+test_bad_header_syntax (void **state)
+{
+    (void) state;
+    s_expect_load_error ("[job a\n", 1, "[job a", "closing ']'");
+    s_expect_load_error ("[job a] size = 1M\n", 1, "[job a]", "only a comment");
+}
+
+static void
+test_duplicate_section (void **state)
+{
+    (void) state;
+    s_expect_load_error (AGENT_A "[job a]\nagent = a\n[job b]\nagent = a\n[job a]\n",
+                         7, "[job a]", "defined twice (first at line 3)");
+    s_expect_load_error (AGENT_A "[agent a]\n", 3, "[agent a]", "defined twice (first at line 1)");
+    //  A job and an agent may share a name, and [global] may come twice.
+    scenario_t *scenario = s_load_ok (AGENT_A "[global]\nbs = 4K\n[job a]\nagent = a\n"
+                                      "[global]\nstreams = 2\n");
+    assert_int_equal (scenario->jobs [0].spec.bs_bytes, 4096);
+    assert_int_equal (scenario->jobs [0].spec.streams, 2);
+    scenario_destroy (&scenario);
+}
+
+//  --------------------------------------------------------------------
+//  Keys
+
+static void
+test_duplicate_key (void **state)
+{
+    (void) state;
+    s_expect_load_error (AGENT_A "[job a]\nagent = a\nbs = 4K\nsize = 1M\nbs = 8K\n",
+                         7, "bs", "given twice (first at line 5)");
+    s_expect_load_error ("[agent a]\nendpoint = tcp://h:1\nendpoint = tcp://h:2\n",
+                         3, "endpoint", "given twice (first at line 2)");
+    //  Across two [global] sections, for run options and job defaults.
+    s_expect_load_error ("[global]\niterations = 2\n[global]\niterations = 3\n",
+                         4, "iterations", "given twice (first at line 2)");
+    s_expect_load_error ("[global]\nbs = 4K\n[global]\nbs = 4K\n",
+                         4, "bs", "given twice (first at line 2)");
+    //  The same key in different jobs is no repeat.
+    s_expect_check_ok (AGENT_A "[job a]\nagent = a\nsize = 1M\npath = x\n"
+                       "[job b]\nagent = a\nsize = 1M\npath = y\n");
+}
+
+static void
+test_unknown_key (void **state)
+{
+    (void) state;
+    s_expect_load_error ("[global]\ncolour = blue\n", 2, "colour", "unknown key");
+    s_expect_load_error ("[agent a]\nendpoint = tcp://h:1\nport = 7654\n", 3, "port", "unknown key");
+    s_expect_load_error (AGENT_A "[job a]\nagent = a\nblocksize = 4K\n", 5, "blocksize",
+                         "unknown key");
+    //  Keys are case-sensitive.
+    s_expect_load_error (AGENT_A "[job a]\nBS = 4K\n", 4, "BS", "unknown key");
+}
+
+//  A known key in a section where it does not belong.
+static void
+test_misplaced_key (void **state)
+{
+    (void) state;
+    s_expect_load_error ("[global]\npath = /x\n", 2, "path", "set it in each [job NAME]");
+    s_expect_load_error ("[global]\nagent = a\n", 2, "agent", "set it in each [job NAME]");
+    s_expect_load_error (AGENT_A "[job a]\niterations = 2\n", 4, "iterations",
+                         "it belongs in [global]");
+    s_expect_load_error ("[global]\nendpoint = tcp://h:1\n", 2, "endpoint",
+                         "[agent NAME] section");
+    s_expect_load_error ("[agent a]\nbs = 4K\n", 2, "bs", "takes only endpoint");
+    s_expect_load_error (AGENT_A "[job a]\nname = b\n", 4, "name", "section header");
+}
+
+static void
+test_key_before_section (void **state)
+{
+    (void) state;
+    s_expect_load_error ("; iofleet\n\nbs = 1M\n[global]\n", 3, "bs", "before any section");
+}
+
+static void
+test_bad_line (void **state)
+{
+    (void) state;
+    s_expect_load_error ("[global]\nbs 1M\n", 2, "bs 1M", "expected KEY = VALUE");
+    //  An inline comment hides the '=' behind it.
+    s_expect_load_error ("[global]\nbs ; = 1M\n", 2, "bs ; = 1M", "expected KEY = VALUE");
+    s_expect_load_error ("[global]\n= 1M\n", 2, "= 1M", "a key is missing");
+    //  A line longer than inih holds is refused, not split in two.
+    char text [1200];
+    char path [1000];
+    memset (path, 'p', sizeof (path) - 1);
+    path [sizeof (path) - 1] = 0;
+    snprintf (text, sizeof (text), AGENT_A "[job a]\npath = /%s\n", path);
+    s_expect_load_error (text, 4, "path", "the line is longer than");
+}
+
+//  Indentation does not continue a value: inih's multi-line values are
+//  off, so an indented line is a key of its own or an error.
+static void
+test_no_multiline_values (void **state)
+{
+    (void) state;
+    scenario_t *scenario = s_load_ok (AGENT_A "[job a]\nagent = a\npath = /x\n    size = 1M\n");
+    assert_string_equal (scenario->jobs [0].spec.path, "/x");
+    assert_int_equal (scenario->jobs [0].spec.size_bytes, 1 << 20);
+    scenario_destroy (&scenario);
+    s_expect_load_error (AGENT_A "[job a]\npath = /x\n    /y\n", 5, "/y", "expected KEY = VALUE");
+}
+
+//  Inline comments need a blank before the ';'; '#' after a value is
+//  part of the value.
+static void
+test_inline_comments (void **state)
+{
+    (void) state;
+    scenario_t *scenario = s_load_ok (AGENT_A "[job a]\nagent = a ; the only one\n"
+                                      "path = /x;y\n");
+    assert_string_equal (scenario->jobs [0].spec.agent, "a");
+    assert_string_equal (scenario->jobs [0].spec.path, "/x;y");
+    scenario_destroy (&scenario);
+    s_expect_load_error (AGENT_A "[job a]\nsize = 1M # per stream\n", 4, "size", "is not a size");
+}
+
+//  --------------------------------------------------------------------
+//  Values
+
+static void
+test_bad_size (void **state)
+{
+    (void) state;
+    s_expect_load_error (AGENT_A "[job a]\nsize = 12Q\n", 4, "size", "'12Q' is not a size");
+    s_expect_load_error (AGENT_A "[job a]\nagent = a\nbs = 0\n", 5, "bs",
+                         "'0' is below the minimum 512");
+    s_expect_load_error ("[global]\nbs = 1T\n", 2, "bs", "above the maximum");
+    s_expect_load_error (AGENT_A "[job a]\nsize =\n", 4, "size", "empty value");
+}
+
+static void
+test_bad_bool (void **state)
+{
+    (void) state;
+    s_expect_load_error (AGENT_A "[job a]\ndirect = maybe\n", 4, "direct",
+                         "'maybe' is not yes or no");
+    s_expect_load_error ("[global]\nkeep = 2\n", 2, "keep", "is not yes or no");
+}
+
+static void
+test_bad_enum (void **state)
+{
+    (void) state;
+    s_expect_load_error (AGENT_A "[job a]\nfsync = sometimes\n", 4, "fsync",
+                         "'sometimes' is not one of none, end, close");
+    s_expect_load_error (AGENT_A "[job a]\nworkload = dd\n", 4, "workload", "is not one of");
+}
+
+static void
+test_bad_duration (void **state)
+{
+    (void) state;
+    s_expect_load_error (AGENT_A "[job a]\ninterval = 5x\n", 4, "interval", "is not a duration");
+    s_expect_load_error ("[global]\nlead = 0ms\n", 2, "lead", "below the minimum 1ms");
+    s_expect_load_error ("[global]\nlease = 2h\n", 2, "lease", "above the maximum");
+    s_expect_load_error ("[global]\nconnect_timeout = 10ms\n", 2, "connect_timeout",
+                         "below the minimum 100ms");
+}
+
+static void
+test_count_bounds (void **state)
+{
+    (void) state;
+    s_expect_load_error ("[global]\niterations = 0\n", 2, "iterations", "below the minimum 1");
+    s_expect_load_error ("[global]\nclock_pings = 1001\n", 2, "clock_pings",
+                         "above the maximum 1000");
+    s_expect_load_error ("[global]\niterations = 2.5\n", 2, "iterations", "not a whole number");
+    s_expect_load_error (AGENT_A "[job a]\nstreams = 257\n", 4, "streams", "above the maximum 256");
+    //  The bounds themselves are fine.
+    scenario_t *scenario = s_load_ok ("[global]\niterations = 1000\nclock_pings = 1\n"
+                                      "lead = 60s\nlease = 1s\nconnect_timeout = 5m\n");
+    assert_int_equal (scenario->options.iterations, 1000);
+    assert_int_equal (scenario->options.clock_pings, 1);
+    assert_int_equal (scenario->options.lead_ns, 60 * NS_PER_SEC);
+    assert_int_equal (scenario->options.lease_ns, NS_PER_SEC);
+    assert_int_equal (scenario->options.connect_timeout_ns, 300 * NS_PER_SEC);
+    scenario_destroy (&scenario);
+}
+
+static void
+test_bad_test_or_agent_name (void **state)
+{
+    (void) state;
+    s_expect_load_error (AGENT_A "[job a]\ntest = two words\n", 4, "test", "not a valid name");
+    s_expect_load_error (AGENT_A "[job a]\nagent = a:b\n", 4, "agent", "not a valid name");
+}
+
+//  --------------------------------------------------------------------
+//  Agents
+
+static void
+test_missing_agent (void **state)
+{
+    (void) state;
+    s_expect_load_error (AGENT_A "[job a]\npath = /x\nsize = 1M\n[job b]\nagent = a\n",
+                         3, "agent", "[job a] needs agent = NAME");
+}
+
+static void
+test_bad_endpoint (void **state)
+{
+    (void) state;
+    s_expect_load_error ("[agent a]\nendpoint = http://h:1\n", 2, "endpoint", "not an endpoint");
+    s_expect_load_error ("[agent a]\nendpoint = tcp://\n", 2, "endpoint", "needs a host and a port");
+    s_expect_load_error ("[agent a]\nendpoint = tcp://h\n", 2, "endpoint", "needs a host and a port");
+    s_expect_load_error ("[agent a]\nendpoint = tcp://h:99999\n", 2, "endpoint", "the port");
+    s_expect_load_error ("[agent a]\nendpoint = ipc://\n", 2, "endpoint", "needs a path");
+    s_expect_load_error ("[agent a]\nendpoint =\n", 2, "endpoint", "may not be empty");
+    scenario_t *scenario = s_load_ok ("[agent a]\nendpoint = tcp://[::1]:7654\n");
+    assert_string_equal (scenario->agents [0].endpoint, "tcp://[::1]:7654");
+    scenario_destroy (&scenario);
+}
+
+//  An [agent] without endpoint loads (--agent may give it) but does not
+//  pass the check.
+static void
+test_agent_without_endpoint (void **state)
+{
+    (void) state;
+    const char *text = "[agent a]\n[agent b]\nendpoint = tcp://h:1\n"
+                       "[job j]\nagent = a\npath = /x\nsize = 1M\n";
+    s_expect_check_error (text, 1, "endpoint", "[agent a] has no endpoint");
+
+    char err [ERR_MAX] = "";
+    scenario_t *scenario = s_load_ok (text);
+    assert_int_equal (scenario_set_agent (scenario, "a=tcp://192.0.2.1:7654", err, sizeof (err)), 0);
+    if (scenario_check (scenario, err, sizeof (err)))
+        fail_msg ("check after --agent: %s", err);
+    scenario_destroy (&scenario);
+}
+
+static void
+test_unknown_agent (void **state)
+{
+    (void) state;
+    s_expect_check_error (AGENT_A "[job j]\npath = /x\nsize = 1M\n\nagent = nfs2\n",
+                          7, "agent", "no [agent nfs2] section and no --agent nfs2=ENDPOINT");
+}
+
+static void
+test_set_agent (void **state)
+{
+    (void) state;
+    char err [ERR_MAX] = "";
+    scenario_t *scenario = s_load_ok (AGENT_A "[job j]\nagent = b\npath = /x\nsize = 1M\n");
+    assert_int_equal (scenario_check (scenario, err, sizeof (err)), -1);
+
+    //  Replaces: same agent, new endpoint, the section's line kept.
+    assert_int_equal (scenario_set_agent (scenario, "a=ipc://@a", err, sizeof (err)), 0);
+    assert_int_equal (scenario->agent_count, 1);
+    assert_string_equal (scenario->agents [0].endpoint, "ipc://@a");
+    assert_int_equal (scenario->agents [0].line, 1);
+
+    //  Adds: a new agent at line 0, and then the job's agent exists.
+    assert_int_equal (scenario_set_agent (scenario, "b=tcp://192.0.2.2:7654", err, sizeof (err)), 0);
+    assert_int_equal (scenario->agent_count, 2);
+    const scenario_agent_t *b = scenario_agent (scenario, "b");
+    assert_non_null (b);
+    assert_string_equal (b->endpoint, "tcp://192.0.2.2:7654");
+    assert_int_equal (b->line, 0);
+    if (scenario_check (scenario, err, sizeof (err)))
+        fail_msg ("check after --agent: %s", err);
+
+    //  And again replaces the added one.
+    assert_int_equal (scenario_set_agent (scenario, "b=tcp://192.0.2.3:7654", err, sizeof (err)), 0);
+    assert_int_equal (scenario->agent_count, 2);
+    assert_string_equal (scenario_agent (scenario, "b")->endpoint, "tcp://192.0.2.3:7654");
+    scenario_destroy (&scenario);
+}
+
+static void
+test_set_agent_malformed (void **state)
+{
+    (void) state;
+    char err [ERR_MAX] = "";
+    scenario_t *scenario = s_load_ok (AGENT_A);
+    static const struct {
+        const char *assignment;
+        const char *reason_part;
+    } cases [] = {
+        { "a", "expected NAME=ENDPOINT" },
+        { "=tcp://h:1", "may not be empty" },
+        { "a b=tcp://h:1", "not a valid name" },
+        { "a=", "may not be empty" },
+        { "a=h:1", "not an endpoint" },
+        { "a=tcp://h:port", "the port" },
+    };
+    for (size_t i = 0; i < sizeof (cases) / sizeof (cases [0]); i++) {
+        err [0] = 0;
+        assert_int_equal (scenario_set_agent (scenario, cases [i].assignment, err, sizeof (err)), -1);
+        char prefix [128];
+        snprintf (prefix, sizeof (prefix), "--agent %s: ", cases [i].assignment);
+        if (strncmp (err, prefix, strlen (prefix)) != 0 || !strstr (err, cases [i].reason_part))
+            fail_msg ("'%s': expected '%s...%s', got '%s'", cases [i].assignment, prefix,
+                      cases [i].reason_part, err);
+    }
+    //  Nothing changed.
+    assert_int_equal (scenario->agent_count, 1);
+    assert_string_equal (scenario->agents [0].endpoint, "tcp://127.0.0.1:7654");
+    scenario_destroy (&scenario);
+}
+
+//  --------------------------------------------------------------------
+//  The workload's needs
+
+static void
+test_write_needs_size_and_path (void **state)
+{
+    (void) state;
+    s_expect_check_error (AGENT_A "[job j]\nagent = a\npath = /x\n", 3, "size",
+                          "the write workload needs a size");
+    s_expect_check_error (AGENT_A "[job j]\nagent = a\nsize = 1M\n", 3, "path",
+                          "the write workload needs a path");
+    s_expect_check_error (AGENT_A "[job j]\nagent = a\nworkload = null\n", 3, "size",
+                          "the null workload needs a size");
+    s_expect_check_ok (AGENT_A "[job j]\nagent = a\nworkload = null\nsize = 1\n");
+    //  A size from [global] is enough.
+    s_expect_check_ok (AGENT_A "[job j]\nagent = a\npath = /x\n[global]\nsize = 1G\n");
+}
+
+static void
+test_direct_alignment (void **state)
+{
+    (void) state;
+    s_expect_check_error (AGENT_A "[job j]\nagent = a\npath = /x\nsize = 1M\n"
+                          "direct = yes\nbs = 1000\n",
+                          3, "bs", "direct = yes needs a multiple of 512 bytes, and 1000 is not");
+    s_expect_check_error (AGENT_A "[job j]\nagent = a\npath = /x\nsize = 1000\ndirect = yes\n",
+                          3, "size", "needs a multiple of 512 bytes");
+    //  The same without direct is fine, and so is direct from [global].
+    s_expect_check_ok (AGENT_A "[job j]\nagent = a\npath = /x\nsize = 1000\nbs = 1000\n");
+    s_expect_check_error ("[global]\ndirect = yes\n" AGENT_A
+                          "[job j]\nagent = a\npath = /x\nsize = 1M\nbs = 520\n",
+                          5, "bs", "direct = yes");
+}
+
+static void
+test_same_path_in_one_test (void **state)
+{
+    (void) state;
+    const char *two_agents = AGENT_A "[agent b]\nendpoint = tcp://h:2\n";
+    char text [1024];
+
+    snprintf (text, sizeof (text), "%s[job x]\nagent = a\npath = /d/f\nsize = 1M\ntest = t\n"
+              "[job y]\nagent = a\npath = /d/f\nsize = 2M\ntest = t\n", two_agents);
+    s_expect_check_error (text, 10, "path", "[job y] and [job x] (line 5)");
+
+    //  A single stream's path against stream 2 of three.
+    snprintf (text, sizeof (text), "%s[job x]\nagent = a\npath = /d/f\nsize = 1M\ntest = t\n"
+              "streams = 3\n[job y]\nagent = a\npath = /d/f.2\nsize = 2M\ntest = t\n", two_agents);
+    s_expect_check_error (text, 11, "path", "would overwrite each other");
+
+    //  Not a conflict: other agent, other test, path.4 of three streams,
+    //  or the bare path beside its streams.
+    snprintf (text, sizeof (text), "%s[job x]\nagent = a\npath = /d/f\nsize = 1M\ntest = t\n"
+              "[job y]\nagent = b\npath = /d/f\nsize = 1M\ntest = t\n"
+              "[job z]\nagent = a\npath = /d/f\nsize = 1M\n", two_agents);
+    s_expect_check_ok (text);
+    snprintf (text, sizeof (text), "%s[job x]\nagent = a\npath = /d/f\nsize = 1M\nstreams = 3\n"
+              "test = t\n[job y]\nagent = a\npath = /d/f.4\nsize = 1M\ntest = t\n"
+              "[job z]\nagent = a\npath = /d/f\nsize = 1M\ntest = t\n", two_agents);
+    s_expect_check_ok (text);
+}
+
+static void
+test_no_jobs (void **state)
+{
+    (void) state;
+    char err [ERR_MAX] = "";
+    const char *path = s_write ("empty.ini", "; nothing\n" AGENT_A);
+    scenario_t *scenario = scenario_load (path, err, sizeof (err));
+    assert_non_null (scenario);
+    assert_int_equal (scenario->job_count, 0);
+    assert_int_equal (scenario->test_count, 0);
+    assert_int_equal (scenario_check (scenario, err, sizeof (err)), -1);
+    char expected [600];
+    snprintf (expected, sizeof (expected), "%s: no [job] sections", path);
+    assert_string_equal (err, expected);
+    scenario_destroy (&scenario);
+}
+
+static void
+test_unreadable_file (void **state)
+{
+    (void) state;
+    char err [ERR_MAX] = "";
+    char path [512];
+    snprintf (path, sizeof (path), "%s/missing.ini", s_dir);
+    assert_null (scenario_load (path, err, sizeof (err)));
+    char expected [600];
+    snprintf (expected, sizeof (expected), "%s: cannot open: No such file or directory", path);
+    assert_string_equal (err, expected);
+
+    //  A directory opens but cannot be read.
+    assert_null (scenario_load (s_dir, err, sizeof (err)));
+    snprintf (expected, sizeof (expected), "%s: cannot read: ", s_dir);
+    assert_int_equal (strncmp (err, expected, strlen (expected)), 0);
+}
+
+//  A large file: many agents and jobs grow the arrays several times.
+static void
+test_many_jobs (void **state)
+{
+    (void) state;
+    size_t capacity = 1 << 20;
+    char *text = malloc (capacity);
+    assert_non_null (text);
+    size_t used = 0;
+    for (int i = 0; i < 300; i++)
+        used += (size_t) snprintf (text + used, capacity - used,
+                                   "[agent h%d]\nendpoint = tcp://h%d.example:7654\n"
+                                   "[job j%d]\nagent = h%d\ntest = t%d\npath = /d/f\nsize = 1M\n",
+                                   i, i, i, i, i % 7);
+    scenario_t *scenario = s_load_ok (text);
+    free (text);
+    char err [ERR_MAX] = "";
+    if (scenario_check (scenario, err, sizeof (err)))
+        fail_msg ("check: %s", err);
+    assert_int_equal (scenario->agent_count, 300);
+    assert_int_equal (scenario->job_count, 300);
+    assert_int_equal (scenario->test_count, 7);
+    size_t total = 0;
+    for (size_t t = 0; t < scenario->test_count; t++) {
+        char name [32];
+        snprintf (name, sizeof (name), "t%zu", t);
+        assert_string_equal (scenario->tests [t].name, name);
+        for (size_t k = 0; k < scenario->tests [t].job_count; k++)
+            assert_int_equal (scenario->tests [t].jobs [k], t + 7 * k);
+        total += scenario->tests [t].job_count;
+    }
+    assert_int_equal (total, 300);
+    assert_int_equal (scenario->jobs [299].line, 299 * 7 + 3);
+    scenario_destroy (&scenario);
+}
+
+//  --------------------------------------------------------------------
+
+static int
+s_setup (void **state)
+{
+    (void) state;
+    const char *tmp = getenv ("TMPDIR");
+    snprintf (s_dir, sizeof (s_dir), "%s/coord_scenario.XXXXXX", tmp && *tmp? tmp: "/tmp");
+    return mkdtemp (s_dir)? 0: -1;
+}
+
+//  Remove the scratch directory and whatever the tests left in it.
+static int
+s_teardown (void **state)
+{
+    (void) state;
+    DIR *dir = opendir (s_dir);
+    if (dir) {
+        struct dirent *entry;
+        while ((entry = readdir (dir))) {
+            if (strcmp (entry->d_name, ".") == 0 || strcmp (entry->d_name, "..") == 0)
+                continue;
+            char path [512];
+            snprintf (path, sizeof (path), "%s/%s", s_dir, entry->d_name);
+            unlink (path);
+        }
+        closedir (dir);
+    }
+    return rmdir (s_dir);
+}
+
+int
+main (void)
+{
+    const struct CMUnitTest tests [] = {
+        cmocka_unit_test (test_full_scenario),
+        cmocka_unit_test (test_defaults),
+        cmocka_unit_test (test_bom_and_crlf),
+        cmocka_unit_test (test_unknown_section),
+        cmocka_unit_test (test_job_without_name),
+        cmocka_unit_test (test_bad_name),
+        cmocka_unit_test (test_bad_header_syntax),
+        cmocka_unit_test (test_duplicate_section),
+        cmocka_unit_test (test_duplicate_key),
+        cmocka_unit_test (test_unknown_key),
+        cmocka_unit_test (test_misplaced_key),
+        cmocka_unit_test (test_key_before_section),
+        cmocka_unit_test (test_bad_line),
+        cmocka_unit_test (test_no_multiline_values),
+        cmocka_unit_test (test_inline_comments),
+        cmocka_unit_test (test_bad_size),
+        cmocka_unit_test (test_bad_bool),
+        cmocka_unit_test (test_bad_enum),
+        cmocka_unit_test (test_bad_duration),
+        cmocka_unit_test (test_count_bounds),
+        cmocka_unit_test (test_bad_test_or_agent_name),
+        cmocka_unit_test (test_missing_agent),
+        cmocka_unit_test (test_bad_endpoint),
+        cmocka_unit_test (test_agent_without_endpoint),
+        cmocka_unit_test (test_unknown_agent),
+        cmocka_unit_test (test_set_agent),
+        cmocka_unit_test (test_set_agent_malformed),
+        cmocka_unit_test (test_write_needs_size_and_path),
+        cmocka_unit_test (test_direct_alignment),
+        cmocka_unit_test (test_same_path_in_one_test),
+        cmocka_unit_test (test_no_jobs),
+        cmocka_unit_test (test_unreadable_file),
+        cmocka_unit_test (test_many_jobs),
+    };
+    return cmocka_run_group_tests (tests, s_setup, s_teardown);
+}
