@@ -1,0 +1,57 @@
+# Shared by the integration scripts (tests/t*.sh): a scratch directory per
+# test, agents started on loopback with ephemeral ports, and a trap that
+# stops every process the test started, by pid, and removes what it made.
+#
+# IOFLEET_BIN is the build directory holding iofleet and iofleet-agent.
+set -eu
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BIN=${IOFLEET_BIN:-$TOP/build}
+SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/iofleet-t.XXXXXX")
+PIDS=()
+
+cleanup () {
+    local pid
+    for pid in "${PIDS[@]}"; do
+        kill "$pid" 2>/dev/null || true
+    done
+    for pid in "${PIDS[@]}"; do
+        wait "$pid" 2>/dev/null || true
+    done
+    rm -rf "$SCRATCH"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+fail () {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+# start_agent NAME [extra flags...]: an agent with its own root
+# $SCRATCH/NAME, logging to $SCRATCH/NAME.log; sets ENDPOINT to where it
+# listens (the ephemeral port it was given).
+start_agent () {
+    local name=$1
+    shift
+    mkdir -p "$SCRATCH/$name"
+    "$BIN/iofleet-agent" --bind 'tcp://127.0.0.1:*' --name "$name" \
+        --root "$SCRATCH/$name" "$@" 2>"$SCRATCH/$name.log" &
+    PIDS+=($!)
+    local i
+    for i in $(seq 100); do
+        ENDPOINT=$(sed -n 's/.*event=bound .*endpoint=\([^ ]*\).*/\1/p' "$SCRATCH/$name.log" | head -1)
+        [ -n "$ENDPOINT" ] && return 0
+        kill -0 "${PIDS[-1]}" 2>/dev/null || break
+        sleep 0.05
+    done
+    cat "$SCRATCH/$name.log" >&2
+    fail "agent $name did not start"
+}
+
+# json EXPR: evaluate a Python expression over the results JSON
+# ($RESULTS/results.json bound to r) and print it.
+json () {
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' \
+        "$RESULTS/results.json" "$1"
+}

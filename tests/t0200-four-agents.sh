@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Four agents on loopback run dd1-, dd2-dir- and dd3-style tests, every test
+# on all four at once. Checks: each file has exactly the requested size, the
+# bytes in the results equal the files, no stream started before the
+# announced instant (within the clock uncertainty), the skews are reported,
+# and with four agents on two cores the host skew of the one-stream test
+# stays below 5 ms.
+. "$(dirname "$0")/lib.sh"
+
+{
+    echo "[global]"
+    echo "bs = 1M"
+    echo "keep = yes"
+    echo "interval = 100ms"
+    for a in a1 a2 a3 a4; do
+        start_agent "$a"
+        printf '[agent %s]\nendpoint = %s\n' "$a" "$ENDPOINT"
+    done
+    for a in a1 a2 a3 a4; do
+        printf '[job dd1-%s]\ntest = dd1\nagent = %s\npath = dd1\nsize = 48M\n' "$a" "$a"
+        printf '[job dd2-dir-%s]\ntest = dd2-dir\nagent = %s\npath = dd2dir\nsize = 16M\nstreams = 2\ndirect = yes\n' "$a" "$a"
+        printf '[job dd3-%s]\ntest = dd3\nagent = %s\npath = dd3\nsize = 16M\nstreams = 3\nfsync = close\n' "$a" "$a"
+    done
+} > "$SCRATCH/fleet.ini"
+
+RESULTS=$SCRATCH/results
+"$BIN/iofleet" run "$SCRATCH/fleet.ini" -o "$RESULTS" > "$SCRATCH/report.txt" ||
+    { cat "$SCRATCH/report.txt"; fail "iofleet run exited $?"; }
+cat "$SCRATCH/report.txt"
+
+for f in results.json report.txt samples.jsonl scenario.ini; do
+    [ -s "$RESULTS/$f" ] || fail "results directory lacks $f"
+done
+cmp -s "$SCRATCH/report.txt" "$RESULTS/report.txt" || fail "report.txt differs from stdout"
+
+python3 - "$RESULTS/results.json" "$SCRATCH" <<'PY' || fail "results do not match the files"
+import json, os, sys
+r = json.load(open(sys.argv[1]))
+scratch = sys.argv[2]
+M = 1024 * 1024
+want = {"dd1": (1, 48 * M, "dd1"), "dd2-dir": (2, 16 * M, "dd2dir"), "dd3": (3, 16 * M, "dd3")}
+assert [t["name"] for t in r["tests"]] == ["dd1", "dd2-dir", "dd3"], [t["name"] for t in r["tests"]]
+for t in r["tests"]:
+    streams, size, base = want[t["name"]]
+    s = t["summary"]
+    assert s["streams"] == 4 * streams and s["hosts"] == 4 and s["failed_streams"] == 0, s
+    assert s["bytes"] == 4 * streams * size, s
+    assert "host_skew_ns" in s and "stream_skew_ns" in s and "clock_uncertainty_ns" in s
+    for st in t["streams"]:
+        name = base if streams == 1 else "%s.%d" % (base, st["index"] + 1)
+        path = os.path.join(scratch, st["agent"], name)
+        assert os.path.realpath(st["path"]) == os.path.realpath(path), (st["path"], path)
+        assert os.path.getsize(path) == size, (path, os.path.getsize(path))
+        assert st["bytes"] == size and st["finished"] and not st["error"], st
+        # No stream may start before the announced instant, allowing for
+        # the error of the clock mapping.
+        assert st["start_ns"] >= -st["clock_uncertainty_ns"], st
+        assert st["end_ns"] >= st["last_write_ns"] >= st["start_ns"], st
+        assert st["rate_mbps"] > 0 and st["write_rate_mbps"] >= st["rate_mbps"], st
+    print("%-8s host skew %.3f ms  stream skew %.3f ms  clock +- %.3f ms" % (
+        t["name"], s["host_skew_ns"] / 1e6, s["stream_skew_ns"] / 1e6,
+        s["clock_uncertainty_ns"] / 1e6))
+dd1 = r["tests"][0]["summary"]
+assert dd1["host_skew_ns"] < 5e6, "host skew %.3f ms with 4 agents" % (dd1["host_skew_ns"] / 1e6)
+PY
+
+grep -q "^dd2-dir " "$SCRATCH/report.txt" || fail "no dd2-dir row in the report"
+grep -Eq "^dd3 +12 +[0-9.x+]+" "$SCRATCH/report.txt" || fail "dd3 row lacks its stream rates"
+echo "four agents: ok"

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Bad input gets a clear message and a clean exit: a broken scenario
+# (exit 2, file:line: key, nothing started), bad flags (exit 2), an agent
+# that does not answer (exit 1, nothing started), and a second coordinator
+# refused by a busy agent with a message naming the first.
+. "$(dirname "$0")/lib.sh"
+
+start_agent a1; E1=$ENDPOINT
+
+expect () {   # status pattern command...: exit status and a line of stderr
+    local want=$1 pattern=$2 rc=0
+    shift 2
+    "$@" >"$SCRATCH/out" 2>"$SCRATCH/err" || rc=$?
+    cat "$SCRATCH/err"
+    [ "$rc" = "$want" ] || fail "$*: exit $rc, expected $want"
+    grep -qE "$pattern" "$SCRATCH/err" || fail "$*: stderr lacks /$pattern/"
+}
+
+cat > "$SCRATCH/bad.ini" <<INI
+[agent a1]
+endpoint = $E1
+
+[job dd1]
+agent = a1
+path = f
+size = 12Q
+INI
+expect 2 "bad.ini:7: size: " "$BIN/iofleet" run "$SCRATCH/bad.ini"
+grep -q "event=session" "$SCRATCH/a1.log" && fail "a bad scenario reached the agent"
+
+expect 2 "missing.ini" "$BIN/iofleet" run "$SCRATCH/missing.ini"
+expect 2 "unknown command" "$BIN/iofleet" frobnicate
+expect 2 "iterations" "$BIN/iofleet" run "$SCRATCH/bad.ini" --iterations zero
+expect 2 "usage" "$BIN/iofleet" run
+expect 2 "" "$BIN/iofleet" run "$SCRATCH/bad.ini" --no-such-flag
+expect 2 "usage|--bind|unknown|unrecognized" "$BIN/iofleet-agent" --no-such-flag
+expect 1 "root" "$BIN/iofleet-agent" --bind 'tcp://127.0.0.1:*' --root "$SCRATCH/none"
+
+# A stopped agent: hello times out, nothing is started anywhere.
+start_agent a2; E2=$ENDPOINT
+kill -STOP "${PIDS[-1]}"
+cat > "$SCRATCH/two.ini" <<INI
+[global]
+connect_timeout = 2s
+[agent a1]
+endpoint = $E1
+[agent a2]
+endpoint = $E2
+[job one]
+test = pair
+agent = a1
+path = f
+size = 1M
+[job two]
+test = pair
+agent = a2
+path = f
+size = 1M
+INI
+"$BIN/iofleet" run "$SCRATCH/two.ini" -o "$SCRATCH/r1" >"$SCRATCH/out1" 2>"$SCRATCH/err1" &
+first=$!
+PIDS+=("$first")
+# While the first coordinator waits for a2, it holds a1: a second one is
+# refused with a message that names the first.
+for i in $(seq 100); do
+    grep -q "event=session" "$SCRATCH/a1.log" && break
+    sleep 0.05
+done
+cat > "$SCRATCH/one.ini" <<INI
+[agent a1]
+endpoint = $E1
+[job one]
+agent = a1
+path = g
+size = 1M
+INI
+expect 1 "a1.*busy.*pid=$first" "$BIN/iofleet" run "$SCRATCH/one.ini" -o "$SCRATCH/r2"
+rc=0; wait "$first" || rc=$?
+cat "$SCRATCH/err1"
+[ "$rc" = 1 ] || fail "the first coordinator exited $rc with a2 stopped"
+grep -q "a2.*no answer within 2.0 s" "$SCRATCH/err1" || fail "a2 not named as unreachable"
+[ ! -e "$SCRATCH/a1/f" ] || fail "a job was started although a2 never answered"
+kill -CONT "${PIDS[-2]}"
+
+# With the first coordinator gone, a1 serves the next one.
+"$BIN/iofleet" run "$SCRATCH/one.ini" -o "$SCRATCH/r3" >/dev/null || fail "a1 not free after bye"
+echo "bad input: ok"
