@@ -27,12 +27,14 @@ typedef struct {
     const char *const *roots;       //  directories the agent may write under
     size_t root_count;              //  at least one
     bool insecure;                  //  --insecure: allowed to serve a non-loopback address
+    const char *keys_dir;           //  --keys DIR: CURVE with these keys (proto/keys.h), or NULL
     bool verbose;                   //  also log pings, samples and other chatter
 } agent_config_t;
 
 //  Build an agent: check the roots, bind the socket, log event=bound.
-//  Runs without encryption: a non-loopback bind is refused unless
-//  config->insecure. Returns NULL with a reason in err naming what failed
+//  With config->keys_dir the socket is a CURVE server that lets in only
+//  the coordinator keys found there; without it the agent runs without
+//  encryption, and a non-loopback bind is refused unless config->insecure. Returns NULL with a reason in err naming what failed
 //  ("root /srv/x: No such file or directory", "bind(tcp://...): ...").
 agent_t *agent_new (const agent_config_t *config, char *err, size_t errlen);
 

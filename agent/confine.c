@@ -2,7 +2,12 @@
 #include "confine.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,9 +157,61 @@ s_join (char *buf, size_t buflen, const char *base, char **components, int count
     return 0;
 }
 
+//  open(2) walking one component at a time, each opened with O_NOFOLLOW
+//  relative to the one before: the fallback where openat2 is missing.
+static int
+s_open_walk (const char *resolved, int flags, mode_t mode)
+{
+    char *copy = strdup (resolved);
+    if (!copy) {
+        errno = ENOMEM;
+        return -1;
+    }
+    int dir_fd = open ("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    char *saveptr = NULL;
+    char *part = strtok_r (copy, "/", &saveptr);
+    while (dir_fd != -1 && part) {
+        char *next = strtok_r (NULL, "/", &saveptr);
+        int fd = next? openat (dir_fd, part, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                     : openat (dir_fd, part, flags | O_NOFOLLOW, mode);
+        int err_no = errno;
+        close (dir_fd);
+        errno = err_no;
+        dir_fd = fd;
+        if (!next)
+            break;
+        part = next;
+    }
+    int err_no = errno;
+    free (copy);
+    errno = err_no;
+    return dir_fd;
+}
+
+//  open(2) of a resolved path, following no symlink anywhere.
+int
+confine_open (const char *resolved, int flags, mode_t mode)
+{
+    if (resolved [0] != '/') {
+        errno = EINVAL;
+        return -1;
+    }
+    struct open_how how = {
+        .flags = (uint64_t) (flags | O_NOFOLLOW),
+        .mode = (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE? mode: 0,
+        .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS
+    };
+    long fd = syscall (SYS_openat2, AT_FDCWD, resolved, &how, sizeof (how));
+    if (fd == -1 && (errno == ENOSYS || errno == EPERM))
+        return s_open_walk (resolved, flags, mode);     //  before Linux 5.6, or filtered
+    //  RESOLVE_NO_SYMLINKS reports a symlink in the middle as ELOOP too.
+    return (int) fd;
+}
+
 //  Extend the resolved directory dir (updated as it goes) with the
-//  missing components [from .. to). With create, each is made 0755, and
-//  one that appeared meanwhile must be a real directory, not a symlink.
+//  missing components [from .. to). With create, each is made 0755 with
+//  mkdirat under a descriptor of its parent opened by confine_open, so a
+//  directory swapped for a symlink meanwhile cannot redirect the mkdir.
 static int
 s_extend_dir (char *dir, size_t dirlen, char **components, int from, int to,
               bool create, const char *path, char *err, size_t errlen)
@@ -166,12 +223,23 @@ s_extend_dir (char *dir, size_t dirlen, char **components, int from, int to,
             return -1;
         }
         if (create) {
-            if (mkdir (next, 0755) == -1 && errno != EEXIST) {
-                snprintf (err, errlen, "path %s: mkdir(%s): %s", path, next, strerror (errno));
+            int parent_fd = confine_open (dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+            if (parent_fd == -1) {
+                snprintf (err, errlen, "path %s: open(%s): %s", path, dir,
+                          errno == ELOOP? "a symbolic link appeared on the way": strerror (errno));
                 return -1;
             }
+            int rc = mkdirat (parent_fd, components [index], 0755);
+            int err_no = errno;
             struct stat st;
-            if (lstat (next, &st) == -1 || !S_ISDIR (st.st_mode)) {
+            bool is_dir = fstatat (parent_fd, components [index], &st, AT_SYMLINK_NOFOLLOW) == 0
+                       && S_ISDIR (st.st_mode);
+            close (parent_fd);
+            if (rc == -1 && err_no != EEXIST) {
+                snprintf (err, errlen, "path %s: mkdir(%s): %s", path, next, strerror (err_no));
+                return -1;
+            }
+            if (!is_dir) {
                 snprintf (err, errlen, "path %s: %s is not a directory", path, next);
                 return -1;
             }

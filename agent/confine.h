@@ -11,8 +11,18 @@
       lead) and must be a root or lie under one, compared component by
       component (/srv/ab is not under /srv/a);
     - only then are missing intermediate directories created (0755);
-    - a final component that exists as a symbolic link is refused, and
-      workloads open files with O_NOFOLLOW as a second line.
+    - a final component that exists as a symbolic link is refused.
+
+    A check on names is only as good as the moment it was made: a
+    directory may be swapped for a symlink between the check and the
+    open. So the directories are made, and files opened, with
+    confine_open: the kernel resolves the path again refusing every
+    symlink on the way (openat2 with RESOLVE_NO_SYMLINKS, or a walk with
+    O_NOFOLLOW on each component where openat2 is missing). A resolved
+    path is absolute, free of "..", and lies under a realpath'd root by
+    its very characters, so a walk that follows no symlink cannot leave
+    the root. Workloads open their files at prepare: a swap after that
+    changes nothing for an open descriptor.
 
     Every refusal names the path as the coordinator sent it.
 */
@@ -21,6 +31,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 typedef struct _confine_t confine_t;
 
@@ -46,5 +57,11 @@ const char *confine_root (confine_t *self, size_t index);
 //  nothing is created when it fails a check.
 int confine_resolve (confine_t *self, const char *path, bool create_dirs,
                      char *resolved, size_t resolved_size, char *err, size_t errlen);
+
+//  open(2) for a path from confine_resolve: no component may be a
+//  symbolic link (the last one included), so a directory swapped for a
+//  link since the resolve makes it fail with ELOOP instead of escaping.
+//  Returns a descriptor, or -1 with errno set.
+int confine_open (const char *resolved, int flags, mode_t mode);
 
 #endif

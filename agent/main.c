@@ -26,7 +26,7 @@ s_usage (FILE *out)
 {
     fprintf (out,
         "usage: " S_PROGRAM " --root DIR [--root DIR ...] [--bind ENDPOINT] [--name NAME]\n"
-        "                     [--insecure] [--verbose]\n"
+        "                     [--keys DIR | --insecure] [--verbose]\n"
         "\n"
         "Runs iofleet workloads for one coordinator at a time.\n"
         "\n"
@@ -35,6 +35,9 @@ s_usage (FILE *out)
         "  --name NAME      name reported to coordinators (default: the host name)\n"
         "  --root DIR       directory the agent may create files under; repeat for more.\n"
         "                   Relative job paths go under the first root\n"
+        "  --keys DIR       encrypt and authenticate (CURVE): DIR holds this agent's key\n"
+        "                   pair and the NAME.key of every coordinator it accepts\n"
+        "                   (`iofleet keygen DIR NAME` makes a pair)\n"
         "  --insecure       allow a non-loopback --bind: traffic is not encrypted and\n"
         "                   coordinators are not authenticated\n"
         "  --verbose        also log pings and samples\n"
@@ -82,6 +85,7 @@ main (int argc, char *argv [])
         { "name",     required_argument, NULL, 'n' },
         { "root",     required_argument, NULL, 'r' },
         { "insecure", no_argument,       NULL, 'i' },
+        { "keys",     required_argument, NULL, 'k' },
         { "verbose",  no_argument,       NULL, 'v' },
         { "version",  no_argument,       NULL, 'V' },
         { "help",     no_argument,       NULL, 'h' },
@@ -101,6 +105,7 @@ main (int argc, char *argv [])
             case 'n': config.name = optarg; break;
             case 'r': roots [config.root_count++] = optarg; break;
             case 'i': config.insecure = true; break;
+            case 'k': config.keys_dir = optarg; break;
             case 'v': config.verbose = true; break;
             case 'V':
                 printf (S_PROGRAM " %s (protocol %d)\n", IOFLEET_VERSION, IOFLEET_PROTOCOL_VERSION);
@@ -128,9 +133,13 @@ main (int argc, char *argv [])
     if (config.bind_endpoint [0] == '\0')
         status = s_bad_usage ("--bind needs an endpoint");
     else
-    if (!agent_endpoint_is_loopback (config.bind_endpoint) && !config.insecure)
+    if (config.keys_dir && config.insecure)
+        status = s_bad_usage ("--keys and --insecure exclude each other");
+    else
+    if (!config.keys_dir && !agent_endpoint_is_loopback (config.bind_endpoint)
+    &&  !config.insecure)
         status = s_bad_usage ("--bind %s is not a loopback address and this agent runs "
-                              "without encryption; add --insecure to serve it anyway",
+                              "without encryption; give --keys DIR, or add --insecure to serve it anyway",
                               config.bind_endpoint);
     if (status != 0)
         goto done;

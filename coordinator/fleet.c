@@ -13,6 +13,7 @@ struct _fleet_t {
     size_t capacity;                //  allocated slots
     size_t next;                    //  where the next pass starts, for fairness
     uint64_t malformed;             //  frames dropped as undecodable
+    keys_t *keys;                   //  --keys: CURVE for every session, or NULL
 };
 
 static volatile sig_atomic_t s_interrupted;
@@ -55,9 +56,27 @@ fleet_destroy (fleet_t **self_p)
             session_destroy (&self->sessions [i]);
         free (self->sessions);
         free (self->items);
+        keys_destroy (&self->keys);
         free (self);
         *self_p = NULL;
     }
+}
+
+int
+fleet_set_keys (fleet_t *self, const char *dir, char *err, size_t errlen)
+{
+    keys_t *keys = keys_new (dir, err, errlen);
+    if (!keys)
+        return -1;
+    keys_destroy (&self->keys);
+    self->keys = keys;
+    return 0;
+}
+
+bool
+fleet_secure (fleet_t *self)
+{
+    return self->keys != NULL;
 }
 
 session_t *
@@ -75,7 +94,7 @@ fleet_add (fleet_t *self, const char *name, const char *endpoint, char *err, siz
         self->items = items;
         self->capacity = capacity;
     }
-    session_t *session = session_new (name, endpoint, err, errlen);
+    session_t *session = session_new_secure (name, endpoint, self->keys, err, errlen);
     if (!session)
         return NULL;
     self->sessions [self->count] = session;
@@ -244,17 +263,34 @@ fleet_hello (fleet_t *self, const char *coordinator, int64_t lease_ns, bool prob
         session_set_state (self->sessions [i], SESSION_CONNECTING, NULL);
         session_send (self->sessions [i], &hello);
     }
+    //  Polled in short slices: an agent that refuses our key (or wants
+    //  keys we do not use) answers nothing at all, and only the socket
+    //  monitor says so; such a session fails at once, with that reason.
     int64_t deadline_ns = clock_now_ns () + timeout_ns;
     while (s_count_state (self, SESSION_CONNECTING) > 0
-       &&  clock_now_ns () < deadline_ns)
-        if (fleet_poll (self, deadline_ns, s_on_hello_answer, NULL))
+       &&  clock_now_ns () < deadline_ns) {
+        int64_t slice_ns = clock_now_ns () + 100 * NS_PER_MSEC;
+        if (fleet_poll (self, slice_ns < deadline_ns? slice_ns: deadline_ns,
+                        s_on_hello_answer, NULL))
             break;
+        for (size_t i = 0; i < self->count; i++) {
+            bool definitive = false;
+            const char *error = session_handshake_error (self->sessions [i], &definitive);
+            if (definitive && session_state (self->sessions [i]) == SESSION_CONNECTING)
+                session_set_state (self->sessions [i], SESSION_FAILED, error);
+        }
+    }
 
     for (size_t i = 0; i < self->count; i++) {
         session_t *session = self->sessions [i];
         if (session_state (session) != SESSION_CONNECTING)
             continue;
         char reason [MSG_TEXT_MAX + 1];
+        const char *handshake_error = session_handshake_error (session, NULL);
+        if (handshake_error [0] && !s_interrupted) {
+            session_set_state (session, SESSION_FAILED, handshake_error);
+            continue;
+        }
         snprintf (reason, sizeof reason, "agent %s (%s): %s",
                   session_name (session), session_endpoint (session),
                   s_interrupted? "interrupted": "no answer");

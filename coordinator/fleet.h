@@ -24,6 +24,14 @@ fleet_t *fleet_new (void);
 //  Destroy a fleet and its sessions; safe on NULL, nulls the pointer.
 void fleet_destroy (fleet_t **self_p);
 
+//  Load a keys directory (proto/keys.h): agents added afterwards are
+//  reached over CURVE, each with its public key from there. Returns 0, or
+//  -1 with a reason in err naming the directory or file.
+int fleet_set_keys (fleet_t *self, const char *dir, char *err, size_t errlen);
+
+//  True if the fleet uses keys.
+bool fleet_secure (fleet_t *self);
+
 //  Add and connect an agent. Returns its session, or NULL with err.
 session_t *fleet_add (fleet_t *self, const char *name, const char *endpoint,
                       char *err, size_t errlen);

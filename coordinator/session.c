@@ -8,6 +8,12 @@ struct _session_t {
     char name [JOB_NAME_MAX + 1];           //  agent name in the scenario
     char endpoint [256];                    //  where it listens
     zsock_t *dealer;                        //  our one socket to it
+    bool secure;                            //  CURVE client (--keys)
+    zsock_t *monitor;                       //  handshake events of dealer
+    bool connected;                         //  a TCP connection came up
+    bool handshake_ok;                      //  a handshake succeeded since
+    bool handshake_definitive;              //  the agent refused us: give up
+    char handshake_error [MSG_TEXT_MAX + 1];    //  last handshake failure, "" none
     session_state_t state;                  //  where the conversation stands
     char reason [MSG_TEXT_MAX + 1];         //  why it failed or was lost
     agent_info_t info;                      //  what it told us, and its clock
@@ -19,8 +25,34 @@ struct _session_t {
     int64_t best_offset_ns;                 //  offset measured with it
 };
 
+//  Watch the dealer's connections and handshakes through a PAIR socket,
+//  so that a refusal, which a CURVE client otherwise sees as silence,
+//  becomes a reason. Returns 0 or -1.
+static int
+s_monitor_start (session_t *self)
+{
+    char monitor_endpoint [64];
+    snprintf (monitor_endpoint, sizeof monitor_endpoint, "inproc://iofleet-monitor-%p", (void *) self);
+    int events = ZMQ_EVENT_CONNECTED | ZMQ_EVENT_DISCONNECTED
+               | ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_HANDSHAKE_FAILED_AUTH
+               | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL | ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL;
+    if (zmq_socket_monitor (zsock_resolve (self->dealer), monitor_endpoint, events) == -1)
+        return -1;
+    self->monitor = zsock_new (ZMQ_PAIR);
+    if (!self->monitor || zsock_connect (self->monitor, "%s", monitor_endpoint) == -1)
+        return -1;
+    return 0;
+}
+
 session_t *
 session_new (const char *name, const char *endpoint, char *err, size_t errlen)
+{
+    return session_new_secure (name, endpoint, NULL, err, errlen);
+}
+
+session_t *
+session_new_secure (const char *name, const char *endpoint, keys_t *keys,
+                    char *err, size_t errlen)
 {
     session_t *self = (session_t *) zmalloc (sizeof (session_t));
     msg_strcpy (self->name, name, sizeof self->name);
@@ -44,6 +76,22 @@ session_new (const char *name, const char *endpoint, char *err, size_t errlen)
     zsock_set_heartbeat_ivl (self->dealer, 1000);
     zsock_set_heartbeat_timeout (self->dealer, 5000);
     zsock_set_reconnect_ivl (self->dealer, 200);
+    if (keys) {
+        char reason [MSG_TEXT_MAX + 1];
+        zcert_t *agent_cert = keys_peer (keys, name, reason, sizeof reason);
+        if (!agent_cert) {
+            snprintf (err, errlen, "agent %s: %s", name, reason);
+            goto fail;
+        }
+        zcert_apply (keys_own (keys), self->dealer);
+        zsock_set_curve_serverkey_bin (self->dealer, zcert_public_key (agent_cert));
+        self->secure = true;
+    }
+    if (s_monitor_start (self)) {
+        snprintf (err, errlen, "agent %s: cannot monitor the socket: %s",
+                  name, zmq_strerror (zmq_errno ()));
+        goto fail;
+    }
     if (zsock_connect (self->dealer, "%s", endpoint)) {
         snprintf (err, errlen, "agent %s: cannot connect to '%s': %s",
                   name, endpoint, zmq_strerror (zmq_errno ()));
@@ -62,6 +110,9 @@ session_destroy (session_t **self_p)
     assert (self_p);
     session_t *self = *self_p;
     if (self) {
+        if (self->monitor && self->dealer)
+            zmq_socket_monitor (zsock_resolve (self->dealer), NULL, 0);
+        zsock_destroy (&self->monitor);
         zsock_destroy (&self->dealer);
         free (self);
         *self_p = NULL;
@@ -221,4 +272,82 @@ int64_t
 session_uncertainty_ns (session_t *self)
 {
     return self->info.clock_rtt_ns / 2;
+}
+
+//  Take one monitor event into the session's view of the handshake.
+static void
+s_monitor_event (session_t *self, uint16_t event, uint32_t value)
+{
+    const char *what = NULL;
+    switch (event) {
+        case ZMQ_EVENT_CONNECTED:
+            self->connected = true;
+            return;
+        case ZMQ_EVENT_HANDSHAKE_SUCCEEDED:
+            self->handshake_ok = true;
+            self->handshake_definitive = false;
+            self->handshake_error [0] = '\0';
+            return;
+        case ZMQ_EVENT_HANDSHAKE_FAILED_AUTH:
+            //  The agent's ZAP handler answered 400: our key is not among
+            //  those it trusts. Retrying will not change its mind.
+            what = "refused our key (CURVE authentication failed: add our public key "
+                   "to the agent's --keys directory)";
+            self->handshake_definitive = true;
+            break;
+        case ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL:
+            if (value == ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH) {
+                what = self->secure?
+                       "security mismatch: we use CURVE keys (--keys) and the agent runs "
+                       "without (--insecure or loopback)":
+                       "security mismatch: the agent requires CURVE keys; give --keys DIR "
+                       "(or [global] keys = DIR)";
+                self->handshake_definitive = true;
+            }
+            else
+                what = "CURVE handshake failed (protocol error)";
+            break;
+        case ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL:
+        case ZMQ_EVENT_DISCONNECTED:
+            //  A CURVE server that cannot read our hello (we hold a wrong
+            //  public key for it) just closes the connection.
+            if (self->secure && self->connected && !self->handshake_ok)
+                what = "the connection closed during the CURVE handshake: is the agent's "
+                       "public key in our --keys directory its current one?";
+            else
+            if (event == ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL)
+                what = "handshake failed";
+            break;
+        default:
+            return;
+    }
+    //  A refusal stays the reason: the disconnection that follows it
+    //  says less.
+    bool keep = self->handshake_definitive && event != ZMQ_EVENT_HANDSHAKE_FAILED_AUTH
+             && event != ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL && self->handshake_error [0];
+    if (what && !keep)
+        snprintf (self->handshake_error, sizeof self->handshake_error, "agent %s (%s): %s",
+                  self->name, self->endpoint, what);
+}
+
+const char *
+session_handshake_error (session_t *self, bool *definitive)
+{
+    while (self->monitor && (zsock_events (self->monitor) & ZMQ_POLLIN)) {
+        zmsg_t *event = zmsg_recv (self->monitor);
+        if (!event)
+            break;
+        zframe_t *head = zmsg_first (event);
+        if (head && zframe_size (head) == 6) {
+            uint16_t event_id;
+            uint32_t value;
+            memcpy (&event_id, zframe_data (head), sizeof event_id);
+            memcpy (&value, zframe_data (head) + 2, sizeof value);
+            s_monitor_event (self, event_id, value);
+        }
+        zmsg_destroy (&event);
+    }
+    if (definitive)
+        *definitive = self->handshake_definitive;
+    return self->handshake_error;
 }

@@ -8,6 +8,7 @@
 #ifndef IOFLEET_SESSION_H
 #define IOFLEET_SESSION_H
 
+#include "../proto/keys.h"
 #include "../proto/msg.h"
 #include "results.h"
 
@@ -26,6 +27,20 @@ typedef struct _session_t session_t;
 //  connection itself happens in the background). Returns NULL with a
 //  reason in err if the endpoint is not valid.
 session_t *session_new (const char *name, const char *endpoint, char *err, size_t errlen);
+
+//  The same, encrypted and authenticated when keys is not NULL: the
+//  socket is a CURVE client with our own pair from keys and the agent's
+//  public key found in keys under the agent's name (keys_peer). Returns
+//  NULL with a reason in err if that key is missing.
+session_t *session_new_secure (const char *name, const char *endpoint, keys_t *keys,
+                               char *err, size_t errlen);
+
+//  Why the connection has not come up, when libzmq said so (a socket
+//  monitor watches the handshakes): "agent a1 (tcp://...): refused our key
+//  (CURVE authentication failed)". Reads the events waiting; returns ""
+//  when nothing went wrong that we know of. *definitive is set when
+//  waiting longer cannot help (the agent refused us).
+const char *session_handshake_error (session_t *self, bool *definitive);
 
 //  Destroy a session; safe on NULL, nulls the caller's pointer.
 void session_destroy (session_t **self_p);

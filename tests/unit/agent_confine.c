@@ -14,9 +14,11 @@
 #include <cmocka.h>
 
 #include "../../agent/confine.h"
+#include "../../agent/workloads/workload.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
@@ -360,6 +362,95 @@ test_no_roots_refuses_everything (void **state)
     confine_destroy (&confine);         //  safe on NULL
 }
 
+//  Swap base/root/NAME (a real directory) for a symlink to outside, the
+//  race a hostile local user would try; the original moves to NAME-orig.
+static void
+s_swap_for_link (fixture_t *fx, const char *name)
+{
+    char dir [PATH_MAX], moved [PATH_MAX];
+    s_path (dir, fx->root, name);
+    snprintf (moved, sizeof (moved), "%s-orig", dir);
+    assert_int_equal (rename (dir, moved), 0);
+    assert_int_equal (symlink (fx->outside, dir), 0);
+}
+
+//  A directory swapped for a link after the resolve: the open fails
+//  (ELOOP) instead of following it out, and nothing lands outside.
+static void
+test_open_refuses_directory_swapped_after_resolve (void **state)
+{
+    fixture_t *fx = *state;
+    assert_int_equal (s_resolve (fx, "sub/deeper/file", true), 0);
+    s_swap_for_link (fx, "sub");
+    errno = 0;
+    int fd = confine_open (fx->resolved, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    assert_int_equal (fd, -1);
+    assert_int_equal (errno, ELOOP);
+    assert_int_equal (s_entries (fx->outside), 0);
+}
+
+//  The same for the directories confine_resolve makes: a link planted
+//  where a directory is to be made is refused, and nothing is made
+//  through it.
+static void
+test_open_refuses_symlinked_component (void **state)
+{
+    fixture_t *fx = *state;
+    char path [PATH_MAX];
+    s_path (path, fx->root, "link-out/x");
+    assert_int_equal (confine_open (path, O_RDONLY | O_CLOEXEC, 0), -1);
+    assert_int_equal (errno, ELOOP);
+    s_path (path, fx->root, "file-link");
+    assert_int_equal (confine_open (path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644), -1);
+    assert_int_equal (errno, ELOOP);
+    assert_int_equal (confine_open ("relative/path", O_RDONLY, 0), -1);
+    assert_int_equal (errno, EINVAL);
+    //  A plain path under the root opens.
+    s_path (path, fx->root, "plain");
+    int fd = confine_open (path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    assert_true (fd >= 0);
+    close (fd);
+    assert_int_equal (s_entries (fx->outside), 0);
+}
+
+//  The write workload's prepare opens the file; a directory swapped for
+//  a link between prepare and start changes nothing: the bytes land in
+//  the original directory, none outside.
+static void
+test_write_prepared_then_directory_swapped (void **state)
+{
+    fixture_t *fx = *state;
+    const workload_ops_t *ops = workload_lookup (WORKLOAD_WRITE);
+    assert_non_null (ops);
+    jobspec_t spec;
+    jobspec_defaults (&spec);
+    spec.workload = WORKLOAD_WRITE;
+    spec.size_bytes = 64 * 1024;
+    spec.bs_bytes = 4096;
+    spec.fsync_mode = FSYNC_NONE;
+    snprintf (spec.path, sizeof (spec.path), "job/file");
+
+    workload_stream_t *ws = calloc (1, sizeof (workload_stream_t));
+    assert_non_null (ws);
+    ws->spec = &spec;
+    assert_int_equal (s_resolve (fx, spec.path, true), 0);
+    snprintf (ws->path, sizeof (ws->path), "%s", fx->resolved);
+    char err [512] = "";
+    assert_int_equal (ops->prepare (ws, err, sizeof (err)), 0);
+
+    s_swap_for_link (fx, "job");
+    assert_int_equal (ops->run (ws), WORKLOAD_DONE);
+    ops->cleanup (ws, false);
+
+    char written [PATH_MAX];
+    s_path (written, fx->root, "job-orig/file");
+    struct stat st;
+    assert_int_equal (stat (written, &st), 0);
+    assert_int_equal (st.st_size, 64 * 1024);
+    assert_int_equal (s_entries (fx->outside), 0);
+    free (ws);
+}
+
 int
 main (void)
 {
@@ -376,6 +467,9 @@ main (void)
         cmocka_unit_test_setup_teardown (test_bad_paths, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_roots, s_setup, s_teardown),
         cmocka_unit_test (test_no_roots_refuses_everything),
+        cmocka_unit_test_setup_teardown (test_open_refuses_directory_swapped_after_resolve, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_open_refuses_symlinked_component, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_write_prepared_then_directory_swapped, s_setup, s_teardown),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }
