@@ -2,9 +2,12 @@
 #include "job.h"
 
 #include <errno.h>
+#include <libgen.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/vfs.h>
 
 struct _job_t {
     uint32_t test_id;               //  test it belongs to (PREPARE's test_id)
@@ -14,7 +17,40 @@ struct _job_t {
     stream_t **streams;             //  spec.streams of them once prepared
     size_t stream_count;            //  streams prepared so far
     size_t results_taken;           //  stream results handed out
+    int job_class;                  //  CLASS_DISK or CLASS_NETWORK, as this agent sees it
 };
+
+//  CLASS_NETWORK if path (or, when it does not exist, its directory) lies
+//  on an NFS mount, else CLASS_DISK.
+static int
+s_path_class (const char *path)
+{
+    struct statfs fs;
+    char dir [JOB_PATH_MAX + 1];
+    msg_strcpy (dir, path, sizeof (dir));
+    if (statfs (path, &fs) == -1 && statfs (dirname (dir), &fs) == -1)
+        return CLASS_DISK;
+    return fs.f_type == NFS_SUPER_MAGIC? CLASS_NETWORK: CLASS_DISK;
+}
+
+//  A copy reads a local source under the roots just as it writes: resolve
+//  it once into the job's spec, which the streams read, and learn its
+//  class from the filesystem it is on. Returns 0, or -1 with err.
+static int
+s_resolve_source (job_t *self, confine_t *confine, char *err, size_t errlen)
+{
+    self->job_class = jobspec_class (&self->spec);
+    if (self->spec.src [0] == '\0' || jobspec_src_is_nfs (self->spec.src))
+        return 0;
+    char resolved [JOB_PATH_MAX + 1];
+    if (confine_resolve (confine, self->spec.src, false, resolved, sizeof (resolved),
+                         err, errlen) == -1)
+        return -1;
+    msg_strcpy (self->spec.src, resolved, sizeof (self->spec.src));
+    if (self->spec.job_class == CLASS_AUTO)
+        self->job_class = s_path_class (resolved);
+    return 0;
+}
 
 //  Prepare a whole job: validate, resolve, prepare and launch every stream.
 job_t *
@@ -48,21 +84,30 @@ job_new (uint32_t test_id, uint32_t job_id, const jobspec_t *spec,
         goto fail;
     }
 
+    if (s_resolve_source (self, confine, err, errlen) == -1)
+        goto fail;
+
     //  Resolve and prepare every stream before any thread starts, so a
-    //  refusal of stream 3 leaves no thread and no file behind.
+    //  refusal of stream 3 leaves no thread and no file behind. A copy
+    //  writes dst, the others path.
+    const char *file = spec->workload == WORKLOAD_COPY? spec->dst: spec->path;
     for (uint32_t index = 0; index < spec->streams; index++) {
         char resolved [JOB_PATH_MAX + 1] = "";
-        if (spec->path [0]) {
+        if (file [0]) {
             char stream_path [JOB_PATH_MAX + 1];
-            if (jobspec_stream_path (spec->path, spec->streams, index,
+            if (jobspec_stream_path (file, spec->streams, index,
                                      stream_path, sizeof (stream_path)) == -1) {
-                snprintf (err, errlen, "path %s: too long for %llu streams", spec->path,
+                snprintf (err, errlen, "path %s: too long for %llu streams", file,
                           (unsigned long long) spec->streams);
                 goto fail;
             }
             if (confine_resolve (confine, stream_path, self->ops->uses_files,
                                  resolved, sizeof (resolved), err, errlen) == -1)
                 goto fail;
+            if (strcmp (resolved, self->spec.src) == 0) {
+                snprintf (err, errlen, "dst %s: is the source itself", stream_path);
+                goto fail;
+            }
         }
         self->streams [index] = stream_new (self->ops, &self->spec, index, resolved,
                                             err, errlen);
@@ -73,6 +118,10 @@ job_new (uint32_t test_id, uint32_t job_id, const jobspec_t *spec,
     for (size_t index = 0; index < self->stream_count; index++)
         if (stream_launch (self->streams [index], notify_fd, err, errlen) == -1)
             goto fail;
+    //  An untimed job (fill) does its work now, during PREPARE: its
+    //  streams get an instant already past.
+    if (self->ops->untimed)
+        job_start (self, 0);
     return self;
 
 fail:
@@ -116,6 +165,27 @@ const jobspec_t *
 job_spec (job_t *self)
 {
     return &self->spec;
+}
+
+//  The job's class as this agent sees it.
+int
+job_class (job_t *self)
+{
+    return self->job_class;
+}
+
+//  True for a job that works during PREPARE and reports no RESULT.
+bool
+job_untimed (job_t *self)
+{
+    return self->ops->untimed;
+}
+
+//  True for a monitor job.
+bool
+job_samples_host (job_t *self)
+{
+    return self->ops->samples_host;
 }
 
 //  Number of streams.

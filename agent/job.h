@@ -36,6 +36,20 @@ uint32_t job_test_id (job_t *self);
 uint32_t job_id (job_t *self);
 const jobspec_t *job_spec (job_t *self);
 
+//  Its class (CLASS_DISK or CLASS_NETWORK) as this agent found it: the
+//  scenario's class if given, network for an nfs:// source or a source
+//  path on an NFS mount, else disk.
+int job_class (job_t *self);
+
+//  True if the job's workload is untimed (fill): its streams ran at once
+//  when the job was prepared; when they are done the job is READY (or
+//  failed), and its results are not RESULTs of the test.
+bool job_untimed (job_t *self);
+
+//  True if the job's samples are the host's counters (monitor): MONITOR
+//  messages instead of SAMPLEs, and its stream runs until STOP.
+bool job_samples_host (job_t *self);
+
 //  Its streams.
 size_t job_stream_count (job_t *self);
 stream_t *job_stream (job_t *self, size_t index);

@@ -59,6 +59,10 @@ typedef struct {
 typedef struct {
     const char *name;                       //  as in jobspec_workload_name ()
     bool uses_files;                        //  its path is a file it creates (dirs are made)
+    bool untimed;                           //  runs at once during PREPARE (fill): READY when
+                                            //  done, its figures are no RESULT of the test
+    bool samples_host;                      //  its samples are the host's counters (MONITOR),
+                                            //  not bytes; it runs until STOP
     //  Check the options of a job. Returns 0, or -1 with a reason in err.
     int (*validate) (const jobspec_t *spec, char *err, size_t errlen);
     //  Make one stream ready. Returns 0, or -1 with "what(path): reason"
@@ -80,6 +84,59 @@ const workload_ops_t *workload_lookup (int workload);
 //  the report shows the cause rather than its consequences.
 void workload_fail (workload_stream_t *ws, int err_no, const char *format, ...)
     __attribute__ ((format (printf, 3, 4)));
+
+//  --------------------------------------------------------------------
+//  Helpers the workloads that write files share (workloads.c)
+
+#define WORKLOAD_DIRECT_ALIGN_BYTES 512     //  O_DIRECT needs lengths in these units
+#define WORKLOAD_BUFFER_ALIGN_BYTES 4096    //  and a buffer aligned to a page
+
+//  Check bs for a workload that writes with it: at least a sector, and
+//  with direct a whole number of sectors; with check_size, size too.
+//  Returns 0, or -1 with the reason in err.
+int workload_check_blocks (const jobspec_t *spec, bool check_size, char *err, size_t errlen);
+
+//  A new seed for workload_random_fill, from the kernel.
+uint64_t workload_random_seed (void);
+
+//  Fill size_bytes of buffer with pseudo-random bytes (splitmix64),
+//  continuing from *state: incompressible data at memory speed.
+void workload_random_fill (unsigned char *buffer, size_t size_bytes, uint64_t *state);
+
+//  A page-aligned buffer of size_bytes in *buffer_p. Returns 0, or -1
+//  with "posix_memalign(bs=N): reason" in err.
+int workload_buffer_new (unsigned char **buffer_p, size_t size_bytes,
+                         char *err, size_t errlen);
+
+//  Open ws->path for writing (created, truncated, O_DIRECT if spec->direct,
+//  never through a symlink, a regular file only). Sets *fd_p, and *opened_p
+//  once the file is known to be a regular file (then it is ours to remove).
+//  Returns 0, or -1 with "open(path): reason" in err.
+int workload_open_output (workload_stream_t *ws, int *fd_p, bool *opened_p,
+                          char *err, size_t errlen);
+
+//  Write all length_bytes of buffer to fd (short writes continue where
+//  they stopped), adding to *done_bytes and publishing it after every
+//  call. Returns 0, or -1 with the failure recorded in ws.
+int workload_write_full (workload_stream_t *ws, int fd, const unsigned char *buffer,
+                         size_t length_bytes, uint64_t *done_bytes);
+
+//  Write spec->size_bytes to fd, bs at a time (the last block may be
+//  shorter), checking the stop flag before every block; with random_state,
+//  the buffer gets fresh random bytes before every block. Counts into
+//  *done_bytes. Returns WORKLOAD_DONE, _FAILED (recorded) or _STOPPED.
+int workload_write_blocks (workload_stream_t *ws, int fd, unsigned char *buffer,
+                           uint64_t *random_state, uint64_t *done_bytes);
+
+//  End of a timed part that wrote done_bytes to *fd_p: note the last
+//  write, flush as spec->fsync asks (only when status is WORKLOAD_DONE:
+//  an aborted or failed stream must answer promptly), close, note the
+//  end. Returns status, or WORKLOAD_FAILED if the flush or close failed.
+int workload_output_end (workload_stream_t *ws, int *fd_p, uint64_t done_bytes, int status);
+
+//  Cleanup of an output: close *fd_p if still open, and unlink ws->path
+//  if remove_file and the file is ours (opened by workload_open_output).
+void workload_output_release (workload_stream_t *ws, int *fd_p, bool opened, bool remove_file);
 
 //  True once the agent asked the stream to stop.
 static inline bool

@@ -3,20 +3,38 @@
     Adding a workload: write its file with its ops table, declare the table
     here and give it its row, indexed by its workload_t value. No
     constructor tricks, no registration at start-up: this table is all.
+
+    Below the table: the pieces that write, copy and fill share (open the
+    output, write a block in full, flush and close as `fsync` asks).
 */
 #include "workload.h"
 
+#include "../confine.h"
+
+#include "../../proto/clock.h"
+
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 extern const workload_ops_t workload_null_ops;
 extern const workload_ops_t workload_write_ops;
+extern const workload_ops_t workload_copy_ops;
+extern const workload_ops_t workload_fill_ops;
+extern const workload_ops_t workload_monitor_ops;
 
 static const workload_ops_t *const s_workloads [] = {
     [WORKLOAD_NULL] = &workload_null_ops,
     [WORKLOAD_WRITE] = &workload_write_ops,
+    [WORKLOAD_COPY] = &workload_copy_ops,
+    [WORKLOAD_FILL] = &workload_fill_ops,
+    [WORKLOAD_MONITOR] = &workload_monitor_ops,
 };
 
 #define S_WORKLOAD_COUNT (sizeof (s_workloads) / sizeof (s_workloads [0]))
@@ -43,4 +61,207 @@ workload_fail (workload_stream_t *ws, int err_no, const char *format, ...)
     va_end (args);
     ws->err_no = err_no;
     snprintf (ws->error, sizeof (ws->error), "%s: %s", what, strerror (err_no));
+}
+
+//  --------------------------------------------------------------------
+//  Helpers for workloads that write files
+
+//  bs (and size) as O_DIRECT and the write calls need them.
+int
+workload_check_blocks (const jobspec_t *spec, bool check_size, char *err, size_t errlen)
+{
+    const unsigned long long bs_bytes = (unsigned long long) spec->bs_bytes;
+    const unsigned long long size_bytes = (unsigned long long) spec->size_bytes;
+    if (bs_bytes < WORKLOAD_DIRECT_ALIGN_BYTES) {
+        snprintf (err, errlen, "bs: %llu is below %d", bs_bytes, WORKLOAD_DIRECT_ALIGN_BYTES);
+        return -1;
+    }
+    if (spec->direct && bs_bytes % WORKLOAD_DIRECT_ALIGN_BYTES) {
+        snprintf (err, errlen, "direct = yes needs bs to be a multiple of %d (bs = %llu)",
+                  WORKLOAD_DIRECT_ALIGN_BYTES, bs_bytes);
+        return -1;
+    }
+    if (check_size && spec->direct && size_bytes % WORKLOAD_DIRECT_ALIGN_BYTES) {
+        snprintf (err, errlen, "direct = yes needs size to be a multiple of %d (size = %llu)",
+                  WORKLOAD_DIRECT_ALIGN_BYTES, size_bytes);
+        return -1;
+    }
+    return 0;
+}
+
+//  A seed from the kernel, or from the clock if it has none to give.
+uint64_t
+workload_random_seed (void)
+{
+    uint64_t seed;
+    if (getrandom (&seed, sizeof (seed), 0) != (ssize_t) sizeof (seed))
+        seed = (uint64_t) clock_now_ns () ^ (uint64_t) (uintptr_t) &seed;
+    return seed;
+}
+
+//  splitmix64 over the buffer. Incompressible data is all we need, not
+//  cryptographic quality, and this runs at memory speed.
+void
+workload_random_fill (unsigned char *buffer, size_t size_bytes, uint64_t *state)
+{
+    size_t offset = 0;
+    while (offset < size_bytes) {
+        *state += 0x9E3779B97F4A7C15ULL;
+        uint64_t value = *state;
+        value = (value ^ (value >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        value = (value ^ (value >> 27)) * 0x94D049BB133111EBULL;
+        value ^= value >> 31;
+        size_t chunk = size_bytes - offset < sizeof (value)? size_bytes - offset: sizeof (value);
+        memcpy (buffer + offset, &value, chunk);
+        offset += chunk;
+    }
+}
+
+//  A page-aligned buffer, good for O_DIRECT.
+int
+workload_buffer_new (unsigned char **buffer_p, size_t size_bytes, char *err, size_t errlen)
+{
+    int rc = posix_memalign ((void **) buffer_p, WORKLOAD_BUFFER_ALIGN_BYTES, size_bytes);
+    if (rc != 0) {
+        *buffer_p = NULL;
+        snprintf (err, errlen, "posix_memalign(bs=%zu): %s", size_bytes, strerror (rc));
+        return -1;
+    }
+    return 0;
+}
+
+//  Open the file a stream writes. O_NONBLOCK keeps a FIFO planted under
+//  the root from blocking the agent; anything but a regular file is
+//  refused before it counts as ours.
+int
+workload_open_output (workload_stream_t *ws, int *fd_p, bool *opened_p,
+                      char *err, size_t errlen)
+{
+    int flags = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK;
+    if (ws->spec->direct)
+        flags |= O_DIRECT;
+
+    *fd_p = confine_open (ws->path, flags, 0644);  //  no symlink anywhere on the way
+    if (*fd_p == -1) {
+        int err_no = errno;
+        if (err_no == EINVAL && ws->spec->direct)
+            snprintf (err, errlen, "open(%s, O_DIRECT): the filesystem does not support "
+                      "direct I/O (%s)", ws->path, strerror (err_no));
+        else
+        if (err_no == ELOOP)
+            snprintf (err, errlen, "open(%s): is a symbolic link", ws->path);
+        else
+            snprintf (err, errlen, "open(%s): %s", ws->path, strerror (err_no));
+        return -1;
+    }
+    struct stat st;
+    if (fstat (*fd_p, &st) == -1) {
+        snprintf (err, errlen, "fstat(%s): %s", ws->path, strerror (errno));
+        return -1;
+    }
+    if (!S_ISREG (st.st_mode)) {
+        snprintf (err, errlen, "open(%s): not a regular file", ws->path);
+        return -1;
+    }
+    *opened_p = true;
+    int status_flags = fcntl (*fd_p, F_GETFL);
+    if (status_flags == -1
+    ||  fcntl (*fd_p, F_SETFL, status_flags & ~O_NONBLOCK) == -1) {
+        snprintf (err, errlen, "fcntl(%s, F_SETFL): %s", ws->path, strerror (errno));
+        return -1;
+    }
+    return 0;
+}
+
+//  Write a whole block, however many calls it takes.
+int
+workload_write_full (workload_stream_t *ws, int fd, const unsigned char *buffer,
+                     size_t length_bytes, uint64_t *done_bytes)
+{
+    size_t offset = 0;
+    while (offset < length_bytes) {
+        ssize_t written = write (fd, buffer + offset, length_bytes - offset);
+        if (written == -1) {
+            if (errno == EINTR)
+                continue;
+            workload_fail (ws, errno, "write(%s)", ws->path);
+            return -1;
+        }
+        if (written == 0) {
+            //  A regular file never does this; do not spin on it.
+            workload_fail (ws, EIO, "write(%s) wrote nothing", ws->path);
+            return -1;
+        }
+        offset += (size_t) written;
+        *done_bytes += (uint64_t) written;
+        workload_set_bytes (ws, *done_bytes);
+    }
+    return 0;
+}
+
+//  size_bytes blocks of bs, the buffer refreshed for each if asked.
+int
+workload_write_blocks (workload_stream_t *ws, int fd, unsigned char *buffer,
+                       uint64_t *random_state, uint64_t *done_bytes)
+{
+    const uint64_t size_bytes = ws->spec->size_bytes;
+    const uint64_t bs_bytes = ws->spec->bs_bytes;
+    while (*done_bytes < size_bytes) {
+        if (workload_stopping (ws))
+            return WORKLOAD_STOPPED;
+        uint64_t want_bytes = size_bytes - *done_bytes < bs_bytes?
+                              size_bytes - *done_bytes: bs_bytes;
+        if (random_state)
+            workload_random_fill (buffer, (size_t) want_bytes, random_state);
+        if (workload_write_full (ws, fd, buffer, (size_t) want_bytes, done_bytes) == -1)
+            return WORKLOAD_FAILED;
+    }
+    return WORKLOAD_DONE;
+}
+
+//  Flush as the fsync option asks, then close. Returns 0 or -1 (recorded).
+static int
+s_flush_and_close (workload_stream_t *ws, int *fd_p, bool flush)
+{
+    int rc = 0;
+    if (flush && ws->spec->fsync_mode == FSYNC_END && fdatasync (*fd_p) == -1) {
+        workload_fail (ws, errno, "fdatasync(%s)", ws->path);
+        rc = -1;
+    }
+    if (flush && ws->spec->fsync_mode == FSYNC_CLOSE && fsync (*fd_p) == -1) {
+        workload_fail (ws, errno, "fsync(%s)", ws->path);
+        rc = -1;
+    }
+    //  The descriptor is gone after close whatever it returns; EINTR
+    //  included, retrying could close someone else's.
+    if (close (*fd_p) == -1) {
+        workload_fail (ws, errno, "close(%s)", ws->path);
+        rc = -1;
+    }
+    *fd_p = -1;
+    return rc;
+}
+
+//  The common end of a timed part that wrote a file.
+int
+workload_output_end (workload_stream_t *ws, int *fd_p, uint64_t done_bytes, int status)
+{
+    if (done_bytes > 0)
+        ws->last_write_ns = clock_now_ns ();
+    if (s_flush_and_close (ws, fd_p, status == WORKLOAD_DONE) == -1
+    &&  status == WORKLOAD_DONE)
+        status = WORKLOAD_FAILED;
+    ws->end_ns = clock_now_ns ();
+    return status;
+}
+
+//  Close and, if asked, remove an output.
+void
+workload_output_release (workload_stream_t *ws, int *fd_p, bool opened, bool remove_file)
+{
+    if (*fd_p != -1)
+        close (*fd_p);
+    *fd_p = -1;
+    if (remove_file && opened)
+        unlink (ws->path);
 }

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# A copy that cannot be done fails at prepare, not in the middle of a run:
+# an NFS server that does not exist, an export the server does not have, a
+# source file that is missing, a source smaller than size, a local source
+# outside the agent's roots or behind a symbolic link. Each failure names the server and the path,
+# the run exits 1, and no destination is left behind, not even an empty
+# one; an existing file under the destination's name is not truncated.
+. "$(dirname "$0")/lib.sh"
+. "$TOP/tests/netns.sh"
+. "$TOP/tests/nfs.sh"
+
+nfs_server "$SCRATCH/export"
+head -c 1048576 /dev/urandom > "$SCRATCH/export/small"
+start_agent a1; E1=$ENDPOINT
+# Nobody answers at .99 of the server's subnet: connecting fails.
+GHOST=${NFS_ADDR%.*}.99
+echo "keep me" > "$SCRATCH/a1/small-copy"
+ln -s small-copy "$SCRATCH/a1/link"
+
+cat > "$SCRATCH/bad.ini" <<INI
+[global]
+settle = 0
+[agent a1]
+endpoint = $E1
+
+[job unreachable]
+agent = a1
+workload = copy
+src = nfs://$GHOST/srv/data/file
+dst = unreachable
+
+[job no-export]
+agent = a1
+workload = copy
+src = nfs://$NFS_ADDR/no/such/export/file
+dst = no-export
+
+[job no-file]
+agent = a1
+workload = copy
+src = $NFS_URL/missing
+dst = no-file
+
+[job too-small]
+agent = a1
+workload = copy
+src = $NFS_URL/small
+dst = small-copy
+size = 2M
+
+[job outside]
+agent = a1
+workload = copy
+src = $SCRATCH/export/small
+dst = outside
+
+[job symlink]
+agent = a1
+workload = copy
+src = link
+dst = symlink
+INI
+
+RESULTS=$SCRATCH/r
+rc=0
+start=$(date +%s)
+"$BIN/iofleet" run "$SCRATCH/bad.ini" -o "$RESULTS" >"$SCRATCH/out" 2>"$SCRATCH/err" || rc=$?
+cat "$SCRATCH/out" "$SCRATCH/err"
+[ "$rc" = 1 ] || fail "run exited $rc, expected 1"
+
+expect_error () {   # test pattern: on stderr and in the report
+    grep -E "test=$1 error=\"prepare: .*$2" "$SCRATCH/err" || fail "stderr lacks $1: /$2/"
+    grep -E "FAILED +test $1 .*$2" "$SCRATCH/out" || fail "report lacks $1: /$2/"
+}
+expect_error unreachable "server $GHOST, export /srv/data\): the server cannot be reached"
+expect_error no-export "server $NFS_ADDR, export /no/such/export"
+expect_error no-file "server $NFS_ADDR, export $SCRATCH/export, file /missing"
+expect_error too-small "source $NFS_URL/small: has 1048576 bytes, fewer than size = 2097152"
+expect_error outside "$SCRATCH/export/small.*outside the agent's roots"
+expect_error symlink "link.*symbolic link"
+
+# Failed at prepare: the agent started nothing and left nothing.
+[ "$(grep -c "event=prepare-failed" "$SCRATCH/a1.log")" = 6 ] || fail "expected 6 prepare failures"
+grep -q "event=start" "$SCRATCH/a1.log" && fail "a test with a failed prepare was started"
+for f in unreachable no-export no-file outside symlink; do
+    [ ! -e "$SCRATCH/a1/$f" ] || fail "$f was left behind"
+done
+[ "$(cat "$SCRATCH/a1/small-copy")" = "keep me" ] || fail "a failed copy truncated its destination"
+[ "$(json 'sum(t["summary"]["failed_streams"] for t in r["tests"])')" = 6 ] ||
+    fail "the results do not count 6 failed streams"
+# The unreachable server costs the connect timeout, not more.
+[ $(( $(date +%s) - start )) -lt 30 ] || fail "the failures took too long"
+echo "copy bad input: ok"
