@@ -1,7 +1,10 @@
-/*  coordinator/console.h: the live one-line status while a test runs.
+/*  coordinator/console.h: the live status while a test runs.
 
-    Only on a terminal: when stdout is a file or a pipe, the console stays
-    silent and stdout carries nothing but the report.
+    Two modes. On a terminal, one status line rewritten in place each
+    interval; when stdout is a file or a pipe, that mode stays silent, so
+    that stdout carries nothing but the report. With lines on
+    (`--progress=lines`), every status is a plain line on stderr instead,
+    for logs and CI, whatever stdout is. Quiet (-q) silences both.
 */
 #ifndef IOFLEET_CONSOLE_H
 #define IOFLEET_CONSOLE_H
@@ -16,6 +19,10 @@ console_t *console_new (FILE *out, bool quiet);
 
 //  Destroy; clears any status line left. Safe on NULL, nulls the pointer.
 void console_destroy (console_t **self_p);
+
+//  Print each status as a plain line on lines_out (stderr) instead of
+//  rewriting one line in place; nothing changes when the console is quiet.
+void console_set_lines (console_t *self, FILE *lines_out);
 
 //  Replace the status line (printf format). Does nothing when inactive.
 void console_status (console_t *self, const char *format, ...)

@@ -170,7 +170,129 @@ s_summary_json (const test_summary_t *summary)
     s_set (&builder, "clock_uncertainty_ns", json_integer (summary->clock_uncertainty_ns));
     s_set (&builder, "disk", s_class_json (&summary->disk));
     s_set (&builder, "network", s_class_json (&summary->network));
+    s_set (&builder, "hosts_measured", json_integer (summary->hosts_measured));
+    s_set (&builder, "usr_pct", s_json_rate (summary->usr_pct));
+    s_set (&builder, "sys_pct", s_json_rate (summary->sys_pct));
+    s_set (&builder, "iowait_pct", s_json_rate (summary->iowait_pct));
     return s_finish (&builder);
+}
+
+//  One host over a test: its shares of CPU time, and every raw counter
+//  of its HOST message.
+static json_t *
+s_host_json (const host_result_t *host)
+{
+    builder_t builder = s_builder ();
+    if (!builder.ok)
+        return NULL;
+    s_set (&builder, "agent", s_json_text (host->agent));
+    s_set (&builder, "received", json_boolean (host->received));
+    s_set (&builder, "window_start_ns", json_integer (host->window_start_ns));
+    s_set (&builder, "window_end_ns", json_integer (host->window_end_ns));
+    s_set (&builder, "settle_end_ns", json_integer (host->settle_end_ns));
+    s_set (&builder, "usr_pct", s_json_rate (host->usr_pct));
+    s_set (&builder, "sys_pct", s_json_rate (host->sys_pct));
+    s_set (&builder, "iowait_pct", s_json_rate (host->iowait_pct));
+    s_set (&builder, "idle_pct", s_json_rate (host->idle_pct));
+    s_set (&builder, "stream_bytes", s_json_count (host->stream_bytes));
+#define S_SET_COUNTER(name) s_set (&builder, #name, s_json_count (host->counters.name));
+    MSG_HOST_COUNTERS (S_SET_COUNTER)
+#undef S_SET_COUNTER
+    return s_finish (&builder);
+}
+
+//  One warning.
+static json_t *
+s_warning_json (const warning_t *warning)
+{
+    builder_t builder = s_builder ();
+    if (!builder.ok)
+        return NULL;
+    s_set (&builder, "kind", s_json_text (warning->kind));
+    s_set (&builder, "agent", s_json_text (warning->agent));
+    s_set (&builder, "text", s_json_text (warning->text));
+    return s_finish (&builder);
+}
+
+//  One point of a monitor's series: the counters as the agent read them.
+static json_t *
+s_monitor_point_json (const msg_monitor_t *point)
+{
+    builder_t builder = s_builder ();
+    if (!builder.ok)
+        return NULL;
+    s_set (&builder, "t_ns", json_integer (point->t_ns));
+#define S_SET_COUNTER(name) s_set (&builder, #name, s_json_count (point->name));
+    MSG_MONITOR_COUNTERS (S_SET_COUNTER)
+#undef S_SET_COUNTER
+    return s_finish (&builder);
+}
+
+//  One monitor: its figures over the test and its whole series.
+static json_t *
+s_monitor_json (const monitor_result_t *monitor)
+{
+    builder_t builder = s_builder ();
+    if (!builder.ok)
+        return NULL;
+    s_set (&builder, "agent", s_json_text (monitor->agent));
+    s_set (&builder, "job", s_json_text (monitor->job));
+    s_set (&builder, "usr_pct", s_json_rate (monitor->usr_pct));
+    s_set (&builder, "sys_pct", s_json_rate (monitor->sys_pct));
+    s_set (&builder, "iowait_pct", s_json_rate (monitor->iowait_pct));
+    s_set (&builder, "disk_read_mbps", s_json_rate (monitor->disk_read_mbps));
+    s_set (&builder, "disk_write_mbps", s_json_rate (monitor->disk_write_mbps));
+    s_set (&builder, "nfsd_read_mbps", s_json_rate (monitor->nfsd_read_mbps));
+    s_set (&builder, "nfsd_write_mbps", s_json_rate (monitor->nfsd_write_mbps));
+    s_set (&builder, "max_gap_ns", json_integer (monitor->max_gap_ns));
+    json_t *points = json_array ();
+    for (size_t nbr = 0; points && nbr < monitor->point_count; nbr++)
+        if (json_array_append_new (points, s_monitor_point_json (&monitor->points [nbr])) < 0)
+            builder.ok = false;
+    s_set (&builder, "points", points);
+    return s_finish (&builder);
+}
+
+//  Statistics of one figure over iterations.
+static json_t *
+s_stats_json (const aggregate_stats_t *stats)
+{
+    builder_t builder = s_builder ();
+    if (!builder.ok)
+        return NULL;
+    s_set (&builder, "count", json_integer ((json_int_t) stats->count));
+    s_set (&builder, "min", s_json_rate (stats->min));
+    s_set (&builder, "median", s_json_rate (stats->median));
+    s_set (&builder, "max", s_json_rate (stats->max));
+    s_set (&builder, "mean", s_json_rate (stats->mean));
+    s_set (&builder, "stddev", s_json_rate (stats->stddev));
+    return s_finish (&builder);
+}
+
+//  The iterations of every test name, first run apart, in the order the
+//  tests first ran. Derived from the tests' summaries, for programs.
+static json_t *
+s_iterations_json (const run_result_t *run)
+{
+    json_t *array = json_array ();
+    for (size_t t = 0; array && t < run->test_count; t++) {
+        const test_result_t *test = &run->tests [t];
+        if (test->iteration != 1)
+            continue;
+        aggregate_iterations_t it = aggregate_iterations (run, test->name);
+        builder_t builder = s_builder ();
+        if (!builder.ok)
+            break;
+        s_set (&builder, "test", s_json_text (test->name));
+        s_set (&builder, "first_mbps", s_json_rate (it.first_mbps));
+        s_set (&builder, "rest", s_stats_json (&it.rest));
+        s_set (&builder, "rest_sys_pct", s_stats_json (&it.rest_sys_pct));
+        if (json_array_append_new (array, s_finish (&builder)) < 0) {
+            json_decref (array);
+            return NULL;
+        }
+    }
+    return array;
 }
 
 //  One stream: identity, figures, rates and the number of its samples
@@ -195,9 +317,16 @@ s_stream_json (const stream_result_t *stream)
     s_set (&builder, "write_rate_mbps", s_json_rate (aggregate_stream_write_rate_mbps (stream)));
     s_set (&builder, "usr_s", json_real ((double) stream->usr_ns / NS_PER_SEC));
     s_set (&builder, "sys_s", json_real ((double) stream->sys_ns / NS_PER_SEC));
+    //  The exact figures too, so that a report rendered again from this
+    //  file rounds the same numbers as the first one did.
+    s_set (&builder, "usr_ns", json_integer (stream->usr_ns));
+    s_set (&builder, "sys_ns", json_integer (stream->sys_ns));
     s_set (&builder, "clock_uncertainty_ns", json_integer (stream->clock_uncertainty_ns));
     s_set (&builder, "error", s_json_text (stream->error));
     s_set (&builder, "samples", s_json_count (stream->sample_count));
+    s_set (&builder, "direct", json_boolean (stream->direct));
+    s_set (&builder, "fsync", json_string (jobspec_fsync_name (stream->fsync_mode)));
+    s_set (&builder, "sys_s_per_gb", s_json_rate (aggregate_stream_sys_s_per_gb (stream)));
     return s_finish (&builder);
 }
 
@@ -218,6 +347,21 @@ s_test_json (const test_result_t *test)
         if (json_array_append_new (streams, s_stream_json (&test->streams [nbr])) < 0)
             builder.ok = false;
     s_set (&builder, "streams", streams);
+    json_t *hosts = json_array ();
+    for (size_t nbr = 0; hosts && nbr < test->host_count; nbr++)
+        if (json_array_append_new (hosts, s_host_json (&test->hosts [nbr])) < 0)
+            builder.ok = false;
+    s_set (&builder, "hosts", hosts);
+    json_t *warnings = json_array ();
+    for (size_t nbr = 0; warnings && nbr < test->warning_count; nbr++)
+        if (json_array_append_new (warnings, s_warning_json (&test->warnings [nbr])) < 0)
+            builder.ok = false;
+    s_set (&builder, "warnings", warnings);
+    json_t *monitors = json_array ();
+    for (size_t nbr = 0; monitors && nbr < test->monitor_count; nbr++)
+        if (json_array_append_new (monitors, s_monitor_json (&test->monitors [nbr])) < 0)
+            builder.ok = false;
+    s_set (&builder, "monitors", monitors);
     return s_finish (&builder);
 }
 
@@ -244,6 +388,7 @@ s_run_json (const run_result_t *run)
         if (json_array_append_new (tests, s_test_json (&run->tests [nbr])) < 0)
             builder.ok = false;
     s_set (&builder, "tests", tests);
+    s_set (&builder, "iterations", s_iterations_json (run));
     return s_finish (&builder);
 }
 

@@ -1,5 +1,5 @@
 /*  coordinator/report/report.c: what the writers share: the atomic file
-    write; see report.h.
+    write, rendering into a file, and the choice of a format; see report.h.
 */
 #include "report.h"
 
@@ -119,5 +119,83 @@ fail:
     if (created)
         unlink (temporary);
     free (temporary);
+    return -1;
+}
+
+//  Render a run with render() in memory, then write it atomically.
+static int
+s_render_write (const run_result_t *run, void (*render) (const run_result_t *, FILE *),
+                const char *path, char *err, size_t errlen)
+{
+    assert (run);
+    assert (path);
+    char *text = NULL;
+    size_t length = 0;
+    FILE *memory = open_memstream (&text, &length);
+    if (!memory) {
+        s_set_error (err, errlen, "open_memstream", path, errno);
+        return -1;
+    }
+    render (run, memory);
+    if (fclose (memory) != 0) {
+        s_set_error (err, errlen, "fclose", path, errno);
+        free (text);
+        return -1;
+    }
+    int rc = report_write_atomic (path, text, length, err, errlen);
+    free (text);
+    return rc;
+}
+
+//  report_csv into a file, atomically.
+int
+report_csv_write (const run_result_t *run, const char *path, char *err, size_t errlen)
+{
+    return s_render_write (run, report_csv, path, err, errlen);
+}
+
+//  report_html into a file, atomically.
+int
+report_html_write (const run_result_t *run, const char *path, char *err, size_t errlen)
+{
+    return s_render_write (run, report_html, path, err, errlen);
+}
+
+//  A format's name to its value.
+int
+report_format_parse (const char *name)
+{
+    static const char *const names [] = { "text", "json", "csv", "html" };
+    for (size_t nbr = 0; nbr < sizeof names / sizeof names [0]; nbr++)
+        if (strcmp (name, names [nbr]) == 0)
+            return (int) nbr;
+    return -1;
+}
+
+//  Render a run in one of the formats.
+int
+report_render (const run_result_t *run, report_format_t format, FILE *out)
+{
+    assert (run);
+    assert (out);
+    switch (format) {
+        case REPORT_FORMAT_TEXT:
+            report_text (run, out);
+            return 0;
+        case REPORT_FORMAT_CSV:
+            report_csv (run, out);
+            return 0;
+        case REPORT_FORMAT_HTML:
+            report_html (run, out);
+            return 0;
+        case REPORT_FORMAT_JSON: {
+            char *text = report_json_text (run);
+            if (!text)
+                return -1;
+            fputs (text, out);
+            free (text);
+            return 0;
+        }
+    }
     return -1;
 }

@@ -2,8 +2,9 @@
     console); see report.h.
 
     Layout, top to bottom: a header with the scenario and the start time,
-    the agents, one row per test, one line per failed stream, then a block
-    per test with its streams. Tables are left-aligned columns two spaces
+    the agents, one row per test, one line per failed stream, the
+    warnings, the iterations of repeated tests, then a block per test with
+    its streams, its hosts and its monitors. Tables are left-aligned columns two spaces
     apart, each as wide as its widest cell, so that a long kernel release
     or test name widens its column instead of breaking the row.
 */
@@ -21,7 +22,7 @@
 #include <string.h>
 #include <time.h>
 
-#define TABLE_COLUMNS_MAX 11        //  the stream table is the widest
+#define TABLE_COLUMNS_MAX 12        //  the stream table is the widest
 #define TABLE_CELL_MAX    320       //  fits a host name or kernel release (255)
 #define TABLE_GAP         2         //  spaces between columns
 
@@ -101,6 +102,16 @@ s_set_header (table_row_t *cells, const char *const *names, size_t count)
 
 //  --------------------------------------------------------------------------
 //  Figures as text
+
+//  A share of CPU time with one decimal ("12.5"), "-" when unknown.
+static void
+s_format_pct (double pct, char *buf, size_t buflen)
+{
+    if (isfinite (pct))
+        snprintf (buf, buflen, "%.1f", pct);
+    else
+        snprintf (buf, buflen, "-");
+}
 
 //  A time in ms with three decimals ("0.012 ms"): skews and their bound.
 static void
@@ -201,7 +212,7 @@ s_agent_row (const void *data, size_t row, table_row_t *cells)
 }
 
 static const char *const s_test_header [] = {
-    "test", "streams", "per stream", "combined", "all-running",
+    "test", "streams", "per stream", "combined", "all-running", "%sys", "%iowait",
     "host skew", "stream skew", "clock ±"
 };
 #define TEST_COLUMNS (sizeof (s_test_header) / sizeof (s_test_header [0]))
@@ -222,25 +233,27 @@ s_test_row (const void *data, size_t row, table_row_t *cells)
     s_format_per_stream (summary, cells->cell [2], TABLE_CELL_MAX);
     aggregate_format_rate (summary->combined_mbps, cells->cell [3], TABLE_CELL_MAX);
     aggregate_format_rate (summary->all_running_mbps, cells->cell [4], TABLE_CELL_MAX);
+    s_format_pct (summary->sys_pct, cells->cell [5], TABLE_CELL_MAX);
+    s_format_pct (summary->iowait_pct, cells->cell [6], TABLE_CELL_MAX);
     //  A skew needs two hosts or two streams to mean anything, and one
     //  host's clock needs no bound: those cells say "-", not "0.000 ms".
     if (summary->hosts > 1) {
-        s_format_ms_fixed (summary->host_skew_ns, cells->cell [5], TABLE_CELL_MAX);
-        s_format_ms_fixed (summary->clock_uncertainty_ns, cells->cell [7], TABLE_CELL_MAX);
+        s_format_ms_fixed (summary->host_skew_ns, cells->cell [7], TABLE_CELL_MAX);
+        s_format_ms_fixed (summary->clock_uncertainty_ns, cells->cell [9], TABLE_CELL_MAX);
     }
     else {
-        snprintf (cells->cell [5], TABLE_CELL_MAX, "-");
         snprintf (cells->cell [7], TABLE_CELL_MAX, "-");
+        snprintf (cells->cell [9], TABLE_CELL_MAX, "-");
     }
     if (summary->streams > 1)
-        s_format_ms_fixed (summary->stream_skew_ns, cells->cell [6], TABLE_CELL_MAX);
+        s_format_ms_fixed (summary->stream_skew_ns, cells->cell [8], TABLE_CELL_MAX);
     else
-        snprintf (cells->cell [6], TABLE_CELL_MAX, "-");
+        snprintf (cells->cell [8], TABLE_CELL_MAX, "-");
 }
 
 static const char *const s_stream_header [] = {
     "agent", "job", "stream", "bytes", "start ms", "last write ms", "end ms",
-    "MB/s", "MB/s to last write", "usr s", "sys s"
+    "MB/s", "MB/s to last write", "usr s", "sys s", "sys s/GB"
 };
 #define STREAM_COLUMNS (sizeof (s_stream_header) / sizeof (s_stream_header [0]))
 
@@ -271,6 +284,108 @@ s_stream_row (const void *data, size_t row, table_row_t *cells)
     aggregate_format_rate (aggregate_stream_write_rate_mbps (stream), cells->cell [8], TABLE_CELL_MAX);
     snprintf (cells->cell [9], TABLE_CELL_MAX, "%.2f", (double) stream->usr_ns / NS_PER_SEC);
     snprintf (cells->cell [10], TABLE_CELL_MAX, "%.2f", (double) stream->sys_ns / NS_PER_SEC);
+    double per_gb = aggregate_stream_sys_s_per_gb (stream);
+    if (isfinite (per_gb))
+        snprintf (cells->cell [11], TABLE_CELL_MAX, "%.3f", per_gb);
+    else
+        snprintf (cells->cell [11], TABLE_CELL_MAX, "-");
+}
+
+static const char *const s_host_header [] = {
+    "host", "%usr", "%sys", "%iowait", "%idle", "MB its streams moved",
+    "MB dirty at the end", "MB written after", "settle s"
+};
+#define HOST_COLUMNS (sizeof (s_host_header) / sizeof (s_host_header [0]))
+
+//  A row of a test's hosts table: what the kernel of each host says
+//  about the window, and what its disks still wrote after it.
+static void
+s_host_row (const void *data, size_t row, table_row_t *cells)
+{
+    if (row == 0) {
+        s_set_header (cells, s_host_header, HOST_COLUMNS);
+        return;
+    }
+    const test_result_t *test = data;
+    const host_result_t *host = &test->hosts [row - 1];
+    snprintf (cells->cell [0], TABLE_CELL_MAX, "%s", host->agent);
+    if (!host->received) {
+        for (size_t column = 1; column < HOST_COLUMNS; column++)
+            snprintf (cells->cell [column], TABLE_CELL_MAX, "-");
+        return;
+    }
+    const msg_host_t *c = &host->counters;
+    s_format_pct (host->usr_pct, cells->cell [1], TABLE_CELL_MAX);
+    s_format_pct (host->sys_pct, cells->cell [2], TABLE_CELL_MAX);
+    s_format_pct (host->iowait_pct, cells->cell [3], TABLE_CELL_MAX);
+    s_format_pct (host->idle_pct, cells->cell [4], TABLE_CELL_MAX);
+    snprintf (cells->cell [5], TABLE_CELL_MAX, "%.1f", host->stream_bytes / 1e6);
+    snprintf (cells->cell [6], TABLE_CELL_MAX, "%.1f",
+              (c->dirty_end_bytes + c->writeback_end_bytes) / 1e6);
+    snprintf (cells->cell [7], TABLE_CELL_MAX, "%.1f", c->settle_written_bytes / 1e6);
+    snprintf (cells->cell [8], TABLE_CELL_MAX, "%.1f",
+              (double) (host->settle_end_ns - host->window_end_ns) / NS_PER_SEC);
+}
+
+static const char *const s_monitor_header [] = {
+    "monitor", "job", "%usr", "%sys", "%iowait", "disk read MB/s", "disk write MB/s",
+    "nfsd read MB/s", "nfsd write MB/s", "samples"
+};
+#define MONITOR_COLUMNS (sizeof (s_monitor_header) / sizeof (s_monitor_header [0]))
+
+//  A row of a test's monitors table: a watched host over the whole test.
+static void
+s_monitor_row (const void *data, size_t row, table_row_t *cells)
+{
+    if (row == 0) {
+        s_set_header (cells, s_monitor_header, MONITOR_COLUMNS);
+        return;
+    }
+    const test_result_t *test = data;
+    const monitor_result_t *monitor = &test->monitors [row - 1];
+    snprintf (cells->cell [0], TABLE_CELL_MAX, "%s", monitor->agent);
+    snprintf (cells->cell [1], TABLE_CELL_MAX, "%s", monitor->job);
+    s_format_pct (monitor->usr_pct, cells->cell [2], TABLE_CELL_MAX);
+    s_format_pct (monitor->sys_pct, cells->cell [3], TABLE_CELL_MAX);
+    s_format_pct (monitor->iowait_pct, cells->cell [4], TABLE_CELL_MAX);
+    aggregate_format_rate (monitor->disk_read_mbps, cells->cell [5], TABLE_CELL_MAX);
+    aggregate_format_rate (monitor->disk_write_mbps, cells->cell [6], TABLE_CELL_MAX);
+    aggregate_format_rate (monitor->nfsd_read_mbps, cells->cell [7], TABLE_CELL_MAX);
+    aggregate_format_rate (monitor->nfsd_write_mbps, cells->cell [8], TABLE_CELL_MAX);
+    snprintf (cells->cell [9], TABLE_CELL_MAX, "%zu", monitor->point_count);
+}
+
+static const char *const s_iteration_header [] = {
+    "test", "first", "rest", "min", "median", "max", "stddev", "%sys median"
+};
+#define ITERATION_COLUMNS (sizeof (s_iteration_header) / sizeof (s_iteration_header [0]))
+
+//  The distinct names of repeated tests, in the order they first ran.
+typedef struct {
+    const run_result_t *run;
+    const char *names [256];        //  borrowed from the run's tests
+    size_t count;
+} s_repeated_t;
+
+//  A row of the iterations table: the first run apart, then the rest.
+static void
+s_iteration_row (const void *data, size_t row, table_row_t *cells)
+{
+    if (row == 0) {
+        s_set_header (cells, s_iteration_header, ITERATION_COLUMNS);
+        return;
+    }
+    const s_repeated_t *repeated = data;
+    const char *name = repeated->names [row - 1];
+    aggregate_iterations_t it = aggregate_iterations (repeated->run, name);
+    snprintf (cells->cell [0], TABLE_CELL_MAX, "%s", name);
+    aggregate_format_rate (it.first_mbps, cells->cell [1], TABLE_CELL_MAX);
+    snprintf (cells->cell [2], TABLE_CELL_MAX, "%zu", it.rest.count);
+    aggregate_format_rate (it.rest.min, cells->cell [3], TABLE_CELL_MAX);
+    aggregate_format_rate (it.rest.median, cells->cell [4], TABLE_CELL_MAX);
+    aggregate_format_rate (it.rest.max, cells->cell [5], TABLE_CELL_MAX);
+    aggregate_format_rate (it.rest.stddev, cells->cell [6], TABLE_CELL_MAX);
+    s_format_pct (it.rest_sys_pct.median, cells->cell [7], TABLE_CELL_MAX);
 }
 
 
@@ -295,6 +410,46 @@ s_print_failures (const run_result_t *run, FILE *out)
                      stream->bytes);
         }
     }
+}
+
+//  Every warning of every test, under one heading.
+static void
+s_print_warnings (const run_result_t *run, FILE *out)
+{
+    bool any = false;
+    for (size_t test_nbr = 0; test_nbr < run->test_count; test_nbr++) {
+        const test_result_t *test = &run->tests [test_nbr];
+        char label [JOB_NAME_MAX + 16];
+        s_format_test_label (test, label, sizeof (label));
+        for (size_t nbr = 0; nbr < test->warning_count; nbr++) {
+            if (!any)
+                fprintf (out, "\nwarnings\n");
+            any = true;
+            fprintf (out, "  %s: %s\n", label, test->warnings [nbr].text);
+        }
+    }
+}
+
+//  The repeated tests: the first run apart from the rest, whose spread
+//  says how far one figure can be trusted.
+static void
+s_print_iterations (const run_result_t *run, FILE *out)
+{
+    s_repeated_t repeated = { .run = run };
+    for (size_t t = 0; t < run->test_count; t++) {
+        const test_result_t *test = &run->tests [t];
+        if (test->iteration != 2 || repeated.count == sizeof repeated.names / sizeof repeated.names [0])
+            continue;
+        repeated.names [repeated.count++] = test->name;
+    }
+    if (repeated.count == 0)
+        return;
+    fprintf (out, "\niterations: the first run apart; the rest as min / median / max and stddev, MB/s\n");
+    table_t table = {
+        .columns = ITERATION_COLUMNS, .rows = repeated.count,
+        .fill = s_iteration_row, .data = &repeated, .indent = ""
+    };
+    s_table_print (&table, out);
 }
 
 //  A test's block: one line of totals, then its streams.
@@ -324,6 +479,20 @@ s_print_test_detail (const test_result_t *test, FILE *out)
         .fill = s_stream_row, .data = test, .indent = "  "
     };
     s_table_print (&table, out);
+    if (test->host_count) {
+        table_t hosts = {
+            .columns = HOST_COLUMNS, .rows = test->host_count,
+            .fill = s_host_row, .data = test, .indent = "  "
+        };
+        s_table_print (&hosts, out);
+    }
+    if (test->monitor_count) {
+        table_t monitors = {
+            .columns = MONITOR_COLUMNS, .rows = test->monitor_count,
+            .fill = s_monitor_row, .data = test, .indent = "  "
+        };
+        s_table_print (&monitors, out);
+    }
 }
 
 //  Print the text report of a run.
@@ -359,6 +528,8 @@ report_text (const run_result_t *run, FILE *out)
     };
     s_table_print (&tests, out);
     s_print_failures (run, out);
+    s_print_warnings (run, out);
+    s_print_iterations (run, out);
 
     for (size_t test_nbr = 0; test_nbr < run->test_count; test_nbr++) {
         fputc ('\n', out);

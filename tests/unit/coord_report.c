@@ -295,12 +295,12 @@ static const char *const s_agent_names [] = {
     "agent", "host", "kernel", "cpus", "memory", "clock offset", "rtt"
 };
 static const char *const s_test_names [] = {
-    "test", "streams", "per stream", "combined", "all-running",
+    "test", "streams", "per stream", "combined", "all-running", "%sys", "%iowait",
     "host skew", "stream skew", "clock ±"
 };
 static const char *const s_stream_names [] = {
     "agent", "job", "stream", "bytes", "start ms", "last write ms", "end ms",
-    "MB/s", "MB/s to last write", "usr s", "sys s"
+    "MB/s", "MB/s to last write", "usr s", "sys s", "sys s/GB"
 };
 
 //  Assert that a table row reads as expected, cell by cell.
@@ -352,13 +352,16 @@ test_text_tests_table (void **state)
     report_lines_t report;
     s_render (&run, &report);
 
-    table_view_t tests = s_check_table (&report, 0, "", s_test_names, 8);
+    table_view_t tests = s_check_table (&report, 0, "", s_test_names, 10);
     assert_int_equal (tests.rows, 3);
     char all_running [32];
     aggregate_format_rate (run.tests [0].summary.all_running_mbps, all_running, sizeof (all_running));
-    const char *dd2 [] = { "dd2", "2", "654+50.0", "657", all_running, "-", "0.009 ms", "-" };
-    const char *mix3 [] = { "mix3 #2", "3", "96/2x17.5", "83", "131", "0.021 ms", "0.030 ms", "0.045 ms" };
-    const char *lost1 [] = { "lost1", "1", "-", "-", "-", "-", "-", "-" };
+    //  No host sent its figures in this run: the CPU columns say "-".
+    const char *dd2 [] = { "dd2", "2", "654+50.0", "657", all_running, "-", "-", "-",
+                           "0.009 ms", "-" };
+    const char *mix3 [] = { "mix3 #2", "3", "96/2x17.5", "83", "131", "-", "-", "0.021 ms",
+                            "0.030 ms", "0.045 ms" };
+    const char *lost1 [] = { "lost1", "1", "-", "-", "-", "-", "-", "-", "-", "-" };
     s_assert_row (&report, &tests, 1, dd2);
     s_assert_row (&report, &tests, 2, mix3);
     s_assert_row (&report, &tests, 3, lost1);
@@ -388,30 +391,31 @@ test_text_details (void **state)
     size_t line = s_find_line (&report, 0, "dd2: ");
     assert_string_equal (report.lines [line],
         "dd2: 2 streams on 1 host (1 failed), 269484032 bytes, window 0.003 .. 410.2 ms");
-    table_view_t dd2 = s_check_table (&report, line, "  ", s_stream_names, 11);
+    table_view_t dd2 = s_check_table (&report, line, "  ", s_stream_names, 12);
     assert_int_equal (dd2.rows, 2);
+    //  sys s/GB: 0.19 s / 0.268435456 GB = 0.708; / 0.001048576 GB = 181.198
     const char *s0 [] = { "a1", "dd2", "0", "268435456", "0.003", "398.0", "410.2",
-                          "654", "674", "0.01", "0.19" };
+                          "654", "674", "0.01", "0.19", "0.708" };
     const char *s1 [] = { "a1", "dd2", "1", "1048576", "0.012", "20.00", "21.00",
-                          "50", "52.5", "0.01", "0.19" };
+                          "50", "52.5", "0.01", "0.19", "181.198" };
     s_assert_row (&report, &dd2, 1, s0);
     s_assert_row (&report, &dd2, 2, s1);
 
     line = s_find_line (&report, 0, "mix3 #2: ");
     assert_string_equal (report.lines [line],
         "mix3 #2: 3 streams on 2 hosts, 166000000 bytes, window 1.000 .. 2001 ms");
-    table_view_t mix3 = s_check_table (&report, line, "  ", s_stream_names, 11);
+    table_view_t mix3 = s_check_table (&report, line, "  ", s_stream_names, 12);
     assert_int_equal (mix3.rows, 3);
     const char *net1 [] = { "a2", "mix3-net", "1", "35000000", "1.030", "2001", "2001",
-                            "17.5", "17.5", "0.01", "0.19" };
+                            "17.5", "17.5", "0.01", "0.19", "5.429" };
     s_assert_row (&report, &mix3, 3, net1);
 
     //  A stream that never reported shows only what is known of it.
     line = s_find_line (&report, 0, "lost1: ");
     assert_string_equal (report.lines [line],
         "lost1: 1 stream on 1 host (1 failed), 0 bytes, window -");
-    table_view_t lost1 = s_check_table (&report, line, "  ", s_stream_names, 11);
-    const char *lost [] = { "a2", "lost1", "0", "0", "-", "-", "-", "-", "-", "-", "-" };
+    table_view_t lost1 = s_check_table (&report, line, "  ", s_stream_names, 12);
+    const char *lost [] = { "a2", "lost1", "0", "0", "-", "-", "-", "-", "-", "-", "-", "-" };
     s_assert_row (&report, &lost1, 1, lost);
     //  The report ends with that table.
     assert_int_equal (lost1.header + lost1.rows + 1, report.count);
@@ -431,7 +435,7 @@ test_text_widens_columns (void **state)
     snprintf (run.agents [0].kernel, sizeof (run.agents [0].kernel), "6.1.0-18-amd64+very-long-local-build");
     report_lines_t report;
     s_render (&run, &report);
-    table_view_t tests = s_check_table (&report, 0, "", s_test_names, 8);
+    table_view_t tests = s_check_table (&report, 0, "", s_test_names, 10);
     assert_int_equal (tests.starts [1], strlen ("a-rather-long-test-name #2") + 2);
     table_view_t agents = s_check_table (&report, 0, "", s_agent_names, 7);
     assert_int_equal (agents.starts [3], agents.starts [2] + strlen ("6.1.0-18-amd64+very-long-local-build") + 2);

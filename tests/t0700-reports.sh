@@ -1,0 +1,244 @@
+#!/usr/bin/env bash
+# The reports people read, from one real run of two agents on loopback
+# (three iterations of a mixed disk/network test and of a one-stream test):
+#   - `iofleet report` renders the finished run again, byte for byte the
+#     text the run printed, and the same JSON, CSV and HTML it wrote;
+#   - report.csv opens with Python's csv module and its sums are the JSON's;
+#   - report.html loads in headless Chromium, has a timeline per test with
+#     one series per stream, and the polylines' points are the samples'
+#     rates (recomputed here from samples.jsonl);
+#   - `iofleet compare` of three result files (copies of the real one with
+#     rates set by hand, so that the spreads are known) prints the table
+#     with the changes computed here, marks a change within the spread and
+#     not one outside it, and shows a missing test as missing.
+. "$(dirname "$0")/lib.sh"
+
+{
+    echo "[global]"
+    echo "bs = 1M"
+    echo "interval = 10ms"
+    echo "fsync = end"
+    echo "iterations = 3"
+    for a in a1 a2; do
+        start_agent "$a"
+        printf '[agent %s]\nendpoint = %s\n' "$a" "$ENDPOINT"
+    done
+    printf '[job mixdisk]\ntest = mix\nagent = a1\npath = m\nsize = 16M\nstreams = 2\nclass = disk\n'
+    printf '[job mixnet]\ntest = mix\nagent = a2\npath = m\nsize = 16M\nclass = network\n'
+    printf '[job one]\ntest = one\nagent = a2\npath = o\nsize = 16M\n'
+} > "$SCRATCH/reports.ini"
+
+RESULTS=$SCRATCH/results
+"$BIN/iofleet" run "$SCRATCH/reports.ini" -o "$RESULTS" > "$SCRATCH/stdout.txt" ||
+    { cat "$SCRATCH/stdout.txt"; fail "iofleet run exited $?"; }
+cat "$SCRATCH/stdout.txt"
+for f in results.json report.txt report.csv report.html samples.jsonl; do
+    [ -s "$RESULTS/$f" ] || fail "results directory lacks $f"
+done
+
+# Re-rendering: the text exactly as the run printed it, and the files as
+# the run wrote them.
+"$BIN/iofleet" report "$RESULTS/results.json" > "$SCRATCH/again.txt" || fail "iofleet report exited $?"
+cmp "$SCRATCH/stdout.txt" "$SCRATCH/again.txt" || fail "re-rendered text differs from the run's"
+cmp "$RESULTS/report.txt" "$SCRATCH/again.txt" || fail "re-rendered text differs from report.txt"
+for format in json csv html; do
+    case $format in json) file=results.json;; *) file=report.$format;; esac
+    "$BIN/iofleet" report "$RESULTS/results.json" --format "$format" > "$SCRATCH/again.$format" ||
+        fail "iofleet report --format $format exited $?"
+    cmp "$RESULTS/$file" "$SCRATCH/again.$format" || fail "re-rendered $format differs from $file"
+done
+
+# A bad file gets a message that names it and what is wrong, and exit 1.
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); r["tests"][1]["streams"][0]["bytes"]="x"; json.dump(r,open(sys.argv[2],"w"))' \
+    "$RESULTS/results.json" "$SCRATCH/bad.json"
+rc=0
+"$BIN/iofleet" report "$SCRATCH/bad.json" > /dev/null 2> "$SCRATCH/bad.err" || rc=$?
+[ "$rc" = 1 ] || fail "a bad results file exited $rc, not 1"
+grep -q 'bad.json: tests\[1\].streams\[0\].bytes: expected an integer' "$SCRATCH/bad.err" ||
+    { cat "$SCRATCH/bad.err"; fail "the message does not say what is wrong where"; }
+
+# CSV: one row per test x iteration x stream; sums equal the JSON totals.
+python3 - "$RESULTS" <<'PY' || fail "report.csv does not match results.json"
+import csv, json, sys
+d = sys.argv[1]
+r = json.load(open(d + "/results.json"))
+rows = list(csv.DictReader(open(d + "/report.csv", newline="")))
+assert len(rows) == sum(len(t["streams"]) for t in r["tests"]), len(rows)
+for t in r["tests"]:
+    mine = [row for row in rows if row["test"] == t["name"] and int(row["iteration"]) == t["iteration"]]
+    s = t["summary"]
+    assert len(mine) == s["streams"] == len(t["streams"]), (t["name"], len(mine))
+    assert sum(int(row["bytes"]) for row in mine) == s["bytes"], t["name"]
+    for cls in ("disk", "network"):
+        got = sum(int(row["bytes"]) for row in mine if row["class"] == cls)
+        assert got == s[cls]["bytes"], (t["name"], cls, got, s[cls]["bytes"])
+    assert sum(int(row["sys_ns"]) for row in mine) == sum(st["sys_ns"] for st in t["streams"])
+    for row, st in zip(mine, t["streams"]):
+        assert (row["agent"], row["job"], int(row["stream"])) == (st["agent"], st["job"], st["index"])
+        assert int(row["start_ns"]) == st["start_ns"] and int(row["end_ns"]) == st["end_ns"]
+        assert abs(float(row["rate_mbps"]) - st["rate_mbps"]) < 1e-5, (row["rate_mbps"], st["rate_mbps"])
+        assert abs(float(row["test_combined_mbps"]) - s["combined_mbps"]) < 1e-5
+print("csv: %d rows, sums agree" % len(rows))
+PY
+
+# HTML in a real browser: the DOM Chromium built from the page.
+command -v chromium > /dev/null || fail "chromium is not installed (scripts/deps.sh installs it)"
+timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+    --disable-component-update --disable-sync --no-first-run \
+    --user-data-dir="$SCRATCH/chrome" --dump-dom "file://$RESULTS/report.html" \
+    > "$SCRATCH/dom.html" 2> "$SCRATCH/chrome.log" ||
+    { tail -20 "$SCRATCH/chrome.log"; fail "chromium could not load report.html"; }
+python3 - "$RESULTS" "$SCRATCH/dom.html" <<'PY' || fail "the timelines do not match the samples"
+import json, sys
+from html.parser import HTMLParser
+d, dom = sys.argv[1], sys.argv[2]
+r = json.load(open(d + "/results.json"))
+samples = {}
+for line in open(d + "/samples.jsonl"):
+    s = json.loads(line)
+    samples.setdefault((s["test"], s["iteration"], s["agent"], s["job"], s["stream"]), []).append(s)
+
+class Page(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.svgs, self.lines, self.external = {}, [], []
+        self.svg = None
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag in ("script", "link", "img", "iframe") or (tag != "svg" and a.get("src")):
+            self.external.append((tag, a))
+        if tag == "svg" and "timeline" in a.get("class", ""):
+            self.svg = a
+            self.svgs[a["data-test"]] = a
+        if tag == "polyline" and a.get("data-kind") == "stream":
+            self.lines.append((self.svg, a))
+page = Page()
+page.feed(open(dom).read())
+assert not page.external, page.external
+names = []
+for t in r["tests"]:
+    if t["name"] not in names:
+        names.append(t["name"])
+assert sorted(page.svgs) == sorted(names), (sorted(page.svgs), names)
+want = {(t["name"], t["iteration"], st["agent"], st["job"], st["index"])
+        for t in r["tests"] for st in t["streams"]}
+got = [(a["data-test"], int(a["data-iteration"]), a["data-agent"], a["data-job"], int(a["data-stream"]))
+       for svg, a in page.lines]
+assert len(got) == len(set(got)) and set(got) == want, (sorted(got), sorted(want))
+checked = 0
+for svg, a in page.lines:
+    key = (a["data-test"], int(a["data-iteration"]), a["data-agent"], a["data-job"], int(a["data-stream"]))
+    x0, ppx = float(svg["data-x-origin-px"]), float(svg["data-px-per-s"])
+    y0, ppy = float(svg["data-y-origin-px"]), float(svg["data-px-per-mbps"])
+    pts = [tuple(map(float, p.split(","))) for p in a.get("points", "").split()]
+    ss = samples.get(key, [])
+    expected = []
+    for before, after in zip(ss, ss[1:]):
+        if after["t_ns"] > before["t_ns"]:
+            rate = (after["bytes"] - before["bytes"]) * 1e3 / (after["t_ns"] - before["t_ns"])
+            expected.append((after["t_ns"] / 1e9, rate))
+    assert len(pts) == len(expected), (key, len(pts), len(expected))
+    for (x, y), (t_s, mbps) in zip(pts, expected):
+        # Points are printed to 0.1 unit: allow a unit either way.
+        assert abs((x - x0) / ppx - t_s) <= 1 / ppx, (key, x, t_s)
+        assert abs((y0 - y) / ppy - mbps) <= 1 / ppy, (key, y, mbps)
+        checked += 1
+assert checked > 0, "no point was checked: the test wrote no samples"
+print("html: %d timelines, %d stream series, %d points match the samples" % (
+    len(page.svgs), len(page.lines), checked))
+PY
+
+# Compare: three copies of the real results with rates set by hand.
+#   one: A 100,110,90 (mean 100, spread 90..110)   B 104,105,106 (+5%, inside A's spread)
+#        C has no "one" at all                                    (missing)
+#   mix: A 200,200,200 (no spread)                 B 290,300,310 (+50%, outside both)
+#        C 190,200,210 (0%, A's mean inside C's spread)
+#        per class: disk = 3/4 and network = 1/4 of the combined rate
+python3 - "$RESULTS/results.json" "$SCRATCH" <<'PY' || fail "could not build the compare inputs"
+import copy, json, sys
+r = json.load(open(sys.argv[1]))
+rates = {
+    "A": {"one": [100, 110, 90], "mix": [200, 200, 200]},
+    "B": {"one": [104, 105, 106], "mix": [290, 300, 310]},
+    "C": {"mix": [190, 200, 210]},
+}
+for name, table in rates.items():
+    out = copy.deepcopy(r)
+    out["tests"] = [t for t in out["tests"] if t["name"] in table]
+    for t in out["tests"]:
+        rate = table[t["name"]][t["iteration"] - 1]
+        s = t["summary"]
+        s["combined_mbps"] = rate
+        if s["network"]["streams"]:
+            s["disk"]["combined_mbps"] = rate * 0.75
+            s["network"]["combined_mbps"] = rate * 0.25
+    json.dump(out, open("%s/%s.json" % (sys.argv[2], name), "w"), indent=1)
+PY
+"$BIN/iofleet" compare "$SCRATCH/A.json" "$SCRATCH/B.json" "$SCRATCH/C.json" --labels k1,k2,k3 \
+    > "$SCRATCH/compare.txt" || fail "iofleet compare exited $?"
+cat "$SCRATCH/compare.txt"
+"$BIN/iofleet" compare "$SCRATCH/A.json" "$SCRATCH/B.json" "$SCRATCH/C.json" --labels k1,k2,k3 \
+    --format json > "$SCRATCH/compare.json" || fail "iofleet compare --format json exited $?"
+python3 - "$SCRATCH" <<'PY' || fail "compare figures are wrong"
+import json, re, sys
+d = sys.argv[1]
+sets = [json.load(open("%s/%s.json" % (d, n))) for n in "ABC"]
+def iters(r, test, get):
+    return [get(t["summary"]) for t in r["tests"] if t["name"] == test]
+figures = {
+    "MB/s": lambda s: s["combined_mbps"],
+    "disk MB/s": lambda s: s["disk"]["combined_mbps"],
+    "network MB/s": lambda s: s["network"]["combined_mbps"],
+    "%sys": lambda s: s["sys_pct"],
+}
+cmp = json.load(open(d + "/compare.json"))
+assert [s["label"] for s in cmp["sets"]] == ["k1", "k2", "k3"]
+seen = set()
+for row in cmp["rows"]:
+    get = figures[row["figure"]]
+    base = iters(sets[0], row["test"], get)
+    for n, cell in enumerate(row["cells"]):
+        values = iters(sets[n], row["test"], get)
+        if not values:
+            assert cell["missing"], (row, n)
+            continue
+        mean = sum(values) / len(values)
+        assert abs(cell["mean"] - mean) < 1e-9 and cell["iterations"] == len(values)
+        if n == 0:
+            continue
+        b = sum(base) / len(base)
+        change = (mean - b) / b * 100
+        inside = (len(base) > 1 and min(base) <= mean <= max(base)) or \
+                 (len(values) > 1 and min(values) <= b <= max(values))
+        assert abs(cell["change_pct"] - change) < 1e-9, (row["test"], n, cell, change)
+        assert cell["within_spread"] == inside, (row["test"], n, cell, inside)
+        seen.add((row["test"], row["figure"], n, round(change, 1), inside))
+# The cases the fixture was built for.
+assert ("one", "MB/s", 1, 5.0, True) in seen, seen
+assert ("mix", "MB/s", 1, 50.0, False) in seen, seen
+assert ("mix", "MB/s", 2, 0.0, True) in seen, seen
+assert ("mix", "disk MB/s", 1, 50.0, False) in seen, seen
+
+# The text table: header, marks, missing, the mixed row as disk/network.
+text = open(d + "/compare.txt").read().splitlines()
+assert re.match(r"^test +figure +k1 +k2 +k3$", text[0]), text[0]
+rows = {tuple(re.split(r"  +", line.strip())[:2]): re.split(r"  +", line.strip())[2:]
+        for line in text[1:] if line.strip() and not line.startswith("values:")}
+assert rows[("one", "MB/s")] == ["100", "105 +5.0%~", "missing"], rows[("one", "MB/s")]
+assert rows[("mix", "MB/s")] == ["200", "300 +50.0%", "200 +0.0%~"], rows[("mix", "MB/s")]
+assert rows[("mix", "disk/network")] == ["150/50", "225/75 +50.0%/+50.0%",
+                                         "150/50 +0.0%~/+0.0%~"], rows[("mix", "disk/network")]
+print("compare: changes and marks as computed by hand")
+PY
+
+# Without labels the columns are the kernels; the same kernel twice is #2.
+kernel=$(json 'r["agents"][0]["kernel"]')
+"$BIN/iofleet" compare "$SCRATCH/A.json" "$SCRATCH/B.json" | head -1 > "$SCRATCH/header.txt"
+grep -qF "$kernel  $kernel #2" "$SCRATCH/header.txt" ||
+    { cat "$SCRATCH/header.txt"; fail "columns are not labelled by kernel"; }
+"$BIN/iofleet" compare "$SCRATCH/A.json" "$SCRATCH/B.json" --format csv |
+    python3 -c 'import csv,sys; rows=list(csv.DictReader(sys.stdin)); cpu=[x for x in rows if x["figure"]=="%sys"]; assert len(rows)-len(cpu)==8 and len(cpu)==4 and rows[0]["figure"]=="MB/s", rows' ||
+    fail "compare --format csv"
+"$BIN/iofleet" compare "$SCRATCH/A.json" "$SCRATCH/B.json" --labels x > /dev/null 2>&1 &&
+    fail "one label for two files was accepted"
+echo "reports: ok"
