@@ -2,8 +2,11 @@
 #
 #   make deps        install missing Debian packages (as root)
 #   make test        unit and integration tests, plain and under ASan/UBSan
-#   make demo        two agents on loopback, configs/demo.ini, one report
-#   make bench       the write workload beside dd and fio, ratios
+#   make demo        two agents on loopback and an NFS export, configs/demo.ini
+#   make bench       the write workload beside dd and fio, the copy workload
+#                    beside nfs-cp and cp, ratios
+#   make fuzz        libFuzzer on the message decoder and the scenario parser,
+#                    FUZZ_SECONDS (60) each, corpora kept in build-fuzz/corpus/
 #
 # Every target that needs the libraries goes through `deps` first, then
 # builds in a sub-make so that pkg-config runs after they are installed.
@@ -36,7 +39,7 @@ AGENT_OBJ := $(call obj,$(AGENT_SRC))
 COORD_OBJ := $(call obj,$(COORD_SRC))
 UNIT_BIN  := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps binaries units test test-build demo bench clean
+.PHONY: all deps binaries units test test-build demo bench clean fuzz fuzz-build
 all: deps
 	@$(MAKE) --no-print-directory binaries
 
@@ -75,10 +78,34 @@ test: deps
 demo: all
 	@scripts/demo.sh build
 
+# Fuzz targets: clang with libFuzzer, ASan and UBSan, built from the
+# sources directly (the objects above are gcc's).
+FUZZ_B       ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_CFLAGS  := -std=gnu11 -O1 -g -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
+                -fno-sanitize-recover=undefined $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+FUZZ_BIN     := $(FUZZ_B)/fuzz_msg $(FUZZ_B)/fuzz_scenario
+
+$(FUZZ_B)/fuzz_msg: tests/fuzz/fuzz_msg.c $(PROTO_SRC) $(wildcard proto/*.h)
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_msg.c $(PROTO_SRC) $(LDLIBS) -o $@
+$(FUZZ_B)/fuzz_scenario: tests/fuzz/fuzz_scenario.c coordinator/scenario.c $(PROTO_SRC) \
+                         coordinator/scenario.h $(wildcard proto/*.h)
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_scenario.c coordinator/scenario.c $(PROTO_SRC) \
+	    $(LDLIBS) -o $@
+
+fuzz-build: $(FUZZ_BIN)
+
+fuzz: deps
+	@$(MAKE) --no-print-directory fuzz-build
+	@tests/fuzz/run.sh $(FUZZ_B) $(FUZZ_SECONDS)
+
 bench: all
 	@tests/bench/write.sh build
+	@tests/bench/copy.sh build
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

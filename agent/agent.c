@@ -10,11 +10,15 @@
 */
 #include "agent.h"
 
+#include "auth.h"
 #include "confine.h"
 #include "hostinfo.h"
+#include "hostwatch.h"
 #include "job.h"
+#include "log.h"
 
 #include "../proto/clock.h"
+#include "../proto/keys.h"
 #include "../proto/msg.h"
 #include "../proto/version.h"
 
@@ -33,11 +37,11 @@
 #define S_LEASE_MIN_MS          1000
 #define S_LEASE_MAX_MS          3600000
 #define S_TEST_STREAMS_MAX      1024        //  threads one test may ask of this agent
+#define S_TEST_JOBS_MAX         256         //  jobs one test may hold on this agent
 #define S_LINGER_MS             500         //  time the last results get to leave at exit
 #define S_HEARTBEAT_IVL_MS      5000        //  ZMTP heartbeats find dead connections
 #define S_HEARTBEAT_TIMEOUT_MS  15000
 #define S_START_LEAD_MAX_NS     (3600 * NS_PER_SEC)    //  START instants further off are refused
-#define S_LOG_LINE_MAX          2048
 #define S_QUOTED_MAX            (2 * MSG_TEXT_MAX + 3)
 
 //  A job of the current test and when its next sample is due.
@@ -53,6 +57,7 @@ typedef struct {
     char name [JOB_NAME_MAX + 1];       //  its name (the jobs' spec.test) as a log token
     bool started;                       //  START came
     int64_t start_ns;                   //  the start instant it named
+    bool host_begun;                    //  the host's window opened at start_ns
     bool orphaned;                      //  its session ended: stopping, results go nowhere
     s_slot_t *slots;                    //  its jobs
     size_t slot_count;                  //  how many
@@ -63,12 +68,15 @@ typedef struct {
 struct _agent_t {
     char name [JOB_NAME_MAX + 1];       //  --name
     char *endpoint;                     //  endpoint actually bound
-    bool insecure;                      //  serving without CURVE (always, for now)
+    bool insecure;                      //  serving without CURVE (no --keys)
+    keys_t *keys;                       //  --keys: our pair and the trusted coordinators
+    zactor_t *auth;                     //  the ZAP handler that checks them (auth.h)
     bool verbose;                       //  log pings and samples too
     zsock_t *router;                    //  the socket coordinators talk to
     int notify_fd;                      //  eventfd stream threads write when they end
     confine_t *confine;                 //  the --root directories
     hostinfo_t *hostinfo;               //  what WELCOME says about the host
+    hostwatch_t *hostwatch;             //  the host's figures over a test (HOST)
     uint64_t malformed_count;           //  frames that did not decode
     zframe_t *peer;                     //  routing id of the session's coordinator, NULL when idle
     char coordinator [MSG_TEXT_MAX + 1];    //  its name, from HELLO
@@ -92,15 +100,10 @@ s_log (agent_t *self, const char *format, ...)
 static void
 s_log (agent_t *self, const char *format, ...)
 {
-    char line [S_LOG_LINE_MAX];
-    int used = snprintf (line, sizeof (line), "agent=%s ", self->name);
     va_list args;
     va_start (args, format);
-    vsnprintf (line + used, sizeof (line) - (size_t) used - 1, format, args);
+    agent_logv (self->name, format, args);
     va_end (args);
-    size_t length = strlen (line);
-    line [length++] = '\n';
-    fwrite (line, 1, length, stderr);
 }
 
 //  Quote text for a log value: "..." with quotes and backslashes escaped
@@ -319,6 +322,59 @@ s_test_is_current (agent_t *self, uint32_t test_id)
     return self->test.active && !self->test.orphaned && self->test.test_id == test_id;
 }
 
+//  When every stream of a fill job has ended, take their figures, log
+//  them, and answer the job's PREPARE (if answer): READY with the bytes
+//  and time the fill took, or ERROR with the first stream's error. A fill
+//  stopped by an abort answers nothing: the coordinator gave up on it.
+static void
+s_finish_fill (agent_t *self, job_t *job, bool answer)
+{
+    if (job_finished (job))
+        return;
+    for (size_t index = 0; index < job_stream_count (job); index++)
+        if (!stream_done (job_stream (job, index)))
+            return;
+    uint64_t fill_bytes = 0;
+    int64_t first_start_ns = INT64_MAX, last_end_ns = 0;
+    char error [MSG_TEXT_MAX + 1] = "";
+    bool aborted = false;
+    msg_result_t result;
+    uint32_t test_id = 0;
+    while (job_take_result (job, &result)) {
+        test_id = result.test_id;
+        fill_bytes += result.bytes;
+        if (result.start_ns && result.start_ns < first_start_ns)
+            first_start_ns = result.start_ns;
+        if (result.end_ns > last_end_ns)
+            last_end_ns = result.end_ns;
+        if (result.error [0] && !error [0]) {
+            msg_strcpy (error, result.error, sizeof (error));
+            aborted = result.err_no == ECANCELED;
+        }
+    }
+    int64_t fill_ns = last_end_ns > first_start_ns? last_end_ns - first_start_ns: 0;
+    char quoted [S_QUOTED_MAX];
+    s_log (self, "event=fill test_id=%" PRIu32 " job_id=%" PRIu32 " bytes=%" PRIu64
+           " reused=%s fill_ms=%" PRId64 " error=%s", test_id, job_id (job), fill_bytes,
+           fill_bytes? "no": "yes", (int64_t) (fill_ns / NS_PER_MSEC), s_quote (error, quoted, sizeof (quoted)));
+    if (!answer || aborted)
+        return;
+    if (error [0]) {
+        s_send_error (self, self->peer, test_id, (int32_t) job_id (job), "prepare", "%s", error);
+        return;
+    }
+    msg_t *out = s_reply (self, MSG_READY);
+    out->u.ready.test_id = test_id;
+    out->u.ready.job_id = job_id (job);
+    out->u.ready.streams = 0;           //  no timed streams: no RESULTs will follow
+    out->u.ready.job_class = (uint32_t) job_class (job);
+    out->u.ready.fill_bytes = fill_bytes;
+    out->u.ready.fill_ns = fill_ns;
+    s_log (self, "event=ready test_id=%" PRIu32 " job_id=%" PRIu32 " streams=0 fill=yes",
+           test_id, job_id (job));
+    s_send (self, self->peer, out);
+}
+
 //  Take every stream result that is ready: log it, send it to the session
 //  (unless the test is orphaned), and when the last one is in, end the
 //  test. Each stream has removed its files before its result is taken.
@@ -329,7 +385,13 @@ s_collect_results (agent_t *self)
     if (!test->active)
         return;
     bool deliver = !test->orphaned && self->peer;
+    bool has_untimed = false;
     for (size_t index = 0; index < test->slot_count; index++) {
+        if (job_untimed (test->slots [index].job)) {
+            has_untimed = true;
+            s_finish_fill (self, test->slots [index].job, deliver && !test->started);
+            continue;
+        }
         while (true) {
             msg_t *out = s_reply (self, MSG_RESULT);
             msg_result_t *result = &out->u.result;
@@ -348,9 +410,62 @@ s_collect_results (agent_t *self)
     for (size_t index = 0; index < test->slot_count; index++)
         if (!job_finished (test->slots [index].job))
             return;
+    //  Fills end before START; the test they belong to is still to run.
+    if (has_untimed && !test->started)
+        return;
+    //  The window closes with the last stream; the host's figures follow
+    //  after the settle period (s_handle_timers).
+    if (test->host_begun && !test->orphaned) {
+        int64_t settle_ns = 0;
+        for (size_t index = 0; index < test->slot_count; index++)
+            if (job_spec (test->slots [index].job)->settle_ns > settle_ns)
+                settle_ns = job_spec (test->slots [index].job)->settle_ns;
+        char err [256];
+        if (hostwatch_end (self->hostwatch, settle_ns, err, sizeof (err)))
+            s_log (self, "event=host-figures test_id=%" PRIu32 " error=\"%s\"", test->test_id, err);
+    }
     s_log (self, "event=test-over test_id=%" PRIu32 " test=%s%s", test->test_id, test->name,
            test->orphaned? " orphaned=yes": "");
     s_test_clear (self);
+}
+
+//  A monitor job's sample: the host's counters now.
+static void
+s_send_monitor (agent_t *self, job_t *job)
+{
+    if (job_finished (job) || stream_done (job_stream (job, 0)))
+        return;
+    msg_t *out = s_reply (self, MSG_MONITOR);
+    char err [256];
+    if (hostwatch_sample (self->hostwatch, &out->u.monitor, err, sizeof (err))) {
+        s_log (self, "event=monitor test_id=%" PRIu32 " error=\"%s\"", self->test.test_id, err);
+        return;
+    }
+    out->u.monitor.test_id = self->test.test_id;
+    out->u.monitor.job_id = job_id (job);
+    s_send (self, self->peer, out);
+}
+
+//  A SAMPLE for every running stream of a job: bytes done now.
+static void
+s_send_stream_samples (agent_t *self, job_t *job)
+{
+    for (size_t stream_nbr = 0; stream_nbr < job_stream_count (job); stream_nbr++) {
+        stream_t *stream = job_stream (job, stream_nbr);
+        if (stream_done (stream))
+            continue;
+        msg_t *out = s_reply (self, MSG_SAMPLE);
+        out->u.sample.test_id = self->test.test_id;
+        out->u.sample.job_id = job_id (job);
+        out->u.sample.stream = stream_index (stream);
+        out->u.sample.t_ns = clock_now_ns ();
+        out->u.sample.bytes = stream_bytes (stream);
+        if (self->verbose)
+            s_log (self, "event=sample test_id=%" PRIu32 " job_id=%" PRIu32 " stream=%" PRIu32
+                   " bytes=%" PRIu64, self->test.test_id, job_id (job), stream_index (stream),
+                   out->u.sample.bytes);
+        s_send (self, self->peer, out);
+    }
 }
 
 //  Send a SAMPLE for every running stream of every job whose sample is
@@ -367,22 +482,10 @@ s_send_samples (agent_t *self, int64_t now_ns)
         if (now_ns < slot->next_sample_ns)
             continue;
         job_t *job = slot->job;
-        for (size_t stream_nbr = 0; stream_nbr < job_stream_count (job); stream_nbr++) {
-            stream_t *stream = job_stream (job, stream_nbr);
-            if (stream_done (stream))
-                continue;
-            msg_t *out = s_reply (self, MSG_SAMPLE);
-            out->u.sample.test_id = test->test_id;
-            out->u.sample.job_id = job_id (job);
-            out->u.sample.stream = stream_index (stream);
-            out->u.sample.t_ns = clock_now_ns ();
-            out->u.sample.bytes = stream_bytes (stream);
-            if (self->verbose)
-                s_log (self, "event=sample test_id=%" PRIu32 " job_id=%" PRIu32 " stream=%" PRIu32
-                       " bytes=%" PRIu64, test->test_id, job_id (job), stream_index (stream),
-                       out->u.sample.bytes);
-            s_send (self, self->peer, out);
-        }
+        if (job_samples_host (job))
+            s_send_monitor (self, job);
+        else
+            s_send_stream_samples (self, job);
         //  START keeps start_ns within an hour of now, so this cannot overflow.
         int64_t interval_ns = job_spec (job)->interval_ns;
         int64_t periods = (now_ns - test->start_ns) / interval_ns + 1;
@@ -496,6 +599,12 @@ s_handle_prepare (agent_t *self, zframe_t *peer, bool from_peer)
         snprintf (reason, sizeof (reason), "replaced by test %" PRIu32, prepare->test_id);
         s_test_discard (self, reason);
     }
+    if (self->test.slot_count >= S_TEST_JOBS_MAX) {
+        s_send_error (self, peer, prepare->test_id, job_id, "prepare",
+                      "job %s: test %" PRIu32 " already holds %d jobs on agent %s, its limit",
+                      spec->name, prepare->test_id, S_TEST_JOBS_MAX, self->name);
+        return;
+    }
     if (spec->streams > S_TEST_STREAMS_MAX
     ||  self->test.stream_count + spec->streams > S_TEST_STREAMS_MAX) {
         s_send_error (self, peer, prepare->test_id, job_id, "prepare",
@@ -525,12 +634,21 @@ s_handle_prepare (agent_t *self, zframe_t *peer, bool from_peer)
         s_send_error (self, peer, prepare->test_id, job_id, "prepare", "%s", err);
         return;
     }
+    if (job_untimed (job)) {
+        //  A fill works in its stream threads now; s_collect_results
+        //  answers READY (or ERROR) when it is done.
+        s_log (self, "event=fill-started test_id=%" PRIu32 " job_id=%" PRIu32 " streams=%zu",
+               prepare->test_id, prepare->job_id, job_stream_count (job));
+        return;
+    }
     msg_t *out = s_reply (self, MSG_READY);
     out->u.ready.test_id = prepare->test_id;
     out->u.ready.job_id = prepare->job_id;
     out->u.ready.streams = (uint32_t) job_stream_count (job);
-    s_log (self, "event=ready test_id=%" PRIu32 " job_id=%" PRIu32 " streams=%" PRIu32,
-           out->u.ready.test_id, out->u.ready.job_id, out->u.ready.streams);
+    out->u.ready.job_class = (uint32_t) job_class (job);
+    s_log (self, "event=ready test_id=%" PRIu32 " job_id=%" PRIu32 " streams=%" PRIu32
+           " class=%s", out->u.ready.test_id, out->u.ready.job_id, out->u.ready.streams,
+           jobspec_class_name (job_class (job)));
     s_send (self, peer, out);
 }
 
@@ -571,6 +689,10 @@ s_handle_start (agent_t *self, zframe_t *peer, bool from_peer)
         int64_t interval_ns = job_spec (slot->job)->interval_ns;
         slot->next_sample_ns = interval_ns > 0?
                                s_add_saturated (start->start_ns, interval_ns): INT64_MAX;
+        //  A monitor's series starts at the start instant itself: its
+        //  first counters are the base of every difference after.
+        if (job_samples_host (slot->job))
+            slot->next_sample_ns = start->start_ns;
     }
     s_log (self, "event=start test_id=%" PRIu32 " test=%s start_ns=%" PRId64 " lead_us=%" PRId64,
            test->test_id, test->name, start->start_ns, (int64_t) (lead_ns / NS_PER_USEC));
@@ -621,6 +743,16 @@ s_dispatch (agent_t *self, zframe_t *peer, bool from_peer, int64_t received_ns)
             break;
         case MSG_ABORT:
             s_handle_abort (self, peer, from_peer);
+            break;
+        case MSG_STOP:
+            //  The timed streams are over everywhere: monitors take a last
+            //  sample, so that their series ends with the test, and end.
+            if (from_peer && s_test_is_current (self, self->in.u.stop.test_id))
+                for (size_t index = 0; index < self->test.slot_count; index++)
+                    if (job_samples_host (self->test.slots [index].job)) {
+                        s_send_monitor (self, self->test.slots [index].job);
+                        job_stop (self->test.slots [index].job, "test over");
+                    }
             break;
         case MSG_BYE:
             if (from_peer)
@@ -713,6 +845,24 @@ s_handle_stream_events (agent_t *self)
     s_collect_results (self);
 }
 
+//  The host's window opens at the start instant (the loop wakes for it
+//  after the streams, which spin for it, have started) and its figures go
+//  out once the settle period after the test is over.
+static void
+s_watch_host (agent_t *self, int64_t now_ns)
+{
+    s_test_t *test = &self->test;
+    if (test->active && test->started && !test->host_begun && now_ns >= test->start_ns) {
+        char err [256];
+        if (hostwatch_begin (self->hostwatch, test->test_id, err, sizeof (err)))
+            s_log (self, "event=host-figures test_id=%" PRIu32 " error=\"%s\"", test->test_id, err);
+        test->host_begun = true;
+    }
+    msg_t *out = s_reply (self, MSG_HOST);
+    if (hostwatch_settled (self->hostwatch, &out->u.host) && self->peer)
+        s_send (self, self->peer, out);
+}
+
 //  Deadlines: the session's lease, then samples.
 static void
 s_handle_timers (agent_t *self)
@@ -721,6 +871,7 @@ s_handle_timers (agent_t *self)
     if (self->peer && now_ns - self->last_heard_ns >= self->lease_ns)
         s_end_session (self, "lease-expired", "the coordinator went silent (lease expired)");
     s_send_samples (self, now_ns);
+    s_watch_host (self, now_ns);
 }
 
 //  Milliseconds until the next deadline, rounded up so that the loop
@@ -732,6 +883,11 @@ s_timeout_ms (agent_t *self)
     if (self->peer)
         deadline_ns = s_add_saturated (self->last_heard_ns, self->lease_ns);
     s_test_t *test = &self->test;
+    if (test->active && test->started && !test->host_begun && test->start_ns < deadline_ns)
+        deadline_ns = test->start_ns;
+    int64_t settle_ns = hostwatch_next_ns (self->hostwatch);
+    if (settle_ns && settle_ns < deadline_ns)
+        deadline_ns = settle_ns;
     if (test->active && test->started && !test->orphaned && self->peer)
         for (size_t index = 0; index < test->slot_count; index++)
             if (test->slots [index].next_sample_ns < deadline_ns)
@@ -843,6 +999,13 @@ s_bind (agent_t *self, const char *endpoint, char *err, size_t errlen)
     zsock_set_maxmsgsize (self->router, MSG_FRAME_MAX);
     zsock_set_heartbeat_ivl (self->router, S_HEARTBEAT_IVL_MS);
     zsock_set_heartbeat_timeout (self->router, S_HEARTBEAT_TIMEOUT_MS);
+    //  With keys: a CURVE server (encrypted, and every client asked of the
+    //  ZAP handler, which is already running).
+    if (self->keys) {
+        zcert_apply (keys_own (self->keys), self->router);
+        zsock_set_curve_server (self->router, 1);
+        zsock_set_zap_domain (self->router, "iofleet");
+    }
     if (zsock_bind (self->router, "%s", endpoint) == -1) {
         snprintf (err, errlen, "bind(%s): %s", endpoint, zmq_strerror (zmq_errno ()));
         return -1;
@@ -866,10 +1029,11 @@ agent_new (const agent_config_t *config, char *err, size_t errlen)
     }
     self->notify_fd = -1;
     self->verbose = config->verbose;
-    self->insecure = true;              //  no CURVE yet: every session is unauthenticated
+    self->insecure = !config->keys_dir;
     self->hostinfo = hostinfo_new ();
+    self->hostwatch = hostwatch_new ("/proc", "/sys");
     self->confine = confine_new ();
-    if (!self->hostinfo || !self->confine) {
+    if (!self->hostinfo || !self->hostwatch || !self->confine) {
         snprintf (err, errlen, "agent: %s", strerror (ENOMEM));
         goto fail;
     }
@@ -889,10 +1053,25 @@ agent_new (const agent_config_t *config, char *err, size_t errlen)
         if (confine_add_root (self->confine, config->roots [index], err, errlen) == -1)
             goto fail;
 
+    if (config->keys_dir) {
+        self->keys = keys_new (config->keys_dir, err, errlen);
+        if (!self->keys)
+            goto fail;
+        if (keys_peer_count (self->keys) == 0) {
+            snprintf (err, errlen, "keys %s: no coordinator public key (*" KEYS_PUBLIC_SUFFIX
+                      ") beside the agent's own: copy in the NAME" KEYS_PUBLIC_SUFFIX
+                      " of every coordinator to trust", config->keys_dir);
+            goto fail;
+        }
+        self->auth = auth_new (self->keys, self->name, err, errlen);
+        if (!self->auth)
+            goto fail;
+    }
     bool loopback = agent_endpoint_is_loopback (config->bind_endpoint);
-    if (!loopback && !config->insecure) {
+    if (!loopback && self->insecure && !config->insecure) {
         snprintf (err, errlen, "bind(%s): refusing to serve a non-loopback address "
-                  "without encryption; give --insecure to do it anyway", config->bind_endpoint);
+                  "without encryption; give --keys DIR, or --insecure to do it anyway",
+                  config->bind_endpoint);
         goto fail;
     }
     self->notify_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -907,7 +1086,14 @@ agent_new (const agent_config_t *config, char *err, size_t errlen)
            IOFLEET_VERSION, IOFLEET_PROTOCOL_VERSION);
     for (size_t index = 0; index < confine_root_count (self->confine); index++)
         s_log (self, "event=root dir=%s", confine_root (self->confine, index));
-    if (loopback)
+    if (self->keys) {
+        char key_text [48];
+        s_log (self, "event=security security=curve key=%s trusted=%zu keys=%s",
+               keys_key_text (zcert_public_key (keys_own (self->keys)), key_text, sizeof (key_text)),
+               keys_peer_count (self->keys), keys_dir (self->keys));
+    }
+    else
+    if (loopback && !config->insecure)
         s_log (self, "event=note security=none text=\"the socket is unauthenticated; "
                "only this host can reach it\"");
     else
@@ -934,11 +1120,14 @@ agent_destroy (agent_t **self_p)
     if (self->router)
         zsock_set_linger (self->router, S_LINGER_MS);
     zsock_destroy (&self->router);
+    auth_destroy (&self->auth);
+    keys_destroy (&self->keys);
     zstr_free (&self->endpoint);
     if (self->notify_fd != -1)
         close (self->notify_fd);
     confine_destroy (&self->confine);
     hostinfo_destroy (&self->hostinfo);
+    hostwatch_destroy (&self->hostwatch);
     free (self);
     *self_p = NULL;
 }

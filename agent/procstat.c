@@ -230,10 +230,13 @@ procstat_read (const char *proc_root, procstat_t *snapshot, char *err, size_t er
     snapshot->t_ns = clock_now_ns ();
     int rc = -1;
     char reason [256];
+    char *meminfo = NULL, *diskstats = NULL;
     char *stat = s_slurp (proc_root, "stat", err, errlen);
-    char *meminfo = s_slurp (proc_root, "meminfo", err, errlen);
-    char *diskstats = s_slurp (proc_root, "diskstats", err, errlen);
-    if (!stat || !meminfo || !diskstats)
+    if (stat)
+        meminfo = s_slurp (proc_root, "meminfo", err, errlen);
+    if (meminfo)
+        diskstats = s_slurp (proc_root, "diskstats", err, errlen);
+    if (!diskstats)
         goto done;
     if (procstat_parse_cpu (stat, &snapshot->cpu, reason, sizeof reason)) {
         snprintf (err, errlen, "%s/stat: %s", proc_root, reason);

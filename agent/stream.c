@@ -43,7 +43,6 @@ struct _stream_t {
     int64_t sys_ns;                 //  system CPU of the timed part
     atomic_bool done;               //  the thread has ended: figures are final
     bool result_taken;              //  stream_take_result returned them
-    bool cleaned;                   //  the workload's cleanup has run
 };
 
 //  Prepare one stream through its workload.
@@ -91,8 +90,7 @@ stream_destroy (stream_t **self_p)
         stream_stop (self, "discarded");
         stream_wait (self);
     }
-    if (!self->cleaned)
-        self->ops->cleanup (&self->ws, self->remove_files);
+    self->ops->cleanup (&self->ws, self->remove_files);
     pthread_cond_destroy (&self->wakeup);
     pthread_mutex_destroy (&self->lock);
     free (self);
@@ -276,7 +274,10 @@ stream_index (stream_t *self)
     return self->ws.index;
 }
 
-//  Release the finished stream and hand out its figures, once.
+//  Hand out the finished stream's figures, once. Its files stay until
+//  stream_destroy: removing a file drops its dirty pages, and the host's
+//  figures at the end of the window (agent/hostwatch.h) must still see
+//  what the test left in the page cache.
 bool
 stream_take_result (stream_t *self, msg_result_t *result)
 {
@@ -284,8 +285,6 @@ stream_take_result (stream_t *self, msg_result_t *result)
         return false;
     self->result_taken = true;
     stream_wait (self);
-    self->ops->cleanup (&self->ws, self->remove_files);
-    self->cleaned = true;
 
     result->stream = self->ws.index;
     result->bytes = atomic_load_explicit (&self->ws.bytes, memory_order_relaxed);

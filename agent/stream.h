@@ -66,11 +66,10 @@ uint64_t stream_bytes (stream_t *self);
 //  0-based index of the stream within its job.
 uint32_t stream_index (stream_t *self);
 
-//  Once the stream is done, release it (join its thread, let the workload
-//  close and remove its files unless keep), fill result (every field but
+//  Once the stream is done, join its thread, fill result (every field but
 //  test_id and job_id) and return true; false before that, and after the
-//  first time. Releasing first means a coordinator that holds a RESULT
-//  knows the stream's file is already gone.
+//  first time. The workload's cleanup (and the removal of its files
+//  unless keep) waits for stream_destroy, at the end of the test.
 bool stream_take_result (stream_t *self, msg_result_t *result);
 
 #endif

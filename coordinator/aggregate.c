@@ -9,9 +9,11 @@
     MB = 10^6 bytes.
 */
 #include "aggregate.h"
+#include "../proto/clock.h"
 
 #include <assert.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -508,6 +510,227 @@ s_fill_class (const test_result_t *test, int job_class, class_summary_t *class_s
 }
 
 //  Fill test->summary from the test's streams.
+double
+aggregate_stream_sys_s_per_gb (const stream_result_t *stream)
+{
+    if (stream->bytes == 0)
+        return NAN;
+    return ((double) stream->sys_ns / NS_PER_SEC) / ((double) stream->bytes / 1e9);
+}
+
+//  Percent of part in whole, NAN for an empty whole.
+static double
+s_pct (uint64_t part, uint64_t whole)
+{
+    return whole? 100.0 * (double) part / (double) whole: NAN;
+}
+
+//  Per host: CPU shares and the bytes its streams moved; for the test:
+//  the CPU shares of all measured hosts together.
+static void
+s_fill_hosts (test_result_t *test, test_summary_t *summary)
+{
+    uint64_t total = 0, user = 0, system = 0, iowait = 0;
+    for (size_t h = 0; h < test->host_count; h++) {
+        host_result_t *host = &test->hosts [h];
+        host->stream_bytes = 0;
+        for (size_t s = 0; s < test->stream_count; s++)
+            if (strcmp (test->streams [s].agent, host->agent) == 0)
+                host->stream_bytes += test->streams [s].bytes;
+        if (!host->received) {
+            host->usr_pct = host->sys_pct = host->iowait_pct = host->idle_pct = NAN;
+            continue;
+        }
+        const msg_host_t *c = &host->counters;
+        host->usr_pct = s_pct (c->cpu_user_ticks, c->cpu_total_ticks);
+        host->sys_pct = s_pct (c->cpu_system_ticks, c->cpu_total_ticks);
+        host->iowait_pct = s_pct (c->cpu_iowait_ticks, c->cpu_total_ticks);
+        host->idle_pct = s_pct (c->cpu_idle_ticks, c->cpu_total_ticks);
+        summary->hosts_measured++;
+        total += c->cpu_total_ticks;
+        user += c->cpu_user_ticks;
+        system += c->cpu_system_ticks;
+        iowait += c->cpu_iowait_ticks;
+    }
+    summary->usr_pct = s_pct (user, total);
+    summary->sys_pct = s_pct (system, total);
+    summary->iowait_pct = s_pct (iowait, total);
+}
+
+//  Rate in MB/s of a counter that grew from a to b over ns nanoseconds.
+static double
+s_counter_mbps (uint64_t a, uint64_t b, int64_t ns)
+{
+    return ns > 0? (double) (b >= a? b - a: 0) / ((double) ns / 1e9) / 1e6: NAN;
+}
+
+//  A monitor's figures over its whole series, and the longest gap in it.
+static void
+s_fill_monitor (monitor_result_t *monitor)
+{
+    monitor->usr_pct = monitor->sys_pct = monitor->iowait_pct = NAN;
+    monitor->disk_read_mbps = monitor->disk_write_mbps = NAN;
+    monitor->nfsd_read_mbps = monitor->nfsd_write_mbps = NAN;
+    monitor->max_gap_ns = 0;
+    if (monitor->point_count < 2)
+        return;
+    for (size_t i = 1; i < monitor->point_count; i++) {
+        int64_t gap_ns = monitor->points [i].t_ns - monitor->points [i - 1].t_ns;
+        if (gap_ns > monitor->max_gap_ns)
+            monitor->max_gap_ns = gap_ns;
+    }
+    const msg_monitor_t *a = &monitor->points [0];
+    const msg_monitor_t *b = &monitor->points [monitor->point_count - 1];
+    uint64_t total = b->cpu_total_ticks - a->cpu_total_ticks;
+    if (b->cpu_total_ticks >= a->cpu_total_ticks && total > 0) {
+        monitor->usr_pct = s_pct (b->cpu_user_ticks - a->cpu_user_ticks, total);
+        monitor->sys_pct = s_pct (b->cpu_system_ticks - a->cpu_system_ticks, total);
+        monitor->iowait_pct = s_pct (b->cpu_iowait_ticks - a->cpu_iowait_ticks, total);
+    }
+    int64_t ns = b->t_ns - a->t_ns;
+    monitor->disk_read_mbps = s_counter_mbps (a->disk_read_bytes, b->disk_read_bytes, ns);
+    monitor->disk_write_mbps = s_counter_mbps (a->disk_written_bytes, b->disk_written_bytes, ns);
+    monitor->nfsd_read_mbps = s_counter_mbps (a->nfsd_read_bytes, b->nfsd_read_bytes, ns);
+    monitor->nfsd_write_mbps = s_counter_mbps (a->nfsd_written_bytes, b->nfsd_written_bytes, ns);
+}
+
+//  Add a warning to the test (formatted), unless the list is full.
+static void
+s_warn (test_result_t *test, const char *kind, const char *agent, const char *format, ...)
+    __attribute__ ((format (printf, 4, 5)));
+
+static void
+s_warn (test_result_t *test, const char *kind, const char *agent, const char *format, ...)
+{
+    if (test->warning_count == TEST_WARNINGS_MAX)
+        return;
+    warning_t *warning = &test->warnings [test->warning_count++];
+    snprintf (warning->kind, sizeof warning->kind, "%s", kind);
+    snprintf (warning->agent, sizeof warning->agent, "%s", agent);
+    va_list args;
+    va_start (args, format);
+    vsnprintf (warning->text, sizeof warning->text, format, args);
+    va_end (args);
+}
+
+//  The warnings an engineer would otherwise raise on the mailing list:
+//  a rate that measured the page cache, not the disk; and a start that
+//  was not one.
+static void
+s_fill_warnings (test_result_t *test, const test_summary_t *summary)
+{
+    test->warning_count = 0;
+    for (size_t h = 0; h < test->host_count; h++) {
+        const host_result_t *host = &test->hosts [h];
+        if (!host->received || host->stream_bytes == 0)
+            continue;
+        const msg_host_t *c = &host->counters;
+        double bytes = (double) host->stream_bytes;
+        uint64_t dirtied = c->dirty_end_bytes + c->writeback_end_bytes > c->dirty_start_bytes?
+                           c->dirty_end_bytes + c->writeback_end_bytes - c->dirty_start_bytes: 0;
+        if (dirtied > AGGREGATE_DIRTY_FLOOR_BYTES
+        &&  (double) dirtied > AGGREGATE_DIRTY_SHARE * bytes)
+            s_warn (test, "dirty", host->agent,
+                    "%s: %.1f MB still dirty or under writeback when the window closed "
+                    "(%.0f%% of the %.1f MB its streams wrote): the rate counts the page cache",
+                    host->agent, dirtied / 1e6, 100.0 * dirtied / bytes, bytes / 1e6);
+        if ((double) c->settle_written_bytes > AGGREGATE_SETTLE_SHARE * bytes)
+            s_warn (test, "writeback", host->agent,
+                    "%s: %.1f MB written to disk in the %.1f s after the window "
+                    "(%.0f%% of the %.1f MB its streams wrote)",
+                    host->agent, c->settle_written_bytes / 1e6,
+                    (double) (host->settle_end_ns - host->window_end_ns) / 1e9,
+                    100.0 * c->settle_written_bytes / bytes, bytes / 1e6);
+        //  What neither O_DIRECT nor an fsync forced to disk may never
+        //  have left memory when the working set fits in it twice over.
+        uint64_t cached_bytes = 0;
+        for (size_t s = 0; s < test->stream_count; s++) {
+            const stream_result_t *stream = &test->streams [s];
+            if (strcmp (stream->agent, host->agent) == 0 && !stream->direct
+            &&  stream->fsync_mode == FSYNC_NONE)
+                cached_bytes += stream->bytes;
+        }
+        if (cached_bytes > 0 && cached_bytes < 2 * c->mem_total_bytes)
+            s_warn (test, "cache", host->agent,
+                    "%s: %.1f MB written with neither O_DIRECT nor fsync is less than twice "
+                    "the host's %.1f GB of memory: the page cache can hold all of it",
+                    host->agent, cached_bytes / 1e6, c->mem_total_bytes / 1e9);
+    }
+    //  In floating point: agents' times are not trusted to be sane.
+    double length_ns = (double) summary->last_end_ns - (double) summary->first_start_ns;
+    if (summary->streams > 1 && length_ns > 0
+    &&  (double) summary->stream_skew_ns > AGGREGATE_SKEW_SHARE * length_ns)
+        s_warn (test, "skew", "",
+                "streams started %.3f ms apart, %.1f%% of the test's %.3f s: "
+                "they did not run together all along",
+                summary->stream_skew_ns / 1e6,
+                100.0 * summary->stream_skew_ns / length_ns, length_ns / 1e9);
+}
+
+//  For qsort: ascending doubles.
+static int
+s_compare_doubles (const void *a, const void *b)
+{
+    double x = *(const double *) a, y = *(const double *) b;
+    return (x > y) - (x < y);
+}
+
+aggregate_stats_t
+aggregate_stats (const double *values, size_t count)
+{
+    aggregate_stats_t stats = { .min = NAN, .median = NAN, .max = NAN, .mean = NAN, .stddev = NAN };
+    double *sorted = (double *) malloc ((count? count: 1) * sizeof (double));
+    if (!sorted)
+        return stats;
+    for (size_t i = 0; i < count; i++)
+        if (!isnan (values [i]))
+            sorted [stats.count++] = values [i];
+    size_t n = stats.count;
+    if (n > 0) {
+        qsort (sorted, n, sizeof (double), s_compare_doubles);
+        stats.min = sorted [0];
+        stats.max = sorted [n - 1];
+        stats.median = n % 2? sorted [n / 2]: (sorted [n / 2 - 1] + sorted [n / 2]) / 2;
+        double sum = 0;
+        for (size_t i = 0; i < n; i++)
+            sum += sorted [i];
+        stats.mean = sum / (double) n;
+        double squares = 0;
+        for (size_t i = 0; i < n; i++)
+            squares += (sorted [i] - stats.mean) * (sorted [i] - stats.mean);
+        stats.stddev = n > 1? sqrt (squares / (double) (n - 1)): 0;
+    }
+    free (sorted);
+    return stats;
+}
+
+aggregate_iterations_t
+aggregate_iterations (const run_result_t *run, const char *name)
+{
+    aggregate_iterations_t iterations = { .first_mbps = NAN };
+    double *rates = (double *) calloc (run->test_count + 1, sizeof (double));
+    double *sys = (double *) calloc (run->test_count + 1, sizeof (double));
+    size_t rest = 0;
+    for (size_t t = 0; rates && sys && t < run->test_count; t++) {
+        const test_result_t *test = &run->tests [t];
+        if (strcmp (test->name, name) != 0)
+            continue;
+        if (test->iteration == 1)
+            iterations.first_mbps = test->summary.combined_mbps;
+        else {
+            rates [rest] = test->summary.combined_mbps;
+            sys [rest++] = test->summary.sys_pct;
+        }
+    }
+    if (rates && sys) {
+        iterations.rest = aggregate_stats (rates, rest);
+        iterations.rest_sys_pct = aggregate_stats (sys, rest);
+    }
+    free (rates);
+    free (sys);
+    return iterations;
+}
+
 void
 aggregate_test (test_result_t *test)
 {
@@ -520,4 +743,8 @@ aggregate_test (test_result_t *test)
     s_fill_skews (test, summary);
     s_fill_class (test, CLASS_DISK, &summary->disk);
     s_fill_class (test, CLASS_NETWORK, &summary->network);
+    s_fill_hosts (test, summary);
+    s_fill_warnings (test, summary);
+    for (size_t m = 0; m < test->monitor_count; m++)
+        s_fill_monitor (&test->monitors [m]);
 }

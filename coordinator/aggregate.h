@@ -16,6 +16,10 @@ double aggregate_stream_rate_mbps (const stream_result_t *stream);
 //  bytes / (last write - start): the rate up to the last write call.
 double aggregate_stream_write_rate_mbps (const stream_result_t *stream);
 
+//  System CPU seconds the stream's thread spent per GB (10^9 bytes) it
+//  moved: what a smaller block or a new kernel costs. NAN without bytes.
+double aggregate_stream_sys_s_per_gb (const stream_result_t *stream);
+
 //  Bytes a stream had done at instant t, interpolated linearly between its
 //  known points: (start, 0), its samples, (last write, bytes), and flat
 //  outside them.
@@ -29,7 +33,40 @@ void aggregate_notation (const double *rates_mbps, size_t count, char *buf, size
 //  Format one rate with the same precision rules ("1309", "44.5", "3.27").
 void aggregate_format_rate (double rate_mbps, char *buf, size_t buflen);
 
-//  Fill test->summary from its streams.
+//  When the report warns (shares of the bytes a host's streams wrote, of
+//  the test's length): data still dirty when the window closed, physical
+//  writes after it, and a start skew.
+#define AGGREGATE_DIRTY_SHARE       0.05
+#define AGGREGATE_DIRTY_FLOOR_BYTES (16ULL * 1000 * 1000)
+#define AGGREGATE_SETTLE_SHARE      0.10
+#define AGGREGATE_SKEW_SHARE        0.01
+
+//  Fill test->summary from its streams and hosts, and test->warnings.
 void aggregate_test (test_result_t *test);
+
+//  Statistics of one figure over runs of a test.
+typedef struct {
+    size_t count;                   //  runs with a value (NAN runs are left out)
+    double min;                     //  NAN when count is 0
+    double median;
+    double max;
+    double mean;
+    double stddev;                  //  sample standard deviation (n - 1); 0 for one run
+} aggregate_stats_t;
+
+//  Statistics of count values (NANs skipped).
+aggregate_stats_t aggregate_stats (const double *values, size_t count);
+
+//  The iterations of one test, first run apart from the rest: the first
+//  run after a boot or a new file is often several times slower, and
+//  mixing it in would hide that. Figures are the combined MB/s of each
+//  iteration of test `name` in the run, in iteration order.
+typedef struct {
+    double first_mbps;              //  iteration 1, NAN if it did not run
+    aggregate_stats_t rest;         //  iterations 2..N
+    aggregate_stats_t rest_sys_pct; //  %sys of iterations 2..N
+} aggregate_iterations_t;
+
+aggregate_iterations_t aggregate_iterations (const run_result_t *run, const char *name);
 
 #endif

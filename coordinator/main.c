@@ -11,12 +11,15 @@
 #include "fleet.h"
 #include "run.h"
 #include "scenario.h"
+#include "report/report.h"
 #include "../proto/clock.h"
+#include "../proto/keys.h"
 #include "../proto/version.h"
 
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static void
 s_usage (FILE *out)
@@ -24,7 +27,11 @@ s_usage (FILE *out)
     fprintf (out,
         "usage: iofleet run SCENARIO.ini [--agent NAME=ENDPOINT ...] [-o DIR]\n"
         "                   [--iterations N] [--json FILE] [-q]\n"
-        "       iofleet ping [--timeout DURATION] ENDPOINT ...\n"
+        "       iofleet ping [--timeout DURATION] [--keys DIR] [NAME=]ENDPOINT ...\n"
+        "       iofleet keygen DIR [NAME]\n"
+        "       iofleet report RESULT.json [--format text|json|csv|html]\n"
+        "       iofleet compare A.json B.json [C.json ...] [--labels a,b,c]\n"
+        "                       [--format text|json|csv|html]\n"
         "       iofleet --version\n"
         "\n"
         "`iofleet run --help` lists the scenario file's keys.\n");
@@ -54,7 +61,10 @@ s_run_help (FILE *out)
         "  -o, --output DIR       results directory (default results/<scenario>-<UTC time>)\n"
         "  --iterations N         run every test N times (overrides [global] iterations)\n"
         "  --json FILE            also write the results JSON to FILE\n"
+        "  --keys DIR             CURVE keys: ours and the agents' (overrides [global] keys)\n"
         "  -q, --quiet            no live status line\n"
+        "  --progress=lines       status as plain lines on stderr each interval\n"
+        "                         (default terminal: one line rewritten, on a terminal only)\n"
         "\n"
         "[global] run options:\n");
     s_print_options (scenario_run_options, 0, out);
@@ -84,13 +94,16 @@ s_cmd_run (int argc, char **argv)
         { "output", required_argument, NULL, 'o' },
         { "iterations", required_argument, NULL, 'i' },
         { "json", required_argument, NULL, 'j' },
+        { "keys", required_argument, NULL, 'k' },
         { "quiet", no_argument, NULL, 'q' },
+        { "progress", required_argument, NULL, 'P' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
     run_options_t options = { 0 };
     const char *agents [256];
     size_t agent_count = 0;
+    const char *keys_dir = NULL;
     char err [1024];
     int c;
     while ((c = getopt_long (argc, argv, "o:qh", long_options, NULL)) != -1) {
@@ -104,7 +117,16 @@ s_cmd_run (int argc, char **argv)
                 break;
             case 'o': options.results_dir = optarg; break;
             case 'j': options.json_path = optarg; break;
+            case 'k': keys_dir = optarg; break;
             case 'q': options.quiet = true; break;
+            case 'P':
+                if (!streq (optarg, "lines") && !streq (optarg, "terminal")) {
+                    fprintf (stderr, "iofleet run: --progress %s: expected lines or terminal\n",
+                             optarg);
+                    return RUN_EXIT_USAGE;
+                }
+                options.progress_lines = streq (optarg, "lines");
+                break;
             case 'i': {
                 const opt_def_t *def = NULL;
                 for (const opt_def_t *opt = scenario_run_options; opt->name; opt++)
@@ -142,6 +164,17 @@ s_cmd_run (int argc, char **argv)
             fprintf (stderr, "iofleet run: --agent %s: %s\n", agents [i], err);
             goto done;
         }
+    if (keys_dir)
+        snprintf (scenario->options.keys_dir, sizeof scenario->options.keys_dir, "%s", keys_dir);
+    if (scenario->options.keys_dir [0]) {
+        //  Bad keys are bad usage: say so before anything is started.
+        keys_t *keys = keys_new (scenario->options.keys_dir, err, sizeof err);
+        if (!keys) {
+            fprintf (stderr, "iofleet: %s\n", err);
+            goto done;
+        }
+        keys_destroy (&keys);
+    }
     if (scenario_check (scenario, err, sizeof err)) {
         fprintf (stderr, "iofleet: %s\n", err);
         goto done;
@@ -157,13 +190,18 @@ s_cmd_ping (int argc, char **argv)
 {
     static const struct option long_options [] = {
         { "timeout", required_argument, NULL, 't' },
+        { "keys", required_argument, NULL, 'k' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
     int64_t timeout_ns = 2 * NS_PER_SEC;
+    const char *keys_dir = NULL;
     char err [512];
     int c;
     while ((c = getopt_long (argc, argv, "h", long_options, NULL)) != -1) {
+        if (c == 'k')
+            keys_dir = optarg;
+        else
         if (c == 't') {
             //  Borrow the duration parser of the run options.
             const opt_def_t *def = NULL;
@@ -188,12 +226,30 @@ s_cmd_ping (int argc, char **argv)
     }
     fleet_t *fleet = fleet_new ();
     int status = RUN_EXIT_OK;
-    for (int i = optind; i < argc; i++)
-        if (!fleet_add (fleet, argv [i], argv [i], err, sizeof err)) {
+    if (keys_dir && fleet_set_keys (fleet, keys_dir, err, sizeof err)) {
+        fprintf (stderr, "iofleet ping: %s\n", err);
+        fleet_destroy (&fleet);
+        return RUN_EXIT_USAGE;
+    }
+    for (int i = optind; i < argc; i++) {
+        //  NAME=ENDPOINT names the agent, so that its key can be found.
+        char name [JOB_NAME_MAX + 1];
+        const char *endpoint = argv [i];
+        const char *equals = strchr (argv [i], '=');
+        const char *scheme = strstr (argv [i], "://");
+        if (equals && (!scheme || equals < scheme)
+        &&  (size_t) (equals - argv [i]) < sizeof name) {
+            snprintf (name, sizeof name, "%.*s", (int) (equals - argv [i]), argv [i]);
+            endpoint = equals + 1;
+        }
+        else
+            snprintf (name, sizeof name, "%s", argv [i]);
+        if (!fleet_add (fleet, name, endpoint, err, sizeof err)) {
             fprintf (stderr, "iofleet ping: %s\n", err);
             fleet_destroy (&fleet);
             return RUN_EXIT_USAGE;
         }
+    }
     //  A probe: the agents answer who they are without starting a session,
     //  so ping works on an agent that serves another coordinator.
     fleet_hello (fleet, "iofleet ping", NS_PER_SEC, true, timeout_ns);
@@ -222,6 +278,32 @@ s_cmd_ping (int argc, char **argv)
     return status;
 }
 
+//  `iofleet keygen DIR [NAME]`: a CURVE key pair, NAME defaulting to
+//  the host name (proto/keys.h).
+static int
+s_cmd_keygen (int argc, char **argv)
+{
+    if (argc < 2 || argc > 3 || streq (argv [1], "--help") || streq (argv [1], "-h")) {
+        fprintf (argc < 2 || argc > 3? stderr: stdout,
+                 "usage: iofleet keygen DIR [NAME]\n"
+                 "  writes DIR/NAME.key (public: give it to the peers) and\n"
+                 "  DIR/NAME.key_secret (0600: keep it); NAME defaults to the host name\n");
+        return argc < 2 || argc > 3? RUN_EXIT_USAGE: RUN_EXIT_OK;
+    }
+    char host [256] = "iofleet";
+    if (argc < 3 && gethostname (host, sizeof host - 1) == -1)
+        snprintf (host, sizeof host, "iofleet");
+    const char *name = argc == 3? argv [2]: host;
+    char err [1024];
+    if (keys_generate (argv [1], name, err, sizeof err)) {
+        fprintf (stderr, "iofleet: %s\n", err);
+        return RUN_EXIT_USAGE;
+    }
+    printf ("%s/%s" KEYS_PUBLIC_SUFFIX "\n%s/%s" KEYS_SECRET_SUFFIX "\n",
+            argv [1], name, argv [1], name);
+    return RUN_EXIT_OK;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -243,6 +325,12 @@ main (int argc, char **argv)
         return s_cmd_run (argc - 1, argv + 1);
     if (streq (command, "ping"))
         return s_cmd_ping (argc - 1, argv + 1);
+    if (streq (command, "keygen"))
+        return s_cmd_keygen (argc - 1, argv + 1);
+    if (streq (command, "report"))
+        return report_command_report (argc - 1, argv + 1);
+    if (streq (command, "compare"))
+        return report_command_compare (argc - 1, argv + 1);
     fprintf (stderr, "iofleet: unknown command '%s'\n", command);
     s_usage (stderr);
     return RUN_EXIT_USAGE;

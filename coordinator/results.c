@@ -46,8 +46,27 @@ run_result_clear (run_result_t *run)
         for (size_t stream_nbr = 0; stream_nbr < test->stream_count; stream_nbr++)
             free (test->streams [stream_nbr].samples);
         free (test->streams);
+        free (test->hosts);
+        for (size_t m = 0; m < test->monitor_count; m++)
+            free (test->monitors [m].points);
+        free (test->monitors);
     }
     free (run->tests);
     free (run->agents);
     memset (run, 0, sizeof (*run));
+}
+
+int
+monitor_result_add_point (monitor_result_t *monitor, const msg_monitor_t *point)
+{
+    if (monitor->point_count == monitor->point_capacity) {
+        size_t capacity = monitor->point_capacity? monitor->point_capacity * 2: 64;
+        msg_monitor_t *points = realloc (monitor->points, capacity * sizeof *points);
+        if (!points)
+            return -1;
+        monitor->points = points;
+        monitor->point_capacity = capacity;
+    }
+    monitor->points [monitor->point_count++] = *point;
+    return 0;
 }

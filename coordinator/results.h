@@ -36,6 +36,8 @@ typedef struct {
     int64_t usr_ns;                         //  thread user CPU
     int64_t sys_ns;                         //  thread system CPU
     int64_t clock_uncertainty_ns;           //  its agent's offset is good to ± this
+    bool direct;                            //  O_DIRECT, from the job
+    int fsync_mode;                         //  fsync_mode_t, from the job
     char error [MSG_TEXT_MAX + 1];          //  empty if none
     sample_point_t *samples;                //  in time order
     size_t sample_count;
@@ -66,7 +68,53 @@ typedef struct {
     int64_t clock_uncertainty_ns;           //  bound on the error of the skews
     class_summary_t disk;
     class_summary_t network;
+    uint32_t hosts_measured;                //  hosts whose HOST figures arrived
+    double usr_pct;                         //  CPU time of those hosts, all added up: a
+    double sys_pct;                         //  ratio of sums, not an average of
+    double iowait_pct;                      //  per-host percentages; NAN if none
 } test_summary_t;
+
+//  One agent's host over one test: its HOST message and what it means.
+typedef struct {
+    char agent [JOB_NAME_MAX + 1];          //  agent name
+    bool received;                          //  the HOST message arrived
+    msg_host_t counters;                    //  raw, as the agent sent them
+    int64_t window_start_ns;                //  counters' window on the test's timeline
+    int64_t window_end_ns;
+    int64_t settle_end_ns;
+    double usr_pct;                         //  share of all the host's CPU time in the window
+    double sys_pct;
+    double iowait_pct;
+    double idle_pct;
+    uint64_t stream_bytes;                  //  bytes its streams moved
+} host_result_t;
+
+//  A monitor job's series: the host's counters every interval, and what
+//  they add up to over the series.
+typedef struct {
+    char agent [JOB_NAME_MAX + 1];          //  the monitored host's agent
+    char job [JOB_NAME_MAX + 1];            //  the monitor job
+    msg_monitor_t *points;                  //  t_ns on the test's timeline, in time order
+    size_t point_count;
+    size_t point_capacity;
+    double usr_pct;                         //  over the first to the last point; NAN if < 2
+    double sys_pct;
+    double iowait_pct;
+    double disk_read_mbps;                  //  whole disks, MB/s
+    double disk_write_mbps;
+    double nfsd_read_mbps;                  //  bytes the NFS server read and wrote for clients
+    double nfsd_write_mbps;
+    int64_t max_gap_ns;                     //  longest time between two points
+} monitor_result_t;
+
+//  A warning about a test, for the reader of the report.
+typedef struct {
+    char kind [16];                         //  dirty, writeback, cache, skew
+    char agent [JOB_NAME_MAX + 1];          //  the host concerned, "" for the whole test
+    char text [MSG_TEXT_MAX + 1];           //  what was seen, with the figure
+} warning_t;
+
+#define TEST_WARNINGS_MAX 32                //  more than this on one test is noise
 
 //  One run of one test.
 typedef struct {
@@ -75,7 +123,13 @@ typedef struct {
     int64_t announced_wall_ns;              //  announced start, CLOCK_REALTIME (a label)
     stream_result_t *streams;
     size_t stream_count;
+    host_result_t *hosts;                   //  one per agent of the test
+    size_t host_count;
+    monitor_result_t *monitors;             //  one per monitor job of the test
+    size_t monitor_count;
     test_summary_t summary;                 //  filled by aggregate_test
+    warning_t warnings [TEST_WARNINGS_MAX]; //  filled by aggregate_test
+    size_t warning_count;
 } test_result_t;
 
 //  One agent as the run met it.
@@ -105,6 +159,9 @@ typedef struct {
 
 //  Append a sample to a stream, growing its array. Returns 0 or -1 (memory).
 int stream_result_add_sample (stream_result_t *stream, int64_t t_ns, uint64_t bytes);
+
+//  Append a point to a monitor's series. Returns 0 or -1 (memory).
+int monitor_result_add_point (monitor_result_t *monitor, const msg_monitor_t *point);
 
 //  Free everything a run result holds (its arrays, not the struct itself).
 void run_result_clear (run_result_t *run);

@@ -38,6 +38,8 @@
 #define RUN_KEEPALIVE_NS    (1000 * NS_PER_MSEC)
 //  After an abort, how long the agents get to report what they did.
 #define RUN_ABORT_GRACE_NS  (5 * NS_PER_SEC)
+//  How long past its settle bound an agent's HOST figures are awaited.
+#define RUN_HOST_GRACE_NS   (3 * NS_PER_SEC)
 
 typedef struct {
     const scenario_t *scenario;     //  what to run
@@ -68,20 +70,34 @@ typedef struct {
     session_t **job_session;        //  per job: the agent running it
     bool *job_answered;             //  per job: READY or ERROR received, or agent lost
     size_t jobs_answered;           //  how many of those
+    size_t jobs_sent;               //  PREPAREs sent so far (fills go first)
     bool prepare_failed;            //  an agent could not prepare a job
     size_t streams_reported;        //  RESULT received or given up
     int64_t start_ns;               //  T0, coordinator clock
     uint64_t dropped;               //  messages that did not fit the test
+    size_t hosts_reported;          //  HOST received, or given up
+    bool stop_sent;                 //  monitors were told the test is over
+    int64_t settle_ns;              //  longest settle period of the test's jobs
+    int64_t hosts_deadline_ns;      //  when waiting for HOST stops, 0 before
 } test_run_t;
 
-//  A job's class when the scenario leaves it to us: what comes from an
-//  nfs:// source crosses the network, everything else is local disk.
+//  A job's class as far as its options tell (jobspec_class: an nfs://
+//  source is network); an agent's READY may correct it, e.g. for a source
+//  path on an NFS mount.
 static int
 s_job_class (const jobspec_t *spec)
 {
-    if (spec->job_class != CLASS_AUTO)
-        return spec->job_class;
-    return strncmp (spec->src, "nfs://", 6) == 0? CLASS_NETWORK: CLASS_DISK;
+    return jobspec_class (spec);
+}
+
+//  Streams of a job whose RESULTs are figures of the test. A fill job
+//  works during PREPARE and answers READY when its files are there; a
+//  monitor watches its host until STOP and moves no bytes: none.
+static uint64_t
+s_timed_streams (const jobspec_t *spec)
+{
+    return spec->workload == WORKLOAD_FILL || spec->workload == WORKLOAD_MONITOR?
+           0: spec->streams;
 }
 
 //  "user@host pid=N": how a busy agent names us to a second coordinator.
@@ -191,6 +207,12 @@ s_write_results (run_t *self)
     snprintf (path, sizeof path, "%s/report.txt", self->dir);
     if (report_text_write (&self->result, path, err, sizeof err))
         fprintf (stderr, "iofleet: %s\n", err);
+    snprintf (path, sizeof path, "%s/report.csv", self->dir);
+    if (report_csv_write (&self->result, path, err, sizeof err))
+        fprintf (stderr, "iofleet: %s\n", err);
+    snprintf (path, sizeof path, "%s/report.html", self->dir);
+    if (report_html_write (&self->result, path, err, sizeof err))
+        fprintf (stderr, "iofleet: %s\n", err);
     if (self->options->json_path
     &&  report_json_write (&self->result, self->options->json_path, err, sizeof err))
         fprintf (stderr, "iofleet: %s\n", err);
@@ -240,7 +262,7 @@ s_new_test_result (run_t *self, test_run_t *tr, uint32_t iteration)
 
     size_t streams = 0;
     for (size_t j = 0; j < tr->test->job_count; j++)
-        streams += self->scenario->jobs [tr->test->jobs [j]].spec.streams;
+        streams += s_timed_streams (&self->scenario->jobs [tr->test->jobs [j]].spec);
     result->streams = (stream_result_t *) calloc (streams? streams: 1, sizeof (stream_result_t));
     if (!result->streams)
         return NULL;
@@ -252,16 +274,102 @@ s_new_test_result (run_t *self, test_run_t *tr, uint32_t iteration)
         const jobspec_t *spec = &self->scenario->jobs [tr->test->jobs [j]].spec;
         tr->first_stream [j] = next;
         tr->job_session [j] = fleet_find (self->fleet, spec->agent);
-        for (uint64_t k = 0; k < spec->streams; k++, next++) {
+        for (uint64_t k = 0; k < s_timed_streams (spec); k++, next++) {
             stream_result_t *stream = &result->streams [next];
             msg_strcpy (stream->agent, spec->agent, sizeof stream->agent);
             msg_strcpy (stream->job, spec->name, sizeof stream->job);
             stream->job_class = s_job_class (spec);
             stream->index = (uint32_t) k;
+            stream->direct = spec->direct;
+            stream->fsync_mode = spec->fsync_mode;
             jobspec_stream_path (spec->path, spec->streams, k, stream->path, sizeof stream->path);
         }
     }
+    //  One series per monitor job.
+    result->monitors = (monitor_result_t *) calloc (tr->test->job_count, sizeof (monitor_result_t));
+    if (!result->monitors)
+        return NULL;
+    for (size_t j = 0; j < tr->test->job_count; j++) {
+        const jobspec_t *spec = &self->scenario->jobs [tr->test->jobs [j]].spec;
+        if (spec->workload != WORKLOAD_MONITOR)
+            continue;
+        monitor_result_t *monitor = &result->monitors [result->monitor_count++];
+        msg_strcpy (monitor->agent, spec->agent, sizeof monitor->agent);
+        msg_strcpy (monitor->job, spec->name, sizeof monitor->job);
+    }
+
+    //  One host entry per agent of the test, for its HOST figures.
+    result->hosts = (host_result_t *) calloc (tr->test->job_count, sizeof (host_result_t));
+    if (!result->hosts)
+        return NULL;
+    for (size_t j = 0; j < tr->test->job_count; j++) {
+        const jobspec_t *spec = &self->scenario->jobs [tr->test->jobs [j]].spec;
+        if (spec->settle_ns > tr->settle_ns)
+            tr->settle_ns = spec->settle_ns;
+        size_t h = 0;
+        while (h < result->host_count && !streq (result->hosts [h].agent, spec->agent))
+            h++;
+        if (h == result->host_count)
+            msg_strcpy (result->hosts [result->host_count++].agent, spec->agent,
+                        sizeof result->hosts [h].agent);
+    }
     return result;
+}
+
+//  Agent time to the test's timeline: coordinator clock, 0 = T0.
+static int64_t
+s_timeline (test_run_t *tr, session_t *session, int64_t agent_ns)
+{
+    if (agent_ns == 0)
+        return 0;
+    return clock_to_coordinator (agent_ns, session_offset_ns (session)) - tr->start_ns;
+}
+
+//  The job a message names, if it belongs to this test and comes from
+//  the agent that runs it; NULL otherwise.
+static const jobspec_t *
+s_job (test_run_t *tr, session_t *session, uint32_t test_id, uint32_t job_id)
+{
+    if (test_id != tr->test_id || job_id >= tr->test->job_count
+    ||  tr->job_session [job_id] != session)
+        return NULL;
+    return &tr->run->scenario->jobs [tr->test->jobs [job_id]].spec;
+}
+
+//  A monitor's counters: one more point of its series.
+static void
+s_on_monitor (test_run_t *tr, session_t *session, const msg_monitor_t *sample)
+{
+    const jobspec_t *spec = s_job (tr, session, sample->test_id, sample->job_id);
+    monitor_result_t *monitor = NULL;
+    for (size_t m = 0; spec && m < tr->result->monitor_count; m++)
+        if (streq (tr->result->monitors [m].job, spec->name))
+            monitor = &tr->result->monitors [m];
+    if (!monitor) {
+        tr->dropped++;
+        return;
+    }
+    msg_monitor_t point = *sample;
+    point.t_ns = s_timeline (tr, session, sample->t_ns);
+    monitor_result_add_point (monitor, &point);
+}
+
+//  Once every timed stream has reported, monitors have watched the whole
+//  test: tell their agents to stop them.
+static void
+s_stop_monitors (test_run_t *tr)
+{
+    if (tr->stop_sent || tr->phase != TEST_RUNNING || tr->result->monitor_count == 0
+    ||  tr->streams_reported < tr->result->stream_count)
+        return;
+    msg_t stop = { .type = MSG_STOP };
+    stop.u.stop.test_id = tr->test_id;
+    for (size_t j = 0; j < tr->test->job_count; j++) {
+        const jobspec_t *spec = &tr->run->scenario->jobs [tr->test->jobs [j]].spec;
+        if (spec->workload == WORKLOAD_MONITOR && session_state (tr->job_session [j]) == SESSION_READY)
+            session_send (tr->job_session [j], &stop);
+    }
+    tr->stop_sent = true;
 }
 
 //  The stream a SAMPLE or RESULT names, if it belongs to this test and
@@ -273,7 +381,7 @@ s_stream (test_run_t *tr, session_t *session, uint32_t test_id, uint32_t job_id,
     ||  tr->job_session [job_id] != session)
         return NULL;
     const jobspec_t *spec = &tr->run->scenario->jobs [tr->test->jobs [job_id]].spec;
-    if (index >= spec->streams)
+    if (index >= s_timed_streams (spec))
         return NULL;
     return &tr->result->streams [tr->first_stream [job_id] + index];
 }
@@ -287,7 +395,7 @@ s_fail_streams (test_run_t *tr, session_t *session, int32_t job_id, const char *
         if (tr->job_session [j] != session || (job_id >= 0 && (size_t) job_id != j))
             continue;
         const jobspec_t *spec = &tr->run->scenario->jobs [tr->test->jobs [j]].spec;
-        for (uint64_t k = 0; k < spec->streams; k++) {
+        for (uint64_t k = 0; k < s_timed_streams (spec); k++) {
             stream_result_t *stream = &tr->result->streams [tr->first_stream [j] + k];
             if (stream->finished || stream->error [0])
                 continue;
@@ -297,18 +405,42 @@ s_fail_streams (test_run_t *tr, session_t *session, int32_t job_id, const char *
     }
 }
 
-//  Agent time to the test's timeline: coordinator clock, 0 = T0.
-static int64_t
-s_timeline (test_run_t *tr, session_t *session, int64_t agent_ns)
+
+//  The host entry of a session in the test, or NULL.
+static host_result_t *
+s_host (test_run_t *tr, session_t *session)
 {
-    if (agent_ns == 0)
-        return 0;
-    return clock_to_coordinator (agent_ns, session_offset_ns (session)) - tr->start_ns;
+    for (size_t h = 0; h < tr->result->host_count; h++)
+        if (streq (tr->result->hosts [h].agent, session_name (session)))
+            return &tr->result->hosts [h];
+    return NULL;
+}
+
+//  A HOST message: the agent's counters over the window and the settle
+//  period, its times mapped onto the test's timeline.
+static void
+s_on_host (test_run_t *tr, session_t *session, const msg_host_t *counters)
+{
+    host_result_t *host = s_host (tr, session);
+    if (counters->test_id != tr->test_id || !host || host->received) {
+        tr->dropped++;
+        return;
+    }
+    host->received = true;
+    host->counters = *counters;
+    host->window_start_ns = s_timeline (tr, session, counters->window_start_ns);
+    host->window_end_ns = s_timeline (tr, session, counters->window_end_ns);
+    host->settle_end_ns = s_timeline (tr, session, counters->settle_end_ns);
+    tr->hosts_reported++;
 }
 
 static void
 s_on_result (test_run_t *tr, session_t *session, const msg_result_t *result)
 {
+    //  A monitor's stream carries nothing: its series is its figure.
+    const jobspec_t *spec = s_job (tr, session, result->test_id, result->job_id);
+    if (spec && spec->workload == WORKLOAD_MONITOR)
+        return;
     stream_result_t *stream = s_stream (tr, session, result->test_id, result->job_id, result->stream);
     if (!stream || stream->finished) {
         tr->dropped++;
@@ -331,6 +463,25 @@ s_on_result (test_run_t *tr, session_t *session, const msg_result_t *result)
         tr->run->failed = true;
 }
 
+//  A job is READY: take the class its agent found (a source path on an
+//  NFS mount is network, which only the agent can see), and show what a
+//  fill did apart from the test's figures, since it is not timed.
+static void
+s_on_ready (test_run_t *tr, session_t *session, const msg_ready_t *ready)
+{
+    const jobspec_t *spec = &tr->run->scenario->jobs [tr->test->jobs [ready->job_id]].spec;
+    if (spec->job_class == CLASS_AUTO
+    &&  (ready->job_class == CLASS_DISK || ready->job_class == CLASS_NETWORK))
+        for (uint64_t k = 0; k < s_timed_streams (spec); k++)
+            tr->result->streams [tr->first_stream [ready->job_id] + k].job_class =
+                (int) ready->job_class;
+    if (spec->workload == WORKLOAD_FILL)
+        fprintf (stderr, "iofleet: agent=%s test=%s job=%s event=fill bytes=%" PRIu64
+                 " seconds=%.2f%s\n", session_name (session), tr->test->name, spec->name,
+                 ready->fill_bytes, (double) ready->fill_ns / NS_PER_SEC,
+                 ready->fill_bytes? "": " reused=yes");
+}
+
 //  A job has its answer to PREPARE (or never will); count it once.
 static void
 s_job_answered (test_run_t *tr, size_t job_id)
@@ -351,8 +502,10 @@ s_on_test_message (session_t *session, const msg_t *msg, int64_t received_ns, vo
         case MSG_READY:
             if (msg->u.ready.test_id == tr->test_id && tr->phase == TEST_PREPARING
             &&  msg->u.ready.job_id < tr->test->job_count
-            &&  tr->job_session [msg->u.ready.job_id] == session)
+            &&  tr->job_session [msg->u.ready.job_id] == session) {
+                s_on_ready (tr, session, &msg->u.ready);
                 s_job_answered (tr, msg->u.ready.job_id);
+            }
             break;
         case MSG_ERROR: {
             const msg_error_t *error = &msg->u.error;
@@ -386,9 +539,16 @@ s_on_test_message (session_t *session, const msg_t *msg, int64_t received_ns, vo
         case MSG_RESULT:
             s_on_result (tr, session, &msg->u.result);
             break;
+        case MSG_HOST:
+            s_on_host (tr, session, &msg->u.host);
+            break;
+        case MSG_MONITOR:
+            s_on_monitor (tr, session, &msg->u.monitor);
+            break;
         default:
             break;                  //  pongs of keepalives, late welcomes
     }
+    s_stop_monitors (tr);
     return 0;
 }
 
@@ -435,23 +595,39 @@ s_check_lost (test_run_t *tr, session_t **sessions, size_t count)
         s_fail_streams (tr, session, -1, reason);
         tr->run->failed = true;
     }
+    s_stop_monitors (tr);
 }
 
-//  The live status: test, elapsed time, MB/s so far per agent and in all.
+//  The live status: test, elapsed / expected time, MB/s so far per agent
+//  and in all; an agent lost, or silent for more than two sample
+//  intervals while its streams run, is flagged. Expected is the test's
+//  planned bytes at the rate so far, unknown before any progress (and
+//  for jobs whose size is not known ahead, such as a whole-file copy).
 static void
 s_show_status (test_run_t *tr, session_t **sessions, size_t count)
 {
     char line [1024];
     int64_t elapsed_ns = clock_now_ns () - tr->start_ns;
-    int used = snprintf (line, sizeof line, "%s #%u  %.1f s ", tr->test->name,
-                         tr->result->iteration, (double) elapsed_ns / NS_PER_SEC);
-    double total_mbps = 0;
-    for (size_t i = 0; i < count && used < (int) sizeof line - 64; i++) {
+    double planned_bytes = 0;
+    int64_t interval_ns = 0;
+    for (size_t j = 0; j < tr->test->job_count; j++) {
+        const jobspec_t *spec = &tr->run->scenario->jobs [tr->test->jobs [j]].spec;
+        planned_bytes += (double) spec->size_bytes * (double) spec->streams;
+        if (spec->interval_ns > interval_ns)
+            interval_ns = spec->interval_ns;
+    }
+    int used = 0;
+    double total_mbps = 0, total_bytes = 0;
+    for (size_t i = 0; i < count && used < (int) sizeof line - 96; i++) {
         double bytes = 0;
         int64_t latest_ns = 0;
+        bool running = false;
         for (size_t s = 0; s < tr->result->stream_count; s++) {
             stream_result_t *stream = &tr->result->streams [s];
-            if (!streq (stream->agent, session_name (sessions [i])) || !stream->sample_count)
+            if (!streq (stream->agent, session_name (sessions [i])))
+                continue;
+            running |= !stream->finished && !stream->error [0];
+            if (!stream->sample_count)
                 continue;
             sample_point_t *last = &stream->samples [stream->sample_count - 1];
             bytes += (double) (stream->finished? stream->bytes: last->bytes);
@@ -460,10 +636,23 @@ s_show_status (test_run_t *tr, session_t **sessions, size_t count)
         }
         double mbps = latest_ns > 0? bytes / ((double) latest_ns / NS_PER_SEC) / 1e6: 0;
         total_mbps += mbps;
-        used += snprintf (line + used, sizeof line - used, " %s %.0f MB/s",
-                          session_name (sessions [i]), mbps);
+        total_bytes += bytes;
+        const char *flag = "";
+        if (session_state (sessions [i]) != SESSION_READY)
+            flag = " LOST";
+        else
+        if (running && elapsed_ns - latest_ns > 2 * interval_ns && elapsed_ns > 2 * interval_ns)
+            flag = " slow";
+        used += snprintf (line + used, sizeof line - used, "  %s %.0f MB/s%s",
+                          session_name (sessions [i]), mbps, flag);
     }
-    console_status (tr->run->console, "%s  total %.0f MB/s", line, total_mbps);
+    char expected [32] = "?";
+    if (total_mbps > 0 && planned_bytes > 0 && total_bytes > 0)
+        snprintf (expected, sizeof expected, "%.1f",
+                  planned_bytes / (total_mbps * 1e6));
+    console_status (tr->run->console, "%s #%u  %.1f / %s s %s  total %.0f MB/s",
+                    tr->test->name, tr->result->iteration, (double) elapsed_ns / NS_PER_SEC,
+                    expected, line, total_mbps);
 }
 
 //  Poll until done() says so, the deadline passes or the run is
@@ -503,13 +692,24 @@ s_collect (test_run_t *tr, session_t **sessions, size_t count,
 static bool
 s_all_answered (test_run_t *tr)
 {
-    return tr->jobs_answered >= tr->test->job_count;
+    return tr->jobs_answered >= tr->jobs_sent;
 }
 
+//  Every stream has reported, and every host has sent its figures or will
+//  not in time: an agent whose settle period outlasts its bound by a few
+//  seconds, or that could not read /proc, leaves its host unmeasured
+//  rather than holding the run.
 static bool
 s_all_reported (test_run_t *tr)
 {
-    return tr->streams_reported >= tr->result->stream_count;
+    if (tr->streams_reported < tr->result->stream_count)
+        return false;
+    if (tr->phase != TEST_RUNNING || tr->hosts_reported >= tr->result->host_count)
+        return true;
+    int64_t now_ns = clock_now_ns ();
+    if (!tr->hosts_deadline_ns)
+        tr->hosts_deadline_ns = now_ns + tr->settle_ns + RUN_HOST_GRACE_NS;
+    return now_ns >= tr->hosts_deadline_ns;
 }
 
 //  Stop the test on every agent and give them a moment to report.
@@ -559,20 +759,27 @@ s_run_test (run_t *self, const scenario_test_t *test, uint32_t iteration)
             self->failed = true;
         }
 
-    //  Prepare. Every job goes out at once; agents prepare in parallel.
+    //  Prepare in two waves. Fills first: a copy measures its source when
+    //  it prepares, so the sources must be complete by then. Then every
+    //  other job at once; agents prepare in parallel.
     tr.phase = TEST_PREPARING;
-    for (size_t j = 0; j < test->job_count; j++) {
-        msg_t prepare = { .type = MSG_PREPARE };
-        prepare.u.prepare.test_id = tr.test_id;
-        prepare.u.prepare.job_id = (uint32_t) j;
-        prepare.u.prepare.spec = self->scenario->jobs [test->jobs [j]].spec;
-        if (session_state (tr.job_session [j]) == SESSION_READY)
-            session_send (tr.job_session [j], &prepare);
-        else
-            s_job_answered (&tr, j);
+    for (int wave = 0; wave < 2 && !tr.prepare_failed; wave++) {
+        for (size_t j = 0; j < test->job_count; j++) {
+            msg_t prepare = { .type = MSG_PREPARE };
+            prepare.u.prepare.test_id = tr.test_id;
+            prepare.u.prepare.job_id = (uint32_t) j;
+            prepare.u.prepare.spec = self->scenario->jobs [test->jobs [j]].spec;
+            if ((prepare.u.prepare.spec.workload == WORKLOAD_FILL) != (wave == 0))
+                continue;
+            tr.jobs_sent++;
+            if (session_state (tr.job_session [j]) == SESSION_READY)
+                session_send (tr.job_session [j], &prepare);
+            else
+                s_job_answered (&tr, j);
+        }
+        if (s_collect (&tr, sessions, count, s_all_answered, 0))
+            goto interrupted;
     }
-    if (s_collect (&tr, sessions, count, s_all_answered, 0))
-        goto interrupted;
     if (tr.prepare_failed || tr.streams_reported > 0) {
         s_abort (&tr, sessions, count, "another job of the test failed to prepare");
         rc = 0;
@@ -634,6 +841,11 @@ static int
 s_connect (run_t *self)
 {
     char err [512];
+    const char *keys_dir = self->scenario->options.keys_dir;
+    if (keys_dir [0] && fleet_set_keys (self->fleet, keys_dir, err, sizeof err)) {
+        fprintf (stderr, "iofleet: %s\n", err);
+        return -1;
+    }
     for (size_t j = 0; j < self->scenario->job_count; j++) {
         const char *name = self->scenario->jobs [j].spec.agent;
         if (fleet_find (self->fleet, name))
@@ -667,6 +879,8 @@ run_scenario (const scenario_t *scenario, const run_options_t *options)
         .fleet = fleet_new (),
         .console = console_new (stdout, options->quiet)
     };
+    if (options->progress_lines)
+        console_set_lines (self.console, stderr);
     char err [1024];
     int status = RUN_EXIT_FAILED;
     msg_strcpy (self.result.scenario_path, scenario->path, sizeof self.result.scenario_path);

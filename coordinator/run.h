@@ -23,6 +23,7 @@ typedef struct {
     const char *json_path;          //  --json FILE: a copy of the results JSON, or NULL
     uint64_t iterations;            //  --iterations N; 0: the scenario's
     bool quiet;                     //  -q: no live status line
+    bool progress_lines;            //  --progress=lines: status as plain lines on stderr
 } run_options_t;
 
 //  Run a checked scenario. Prints the report on stdout, problems on

@@ -89,6 +89,10 @@ const opt_def_t scenario_run_options [] = {
       .min = 1, .max = 1000, .default_text = "9",
       .flags = OPT_GLOBAL,
       .help = "pings per clock measurement; the one with the smallest round trip is kept" },
+    { .name = "keys", .type = OPT_STRING, .offset = RUN_AT (keys_dir),
+      .capacity = sizeof (((scenario_options_t *) 0)->keys_dir),
+      .flags = OPT_GLOBAL,
+      .help = "directory of CURVE keys: ours and the agents' (iofleet keygen); --keys overrides" },
     { .name = NULL }
 };
 
@@ -844,10 +848,12 @@ scenario_load (const char *path, char *err, size_t errlen)
 
     for (const opt_def_t *opt = scenario_run_options; opt->name; opt++) {
         char reason [REASON_MAX];
+        parser.run_option_count++;
+        if (!opt->default_text)
+            continue;               //  stays empty (keys)
         int rc = opt_parse (opt, opt->default_text, &self->options, reason, sizeof (reason));
         assert (rc == 0);           //  the table's own defaults are valid
         (void) rc;
-        parser.run_option_count++;
     }
     for (const opt_def_t *opt = jobspec_options; opt->name; opt++)
         parser.option_count++;
@@ -951,22 +957,70 @@ s_paths_overlap (const char *a_path, uint64_t a_streams,
     return index >= 1 && index <= streams;
 }
 
+//  A copy source is a path or nfs://server/export/file (with an optional
+//  ?query for libnfs, e.g. ?version=4). Returns 0, or -1 with a reason.
+static int
+s_check_source (const char *src, char *reason, size_t reasonlen)
+{
+    if (strncmp (src, "nfs://", 6) != 0) {
+        if (strstr (src, "://")) {
+            snprintf (reason, reasonlen, "'%s' is neither a path nor an nfs:// URL", src);
+            return -1;
+        }
+        return 0;
+    }
+    const char *server = src + 6;
+    const char *slash = strchr (server, '/');
+    size_t path_len = slash? strcspn (slash, "?"): 0;
+    if (!slash || slash == server || path_len < 2 || slash [path_len - 1] == '/') {
+        snprintf (reason, reasonlen, "'%s' is not nfs://server/export/file", src);
+        return -1;
+    }
+    return 0;
+}
+
 //  Check what the job's workload needs. Returns 0, or -1 with the error.
 static int
 s_check_workload (const scenario_t *self, const scenario_job_t *job,
                   char *err, size_t errlen)
 {
     const jobspec_t *spec = &job->spec;
+    char reason [JOB_PATH_MAX + 64];
     const char *workload = jobspec_workload_name (spec->workload);
     if (spec->workload == WORKLOAD_WRITE && spec->path [0] == 0) {
         s_error (err, errlen, self->path, job->line, "path",
                  "the %s workload needs a path", workload);
         return -1;
     }
-    if ((spec->workload == WORKLOAD_WRITE || spec->workload == WORKLOAD_NULL)
+    if (spec->workload == WORKLOAD_FILL && spec->path [0] == 0) {
+        s_error (err, errlen, self->path, job->line, "path",
+                 "the %s workload needs a path (the file to create)", workload);
+        return -1;
+    }
+    if (spec->workload == WORKLOAD_COPY && spec->src [0] == 0) {
+        s_error (err, errlen, self->path, job->line, "src",
+                 "the %s workload needs a src: a path or nfs://server/export/file", workload);
+        return -1;
+    }
+    if (spec->workload == WORKLOAD_COPY && spec->dst [0] == 0) {
+        s_error (err, errlen, self->path, job->line, "dst",
+                 "the %s workload needs a dst", workload);
+        return -1;
+    }
+    if (spec->src [0] && s_check_source (spec->src, reason, sizeof (reason))) {
+        s_error (err, errlen, self->path, job->line, "src", "%s", reason);
+        return -1;
+    }
+    if ((spec->workload == WORKLOAD_WRITE || spec->workload == WORKLOAD_NULL
+    ||   spec->workload == WORKLOAD_FILL)
     &&  spec->size_bytes == 0) {
         s_error (err, errlen, self->path, job->line, "size",
                  "the %s workload needs a size", workload);
+        return -1;
+    }
+    if (spec->workload == WORKLOAD_MONITOR && spec->streams != 1) {
+        s_error (err, errlen, self->path, job->line, "streams",
+                 "a monitor watches its host once: streams must be 1");
         return -1;
     }
     if (spec->direct && spec->bs_bytes % DIRECT_ALIGN_BYTES) {

@@ -27,6 +27,7 @@ typedef struct {
     int64_t lease_ns;               //  silence after which either side gives the other up
     int64_t connect_timeout_ns;     //  how long hello may take
     uint64_t clock_pings;           //  pings per clock measurement; the best is kept
+    char keys_dir [JOB_PATH_MAX + 1];   //  keys = DIR: CURVE keys (proto/keys.h), "" for none
 } scenario_options_t;
 
 extern const opt_def_t scenario_run_options [];

@@ -30,12 +30,15 @@
 #define QUOTE_MAX 64
 
 //  The enum names, indexed by value. Wire and scenario use the same names.
-static const char *const s_workload_names [] = { "null", "write", NULL };
+static const char *const s_workload_names [] = {
+    "null", "write", "copy", "fill", "monitor", NULL
+};
 static const char *const s_fsync_names [] = { "none", "end", "close", NULL };
 static const char *const s_pattern_names [] = { "zero", "random", NULL };
 static const char *const s_class_names [] = { "auto", "disk", "network", NULL };
 
-_Static_assert (WORKLOAD_NULL == 0 && WORKLOAD_WRITE == 1, "s_workload_names order");
+_Static_assert (WORKLOAD_NULL == 0 && WORKLOAD_WRITE == 1 && WORKLOAD_COPY == 2
+                && WORKLOAD_FILL == 3 && WORKLOAD_MONITOR == 4, "s_workload_names order");
 _Static_assert (FSYNC_NONE == 0 && FSYNC_END == 1 && FSYNC_CLOSE == 2, "s_fsync_names order");
 _Static_assert (PATTERN_ZERO == 0 && PATTERN_RANDOM == 1, "s_pattern_names order");
 _Static_assert (CLASS_AUTO == 0 && CLASS_DISK == 1 && CLASS_NETWORK == 2, "s_class_names order");
@@ -64,7 +67,8 @@ const opt_def_t jobspec_options [] = {
     { .name = "workload", .type = OPT_ENUM, .offset = AT (workload),
       .choices = s_workload_names, .default_text = "write",
       .flags = OPT_WIRE,
-      .help = "what the job does: null (no I/O, tests the machinery) or write" },
+      .help = "what the job does: null (no I/O, tests the machinery), write, "
+              "copy (src to dst) or fill (create a source file before the test, untimed)" },
     { .name = "path", .type = OPT_STRING, .offset = AT (path),
       .capacity = CAPACITY (path),
       .flags = OPT_WIRE,
@@ -77,11 +81,14 @@ const opt_def_t jobspec_options [] = {
       .capacity = CAPACITY (dst),
       .flags = OPT_WIRE,
       .help = "copy: destination path" },
+    //  size has no default and travels always; 0 means "not given", which
+    //  only copy accepts (it then copies the whole source).
     { .name = "size", .type = OPT_SIZE, .offset = AT (size_bytes),
-      .min = 1, .max = PIB,
+      .min = 0, .max = PIB,
       .flags = OPT_WIRE | OPT_GLOBAL,
       .help = "bytes per stream: 4096, 4K, 1M, 5.2G; K M G T P are powers of "
-              "1024, with or without B or iB (4KiB = 4KB = 4K)" },
+              "1024, with or without B or iB (4KiB = 4KB = 4K); copy without "
+              "a size copies the whole source" },
     { .name = "bs", .type = OPT_SIZE, .offset = AT (bs_bytes),
       .min = 512, .max = 64 * MIB, .default_text = "1M",
       .flags = OPT_WIRE | OPT_GLOBAL,
@@ -106,15 +113,24 @@ const opt_def_t jobspec_options [] = {
     { .name = "class", .type = OPT_ENUM, .offset = AT (job_class),
       .choices = s_class_names, .default_text = "auto",
       .flags = OPT_WIRE,
-      .help = "report class: auto (nfs:// sources are network), disk or network" },
+      .help = "report class: auto (nfs:// sources and sources on an NFS mount "
+              "are network), disk or network" },
     { .name = "keep", .type = OPT_BOOL, .offset = AT (keep),
       .default_text = "no",
       .flags = OPT_WIRE | OPT_GLOBAL,
       .help = "keep the files after the test: yes or no" },
+    { .name = "refill", .type = OPT_BOOL, .offset = AT (refill),
+      .default_text = "no",
+      .flags = OPT_WIRE | OPT_GLOBAL,
+      .help = "fill: write the file again even if it already has the size: yes or no" },
     { .name = "interval", .type = OPT_DURATION, .offset = AT (interval_ns),
       .min = 10 * NS_PER_MSEC, .max = 3600 * NS_PER_SEC, .default_text = "1s",
       .flags = OPT_WIRE | OPT_GLOBAL,
       .help = "sample period: 250ms, 1s, 1.5s, 2m; a bare number is seconds" },
+    { .name = "settle", .type = OPT_DURATION, .offset = AT (settle_ns),
+      .min = 0, .max = 600 * NS_PER_SEC, .default_text = "10s",
+      .flags = OPT_WIRE | OPT_GLOBAL,
+      .help = "after the last stream, watch the disks at most this long while the page cache drains" },
     { .name = NULL }
 };
 
@@ -634,6 +650,22 @@ const char *
 jobspec_class_name (int job_class)
 {
     return s_name_or_unknown (s_class_names, job_class);
+}
+
+//  True for an nfs:// URL.
+bool
+jobspec_src_is_nfs (const char *src)
+{
+    return strncmp (src, "nfs://", 6) == 0;
+}
+
+//  The class of a job from its options alone.
+int
+jobspec_class (const jobspec_t *spec)
+{
+    if (spec->job_class != CLASS_AUTO)
+        return spec->job_class;
+    return jobspec_src_is_nfs (spec->src)? CLASS_NETWORK: CLASS_DISK;
 }
 
 //  The file of stream index of a job.

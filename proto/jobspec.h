@@ -25,7 +25,10 @@
 //  agent/workloads/workloads.c has one ops table per name.
 typedef enum {
     WORKLOAD_NULL = 0,          //  no I/O: counts bytes as if written; tests the machinery
-    WORKLOAD_WRITE = 1          //  sequential write (dd)
+    WORKLOAD_WRITE = 1,         //  sequential write (dd)
+    WORKLOAD_COPY = 2,          //  read src (a path or nfs:// URL), write dst
+    WORKLOAD_FILL = 3,          //  create a source file before the timed part (not timed)
+    WORKLOAD_MONITOR = 4        //  no I/O: the host's counters every interval, for the whole test
 } workload_t;
 
 typedef enum {
@@ -62,7 +65,9 @@ typedef struct {
     int pattern;                            //  pattern_t
     int job_class;                          //  job_class_t
     bool keep;                              //  keep files after the test
+    bool refill;                            //  fill: rewrite a source file that already has the size
     int64_t interval_ns;                    //  sample period
+    int64_t settle_ns;                      //  longest wait after the window for dirty data to drain
 } jobspec_t;
 
 typedef enum {
@@ -116,6 +121,15 @@ const char *jobspec_workload_name (int workload);
 const char *jobspec_fsync_name (int fsync_mode);
 const char *jobspec_pattern_name (int pattern);
 const char *jobspec_class_name (int job_class);
+
+//  The class of a job as both sides see it from its options: job_class
+//  unless auto, else CLASS_NETWORK for an nfs:// source, else CLASS_DISK.
+//  (An agent may learn more, e.g. that a source path is on an NFS mount,
+//  and say so in READY.)
+int jobspec_class (const jobspec_t *spec);
+
+//  True if src is an nfs:// URL.
+bool jobspec_src_is_nfs (const char *src);
 
 //  Path of stream `index` (0-based) of a job: path itself for a single
 //  stream, "path.1" ... "path.N" for N > 1. Writes into buf; returns 0, or

@@ -459,6 +459,9 @@ s_encode_ready (const msg_t *msg, s_writer_t *w)
     PUT_UINT (w, m, test_id);
     PUT_UINT (w, m, job_id);
     PUT_UINT (w, m, streams);
+    PUT_UINT (w, m, job_class);
+    PUT_UINT (w, m, fill_bytes);
+    PUT_INT (w, m, fill_ns);
 }
 
 static void
@@ -468,6 +471,9 @@ s_decode_ready (s_reader_t *r, msg_t *msg)
     GET_U32 (r, m, test_id);
     GET_U32 (r, m, job_id);
     GET_U32 (r, m, streams);
+    GET_U32 (r, m, job_class);
+    GET_U64 (r, m, fill_bytes);
+    GET_I64 (r, m, fill_ns);
 }
 
 static void
@@ -594,6 +600,68 @@ s_decode_error (s_reader_t *r, msg_t *msg)
     GET_STR (r, m, text);
 }
 
+static void
+s_encode_host (const msg_t *msg, s_writer_t *w)
+{
+    const msg_host_t *m = &msg->u.host;
+    PUT_UINT (w, m, test_id);
+    PUT_INT (w, m, window_start_ns);
+    PUT_INT (w, m, window_end_ns);
+    PUT_INT (w, m, settle_end_ns);
+#define S_PUT_COUNTER(name) PUT_UINT (w, m, name);
+    MSG_HOST_COUNTERS (S_PUT_COUNTER)
+#undef S_PUT_COUNTER
+}
+
+static void
+s_decode_host (s_reader_t *r, msg_t *msg)
+{
+    msg_host_t *m = &msg->u.host;
+    GET_U32 (r, m, test_id);
+    GET_I64 (r, m, window_start_ns);
+    GET_I64 (r, m, window_end_ns);
+    GET_I64 (r, m, settle_end_ns);
+#define S_GET_COUNTER(name) GET_U64 (r, m, name);
+    MSG_HOST_COUNTERS (S_GET_COUNTER)
+#undef S_GET_COUNTER
+}
+
+static void
+s_encode_monitor (const msg_t *msg, s_writer_t *w)
+{
+    const msg_monitor_t *m = &msg->u.monitor;
+    PUT_UINT (w, m, test_id);
+    PUT_UINT (w, m, job_id);
+    PUT_INT (w, m, t_ns);
+#define S_PUT_COUNTER(name) PUT_UINT (w, m, name);
+    MSG_MONITOR_COUNTERS (S_PUT_COUNTER)
+#undef S_PUT_COUNTER
+}
+
+static void
+s_decode_monitor (s_reader_t *r, msg_t *msg)
+{
+    msg_monitor_t *m = &msg->u.monitor;
+    GET_U32 (r, m, test_id);
+    GET_U32 (r, m, job_id);
+    GET_I64 (r, m, t_ns);
+#define S_GET_COUNTER(name) GET_U64 (r, m, name);
+    MSG_MONITOR_COUNTERS (S_GET_COUNTER)
+#undef S_GET_COUNTER
+}
+
+static void
+s_encode_stop (const msg_t *msg, s_writer_t *w)
+{
+    PUT_UINT (w, &msg->u.stop, test_id);
+}
+
+static void
+s_decode_stop (s_reader_t *r, msg_t *msg)
+{
+    GET_U32 (r, &msg->u.stop, test_id);
+}
+
 //  Every message type: its name on the wire, encoder and decoder.
 typedef struct {
     const char *name;           //  the "t" value
@@ -614,6 +682,9 @@ static const s_codec_t s_codecs [MSG_TYPE_COUNT] = {
     [MSG_ABORT]   = { "abort",   s_encode_abort,   s_decode_abort },
     [MSG_BYE]     = { "bye",     s_encode_bye,     s_decode_bye },
     [MSG_ERROR]   = { "error",   s_encode_error,   s_decode_error },
+    [MSG_HOST]    = { "host",    s_encode_host,    s_decode_host },
+    [MSG_MONITOR] = { "monitor", s_encode_monitor, s_decode_monitor },
+    [MSG_STOP]    = { "stop",    s_encode_stop,    s_decode_stop },
 };
 
 //  The codec of type, or NULL if type is not a message type.

@@ -20,7 +20,10 @@
         C -> A  PING       A -> C  PONG            (several: clock offset)
         C -> A  PREPARE    A -> C  READY, or ERROR (one per job of the test)
         C -> A  START      A -> C  SAMPLE ... RESULT (one per stream)
+                   A -> C  MONITOR ... (monitor jobs: the host's counters)
+        C -> A  STOP       monitors end: every timed stream has reported
         C -> A  ABORT      A -> C  RESULT for every stream still running
+                   A -> C  HOST, after the settle period (one per test)
         C -> A  BYE                agent goes back to idle
 */
 #ifndef IOFLEET_MSG_H
@@ -49,6 +52,9 @@ typedef enum {
     MSG_ABORT,
     MSG_BYE,
     MSG_ERROR,
+    MSG_HOST,
+    MSG_MONITOR,
+    MSG_STOP,
     MSG_TYPE_COUNT              //  one past the last
 } msg_type_t;
 
@@ -96,6 +102,10 @@ typedef struct {
     uint32_t test_id;
     uint32_t job_id;
     uint32_t streams;                       //  streams prepared
+    uint32_t job_class;                     //  class as the agent found it (a source path on an
+                                            //  NFS mount is network), CLASS_AUTO = no opinion
+    uint64_t fill_bytes;                    //  fill jobs: bytes written before READY (0: reused)
+    int64_t fill_ns;                        //  fill jobs: how long that took (untimed, shown apart)
 } msg_ready_t;
 
 //  Start every prepared job of the test at one instant.
@@ -148,6 +158,77 @@ typedef struct {
     char text [MSG_TEXT_MAX + 1];           //  for a human
 } msg_error_t;
 
+//  The counters of a HOST message, every one a uint64_t, in the order
+//  they go on the wire. A window runs from the start instant to the end
+//  of the last stream; the settle period after it lasts until Dirty is
+//  back near its level at the start, or a bound passes. Raw figures: the
+//  coordinator turns them into percentages, rates and warnings.
+#define MSG_HOST_COUNTERS(X) \
+    X (cpu_total_ticks)         /* CPU time of every kind, all CPUs, in the window */ \
+    X (cpu_user_ticks)          /* user and nice */ \
+    X (cpu_system_ticks)        /* system, irq and softirq */ \
+    X (cpu_iowait_ticks) \
+    X (cpu_idle_ticks) \
+    X (cpu_steal_ticks)         /* taken by the hypervisor */ \
+    X (mem_total_bytes)         /* MemTotal */ \
+    X (dirty_start_bytes)       /* Dirty at the start instant */ \
+    X (dirty_end_bytes)         /* Dirty when the last stream ended */ \
+    X (writeback_end_bytes)     /* Writeback when the last stream ended */ \
+    X (dirty_settled_bytes)     /* Dirty at the end of the settle period */ \
+    X (disk_read_bytes)         /* read from whole block devices in the window */ \
+    X (disk_written_bytes)      /* written to whole block devices in the window */ \
+    X (settle_written_bytes)    /* written to them during the settle period */ \
+    X (nfs_read_ops)            /* NFS client READs in the window */ \
+    X (nfs_write_ops)           /* NFS client WRITEs in the window */ \
+    X (nfsd_read_ops)           /* NFS server READs in the window */ \
+    X (nfsd_write_ops)          /* NFS server WRITEs in the window */
+
+//  What the agent's host did during a test (agent clock).
+typedef struct {
+    uint32_t test_id;
+    int64_t window_start_ns;                //  first snapshot
+    int64_t window_end_ns;                  //  when the last stream ended
+    int64_t settle_end_ns;                  //  end of the settle period
+#define MSG_HOST_FIELD(name) uint64_t name;
+    MSG_HOST_COUNTERS (MSG_HOST_FIELD)
+#undef MSG_HOST_FIELD
+} msg_host_t;
+
+//  The counters of a MONITOR message, every one a uint64_t: cumulative
+//  since boot, as /proc has them; the coordinator takes differences
+//  between consecutive messages.
+#define MSG_MONITOR_COUNTERS(X) \
+    X (cpu_total_ticks)         /* CPU time of every kind, all CPUs */ \
+    X (cpu_user_ticks)          /* user and nice */ \
+    X (cpu_system_ticks)        /* system, irq and softirq */ \
+    X (cpu_iowait_ticks) \
+    X (cpu_idle_ticks) \
+    X (dirty_bytes)             /* Dirty now */ \
+    X (writeback_bytes)         /* Writeback now */ \
+    X (disk_read_bytes)         /* read from whole block devices */ \
+    X (disk_written_bytes)      /* written to them */ \
+    X (nfs_read_ops)            /* NFS client READs */ \
+    X (nfs_write_ops)           /* NFS client WRITEs */ \
+    X (nfsd_read_ops)           /* NFS server READs */ \
+    X (nfsd_write_ops)          /* NFS server WRITEs */ \
+    X (nfsd_read_bytes)         /* NFS server bytes read for clients */ \
+    X (nfsd_written_bytes)      /* NFS server bytes written for clients */
+
+//  A monitor job's sample: the host's counters at an instant (agent clock).
+typedef struct {
+    uint32_t test_id;
+    uint32_t job_id;                        //  the monitor job
+    int64_t t_ns;
+#define MSG_MONITOR_FIELD(name) uint64_t name;
+    MSG_MONITOR_COUNTERS (MSG_MONITOR_FIELD)
+#undef MSG_MONITOR_FIELD
+} msg_monitor_t;
+
+//  Every timed stream of the test has ended: monitors stop (normally).
+typedef struct {
+    uint32_t test_id;
+} msg_stop_t;
+
 typedef struct {
     msg_type_t type;
     union {
@@ -163,6 +244,9 @@ typedef struct {
         msg_abort_t abort;
         msg_bye_t bye;
         msg_error_t error;
+        msg_host_t host;
+        msg_monitor_t monitor;
+        msg_stop_t stop;
     } u;
 } msg_t;
 

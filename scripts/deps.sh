@@ -6,7 +6,9 @@ set -eu
 packages="build-essential pkg-config
     libzmq3-dev libczmq-dev libmsgpack-dev libnfs-dev libnfs-utils
     libinih-dev libjansson-dev libcmocka-dev
-    iproute2 fio coreutils python3"
+    iproute2 fio coreutils python3 chromium
+    clang libclang-rt-14-dev tcpdump
+    nfs-ganesha nfs-ganesha-vfs rpcbind"
 
 missing=""
 for p in $packages; do

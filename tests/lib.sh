@@ -38,7 +38,13 @@ start_agent () {
     "$BIN/iofleet-agent" --bind 'tcp://127.0.0.1:*' --name "$name" \
         --root "$SCRATCH/$name" "$@" 2>"$SCRATCH/$name.log" &
     PIDS+=($!)
-    local i
+    wait_bound "$name"
+}
+
+# wait_bound NAME: wait for the agent last started (the last of PIDS) to
+# log where it listens in $SCRATCH/NAME.log; sets ENDPOINT.
+wait_bound () {
+    local name=$1 i
     for i in $(seq 100); do
         ENDPOINT=$(sed -n 's/.*event=bound .*endpoint=\([^ ]*\).*/\1/p' "$SCRATCH/$name.log" | head -1)
         [ -n "$ENDPOINT" ] && return 0

@@ -514,6 +514,163 @@ test_add_sample_grows (void **state)
     run_result_clear (&run);
 }
 
+//  A host entry with CPU ticks and memory figures.
+static host_result_t
+s_host (const char *agent, uint64_t total, uint64_t user, uint64_t system, uint64_t iowait)
+{
+    host_result_t host;
+    memset (&host, 0, sizeof (host));
+    snprintf (host.agent, sizeof (host.agent), "%s", agent);
+    host.received = true;
+    host.counters.cpu_total_ticks = total;
+    host.counters.cpu_user_ticks = user;
+    host.counters.cpu_system_ticks = system;
+    host.counters.cpu_iowait_ticks = iowait;
+    host.counters.cpu_idle_ticks = total - user - system - iowait;
+    host.counters.mem_total_bytes = 24ULL * 1000 * 1000 * 1000;
+    return host;
+}
+
+//  The warning of a kind about an agent, or NULL.
+static const warning_t *
+s_warning (const test_result_t *test, const char *kind, const char *agent)
+{
+    for (size_t i = 0; i < test->warning_count; i++)
+        if (strcmp (test->warnings [i].kind, kind) == 0 && strcmp (test->warnings [i].agent, agent) == 0)
+            return &test->warnings [i];
+    return NULL;
+}
+
+static void
+test_host_cpu_shares (void **state)
+{
+    (void) state;
+    stream_result_t streams [2] = {
+        s_stream ("a1", CLASS_DISK, 0, 100 * 1000 * 1000, 0, 1 * SEC, 1 * SEC),
+        s_stream ("a2", CLASS_DISK, 0, 300 * 1000 * 1000, 0, 1 * SEC, 1 * SEC),
+    };
+    streams [0].fsync_mode = streams [1].fsync_mode = FSYNC_END;
+    host_result_t hosts [3] = {
+        s_host ("a1", 200, 20, 50, 30),     //  a1: 10% usr, 25% sys, 15% iowait
+        s_host ("a2", 800, 40, 100, 0),     //  a2: 5% usr, 12.5% sys
+        s_host ("a3", 0, 0, 0, 0),          //  never reported
+    };
+    hosts [2].received = false;
+    test_result_t test = s_test (streams, 2);
+    test.hosts = hosts;
+    test.host_count = 3;
+    aggregate_test (&test);
+    assert_true (fabs (hosts [0].sys_pct - 25.0) < 1e-9);
+    assert_true (fabs (hosts [0].iowait_pct - 15.0) < 1e-9);
+    assert_true (fabs (hosts [1].usr_pct - 5.0) < 1e-9);
+    assert_true (isnan (hosts [2].sys_pct));
+    assert_int_equal (hosts [0].stream_bytes, 100 * 1000 * 1000);
+    assert_int_equal (hosts [1].stream_bytes, 300 * 1000 * 1000);
+    //  The test's shares are sums of ticks over the measured hosts:
+    //  sys (50 + 100) / 1000 = 15%, not the mean of 25% and 12.5%.
+    assert_int_equal (test.summary.hosts_measured, 2);
+    assert_true (fabs (test.summary.sys_pct - 15.0) < 1e-9);
+    assert_true (fabs (test.summary.usr_pct - 6.0) < 1e-9);
+    assert_true (fabs (test.summary.iowait_pct - 3.0) < 1e-9);
+    //  fsync on, figures clean: no warnings.
+    assert_int_equal (test.warning_count, 0);
+}
+
+static void
+test_warnings (void **state)
+{
+    (void) state;
+    //  a1 wrote 400 MB without fsync or O_DIRECT; 300 MB of it was still
+    //  dirty at the window's end, 350 MB reached the disk afterwards.
+    stream_result_t streams [2] = {
+        s_stream ("a1", CLASS_DISK, 0, 400 * 1000 * 1000, 0, 1 * SEC, 1 * SEC),
+        s_stream ("a2", CLASS_DISK, 0, 400 * 1000 * 1000, 50 * MS, 1 * SEC, 1 * SEC),
+    };
+    streams [0].fsync_mode = FSYNC_NONE;
+    streams [1].fsync_mode = FSYNC_END;
+    streams [1].direct = true;
+    host_result_t hosts [2] = {
+        s_host ("a1", 100, 10, 10, 10),
+        s_host ("a2", 100, 10, 10, 10),
+    };
+    hosts [0].counters.dirty_start_bytes = 10 * 1000 * 1000;
+    hosts [0].counters.dirty_end_bytes = 310 * 1000 * 1000;
+    hosts [0].counters.settle_written_bytes = 350 * 1000 * 1000;
+    hosts [0].settle_end_ns = 4 * SEC;
+    hosts [0].window_end_ns = 1 * SEC;
+    //  a2: 20 MB settle writes are 5% of 400 MB, under the 10% line; a
+    //  dirty rise of 10 MB is under the 16 MB floor.
+    hosts [1].counters.settle_written_bytes = 20 * 1000 * 1000;
+    hosts [1].counters.dirty_end_bytes = 10 * 1000 * 1000;
+    test_result_t test = s_test (streams, 2);
+    test.hosts = hosts;
+    test.host_count = 2;
+    aggregate_test (&test);
+
+    const warning_t *dirty = s_warning (&test, "dirty", "a1");
+    assert_non_null (dirty);
+    assert_non_null (strstr (dirty->text, "300.0 MB still dirty"));
+    const warning_t *writeback = s_warning (&test, "writeback", "a1");
+    assert_non_null (writeback);
+    assert_non_null (strstr (writeback->text, "350.0 MB written to disk in the 3.0 s"));
+    //  400 MB < 2 x 24 GB, neither direct nor fsync.
+    assert_non_null (s_warning (&test, "cache", "a1"));
+    assert_null (s_warning (&test, "dirty", "a2"));
+    assert_null (s_warning (&test, "writeback", "a2"));
+    assert_null (s_warning (&test, "cache", "a2"));
+    //  Streams 50 ms apart in a 1 s test: 5% > 1%.
+    const warning_t *skew = s_warning (&test, "skew", "");
+    assert_non_null (skew);
+    assert_non_null (strstr (skew->text, "50.000 ms apart"));
+    assert_int_equal (test.warning_count, 4);
+}
+
+static void
+test_stats (void **state)
+{
+    (void) state;
+    double values [] = { 4, NAN, 1, 3, 2 };
+    aggregate_stats_t stats = aggregate_stats (values, 5);
+    //  1 2 3 4: median 2.5, mean 2.5, sample variance (2.25+0.25+0.25+2.25)/3
+    assert_int_equal (stats.count, 4);
+    assert_true (stats.min == 1 && stats.max == 4);
+    assert_true (fabs (stats.median - 2.5) < 1e-12);
+    assert_true (fabs (stats.stddev - sqrt (5.0 / 3)) < 1e-12);
+    stats = aggregate_stats (values, 1);
+    assert_true (stats.count == 1 && stats.median == 4 && stats.stddev == 0);
+    stats = aggregate_stats (values, 0);
+    assert_true (stats.count == 0 && isnan (stats.median));
+}
+
+static void
+test_iterations_first_apart (void **state)
+{
+    (void) state;
+    //  dd1 ran four times (the first slow), dd2 once, interleaved.
+    test_result_t tests [5];
+    double rates [] = { 100, 400, 390, 410, 55 };
+    const char *names [] = { "dd1", "dd1", "dd1", "dd1", "dd2" };
+    for (int i = 0; i < 5; i++) {
+        memset (&tests [i], 0, sizeof tests [i]);
+        snprintf (tests [i].name, sizeof tests [i].name, "%s", names [i]);
+        tests [i].iteration = i < 4? (uint32_t) i + 1: 1;
+        tests [i].summary.combined_mbps = rates [i];
+        tests [i].summary.sys_pct = 10 + i;
+    }
+    run_result_t run = { .tests = tests, .test_count = 5 };
+    aggregate_iterations_t dd1 = aggregate_iterations (&run, "dd1");
+    assert_true (dd1.first_mbps == 100);
+    assert_int_equal (dd1.rest.count, 3);
+    assert_true (dd1.rest.min == 390 && dd1.rest.median == 400 && dd1.rest.max == 410);
+    assert_true (fabs (dd1.rest.stddev - 10.0) < 1e-12);
+    assert_true (dd1.rest_sys_pct.median == 12);
+    aggregate_iterations_t dd2 = aggregate_iterations (&run, "dd2");
+    assert_true (dd2.first_mbps == 55);
+    assert_int_equal (dd2.rest.count, 0);
+    aggregate_iterations_t none = aggregate_iterations (&run, "dd3");
+    assert_true (isnan (none.first_mbps));
+}
+
 int
 main (void)
 {
@@ -535,6 +692,10 @@ main (void)
         cmocka_unit_test (test_notation),
         cmocka_unit_test (test_notation_truncates),
         cmocka_unit_test (test_add_sample_grows),
+        cmocka_unit_test (test_host_cpu_shares),
+        cmocka_unit_test (test_warnings),
+        cmocka_unit_test (test_stats),
+        cmocka_unit_test (test_iterations_first_apart),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }

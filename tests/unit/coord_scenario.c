@@ -657,6 +657,36 @@ test_write_needs_size_and_path (void **state)
 }
 
 static void
+test_copy_and_fill_needs (void **state)
+{
+    (void) state;
+    s_expect_check_error (AGENT_A "[job j]\nagent = a\nworkload = copy\ndst = d\n", 3, "src",
+                          "the copy workload needs a src");
+    s_expect_check_error (AGENT_A "[job j]\nagent = a\nworkload = copy\nsrc = s\n", 3, "dst",
+                          "the copy workload needs a dst");
+    s_expect_check_error (AGENT_A "[job j]\nagent = a\nworkload = copy\nsrc = smb://h/x\n"
+                          "dst = d\n", 3, "src", "neither a path nor an nfs:// URL");
+    s_expect_check_error (AGENT_A "[job j]\nagent = a\nworkload = copy\nsrc = nfs://h\n"
+                          "dst = d\n", 3, "src", "is not nfs://server/export/file");
+    s_expect_check_error (AGENT_A "[job j]\nagent = a\nworkload = copy\nsrc = nfs:///e/f\n"
+                          "dst = d\n", 3, "src", "is not nfs://server/export/file");
+    //  Without a size a copy takes the whole source.
+    s_expect_check_ok (AGENT_A "[job j]\nagent = a\nworkload = copy\nsrc = data/s\ndst = d\n");
+    s_expect_check_ok (AGENT_A "[job j]\nagent = a\nworkload = copy\n"
+                       "src = nfs://10.0.0.1/export/s?version=4\ndst = d\nsize = 1M\n");
+    s_expect_check_error (AGENT_A "[job j]\nagent = a\nworkload = fill\nsize = 1M\n", 3, "path",
+                          "the fill workload needs a path");
+    s_expect_check_error (AGENT_A "[job j]\nagent = a\nworkload = fill\npath = s\n", 3, "size",
+                          "the fill workload needs a size");
+    s_expect_check_ok (AGENT_A "[job j]\nagent = a\nworkload = fill\npath = s\nsize = 1M\n"
+                       "refill = yes\n");
+    //  A monitor needs nothing but its agent, and watches once.
+    s_expect_check_ok (AGENT_A "[job j]\nagent = a\nworkload = monitor\n");
+    s_expect_check_error (AGENT_A "[job j]\nagent = a\nworkload = monitor\nstreams = 2\n", 3,
+                          "streams", "a monitor watches its host once");
+}
+
+static void
 test_direct_alignment (void **state)
 {
     (void) state;
@@ -834,6 +864,7 @@ main (void)
         cmocka_unit_test (test_set_agent),
         cmocka_unit_test (test_set_agent_malformed),
         cmocka_unit_test (test_write_needs_size_and_path),
+        cmocka_unit_test (test_copy_and_fill_needs),
         cmocka_unit_test (test_direct_alignment),
         cmocka_unit_test (test_same_path_in_one_test),
         cmocka_unit_test (test_no_jobs),

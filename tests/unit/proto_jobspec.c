@@ -106,7 +106,7 @@ test_table (void **state)
     (void) state;
     const char *keys [] = {
         "name", "test", "agent", "workload", "path", "src", "dst", "size", "bs",
-        "streams", "direct", "fsync", "pattern", "class", "keep", "interval"
+        "streams", "direct", "fsync", "pattern", "class", "keep", "refill", "interval", "settle"
     };
     size_t rows = 0;
     for (const opt_def_t *opt = jobspec_options; opt->name; opt++) {
@@ -140,9 +140,10 @@ test_table (void **state)
     assert_int_equal (jobspec_option ("class")->flags, OPT_WIRE);
     assert_int_equal (jobspec_option ("bs")->flags, OPT_WIRE | OPT_GLOBAL);
     assert_int_equal (jobspec_option ("interval")->flags, OPT_WIRE | OPT_GLOBAL);
+    assert_int_equal (jobspec_option ("settle")->flags, OPT_WIRE | OPT_GLOBAL);
     assert_int_equal (jobspec_option ("path")->capacity, JOB_PATH_MAX + 1);
     assert_int_equal (jobspec_option ("name")->capacity, JOB_NAME_MAX + 1);
-    assert_int_equal (jobspec_option ("size")->min, 1);
+    assert_int_equal (jobspec_option ("size")->min, 0);     //  0: not given (copy: all)
     assert_int_equal (jobspec_option ("size")->max, PIB);
     assert_null (jobspec_option ("size")->default_text);
     assert_int_equal (jobspec_option ("bs")->min, 512);
@@ -245,9 +246,12 @@ test_parse_size (void **state)
     assert_int_equal (spec.size_bytes, PIB);
     spec = s_spec_ok ("size", "1");
     assert_int_equal (spec.size_bytes, 1);
-    s_parse_bad (jobspec_option ("size"), "0", "'0' is below the minimum 1");
+    //  0 is "no size given": only copy takes it (the whole source).
+    spec = s_spec_ok ("size", "0");
+    assert_int_equal (spec.size_bytes, 0);
     s_parse_bad (jobspec_option ("size"), "1025T", "'1025T' is above the maximum 1P");
-    s_parse_bad (jobspec_option ("size"), "0.4", "below the minimum 1");
+    spec = s_spec_ok ("size", "0.4");
+    assert_int_equal (spec.size_bytes, 0);
 }
 
 static void
@@ -332,7 +336,7 @@ test_parse_bool_enum_count_string (void **state)
     assert_int_equal (spec.job_class, CLASS_NETWORK);
     s_parse_bad (jobspec_option ("fsync"), "sometimes",
                  "'sometimes' is not one of none, end, close");
-    s_parse_bad (jobspec_option ("workload"), "copy", "is not one of null, write");
+    s_parse_bad (jobspec_option ("workload"), "randrw", "is not one of null, write, copy, fill");
 
     //  Counts.
     assert_int_equal (s_parse_ok (ROW_COUNT, "0").count, 0);
@@ -472,7 +476,20 @@ test_names_and_paths (void **state)
     (void) state;
     assert_string_equal (jobspec_workload_name (WORKLOAD_NULL), "null");
     assert_string_equal (jobspec_workload_name (WORKLOAD_WRITE), "write");
-    assert_string_equal (jobspec_workload_name (2), "?");
+    assert_string_equal (jobspec_workload_name (WORKLOAD_COPY), "copy");
+    assert_string_equal (jobspec_workload_name (WORKLOAD_FILL), "fill");
+    assert_string_equal (jobspec_workload_name (WORKLOAD_MONITOR), "monitor");
+    assert_string_equal (jobspec_workload_name (5), "?");
+    jobspec_t spec;
+    jobspec_defaults (&spec);
+    assert_int_equal (jobspec_class (&spec), CLASS_DISK);
+    strcpy (spec.src, "nfs://server/export/file");
+    assert_int_equal (jobspec_class (&spec), CLASS_NETWORK);
+    spec.job_class = CLASS_DISK;
+    assert_int_equal (jobspec_class (&spec), CLASS_DISK);
+    strcpy (spec.src, "/mnt/share/file");
+    spec.job_class = CLASS_AUTO;
+    assert_int_equal (jobspec_class (&spec), CLASS_DISK);
     assert_string_equal (jobspec_fsync_name (FSYNC_NONE), "none");
     assert_string_equal (jobspec_fsync_name (FSYNC_END), "end");
     assert_string_equal (jobspec_fsync_name (FSYNC_CLOSE), "close");
@@ -713,7 +730,6 @@ test_codec_refusals (void **state)
     s_decode_bad ((entry_t) UINT ("bs", 128 * MIB), "bs: 128M is above the maximum 64M");
     s_decode_bad ((entry_t) UINT ("streams", 100000), "streams: 100000 is above the maximum 256");
     s_decode_bad ((entry_t) UINT ("streams", 0), "streams: 0 is below the minimum 1");
-    s_decode_bad ((entry_t) UINT ("size", 0), "size: 0 is below the minimum 1");
     s_decode_bad ((entry_t) UINT ("size", PIB + 1), "size: ");
     s_decode_bad ((entry_t) UINT ("size", UINT64_MAX), "above the maximum 1P");
     s_decode_bad ((entry_t) UINT ("interval", 0), "interval: 0ns is below the minimum 10ms");
@@ -721,7 +737,7 @@ test_codec_refusals (void **state)
     s_decode_bad ((entry_t) UINT ("interval", UINT64_MAX), "interval: ");
     s_decode_bad ((entry_t) INT ("interval", -5), "interval: -5ns is negative");
     s_decode_bad ((entry_t) STR ("fsync", "sometimes"), "fsync: unknown value 'sometimes'");
-    s_decode_bad ((entry_t) STR ("workload", "copy"), "workload: unknown value 'copy'");
+    s_decode_bad ((entry_t) STR ("workload", "randrw"), "workload: unknown value 'randrw'");
     s_decode_bad ((entry_t) STR ("class", ""), "class: unknown value ''");
     s_decode_bad ((entry_t) { .key = "pattern", .kind = V_STR, .s = "zero\0", .len = 5 },
                   "pattern: unknown value 'zero?'");
@@ -783,8 +799,6 @@ test_codec_refusals (void **state)
         STR ("dst", ""), UINT ("size", 0)
     };
     const size_t nrequired = sizeof (required) / sizeof (required [0]);
-    assert_int_equal (s_decode_entries (required, nrequired, &spec, err, sizeof (err)), -1);
-    assert_string_equal (err, "size: 0 is below the minimum 1");
     required [nrequired - 1].u = 1;
     assert_int_equal (s_decode_entries (required, nrequired, &spec, err, sizeof (err)), 0);
     jobspec_t defaults;

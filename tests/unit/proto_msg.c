@@ -76,6 +76,9 @@ s_sample (msg_type_t type, msg_t *msg)
             msg->u.ready.test_id = 3;
             msg->u.ready.job_id = 1;
             msg->u.ready.streams = 256;
+            msg->u.ready.job_class = CLASS_NETWORK;
+            msg->u.ready.fill_bytes = 5583457485ULL;
+            msg->u.ready.fill_ns = 31000000000LL;
             break;
         case MSG_START:
             msg->u.start.test_id = 9;
@@ -114,6 +117,31 @@ s_sample (msg_type_t type, msg_t *msg)
             msg->u.error.job_id = -1;
             strcpy (msg->u.error.code, "busy");
             strcpy (msg->u.error.text, "serving alice@console pid=4242");
+            break;
+        case MSG_HOST: {
+            msg->u.host.test_id = 13;
+            msg->u.host.window_start_ns = 1000;
+            msg->u.host.window_end_ns = 2000000000;
+            msg->u.host.settle_end_ns = 2500000000;
+            //  Every counter different, so a swap of two would show.
+            uint64_t value = 101;
+#define S_SET_COUNTER(name) msg->u.host.name = value++ * 1000003;
+            MSG_HOST_COUNTERS (S_SET_COUNTER)
+#undef S_SET_COUNTER
+            break;
+        }
+        case MSG_MONITOR: {
+            msg->u.monitor.test_id = 14;
+            msg->u.monitor.job_id = 3;
+            msg->u.monitor.t_ns = 987654321;
+            uint64_t value = 201;
+#define S_SET_COUNTER(name) msg->u.monitor.name = value++ * 999983;
+            MSG_MONITOR_COUNTERS (S_SET_COUNTER)
+#undef S_SET_COUNTER
+            break;
+        }
+        case MSG_STOP:
+            msg->u.stop.test_id = 15;
             break;
         default:
             fail_msg ("no sample for type %d", type);
@@ -182,7 +210,7 @@ test_names_and_strcpy (void **state)
     (void) state;
     const char *names [] = {
         NULL, "hello", "welcome", "ping", "pong", "prepare", "ready", "start",
-        "sample", "result", "abort", "bye", "error"
+        "sample", "result", "abort", "bye", "error", "host", "monitor", "stop"
     };
     assert_int_equal (sizeof (names) / sizeof (names [0]), MSG_TYPE_COUNT);
     for (int type = 1; type < MSG_TYPE_COUNT; type++)
@@ -310,6 +338,11 @@ test_round_trip_edges (void **state)
     memset (spec->path, 'c', JOB_PATH_MAX);
     memset (spec->src, 'd', JOB_PATH_MAX);
     memset (spec->dst, 'e', JOB_PATH_MAX);
+    s_round_trip (&msg);
+
+    s_sample (MSG_HOST, &msg);
+    msg.u.host.disk_written_bytes = UINT64_MAX;
+    msg.u.host.settle_end_ns = INT64_MIN;
     s_round_trip (&msg);
 
     s_sample (MSG_ERROR, &msg);
@@ -622,7 +655,8 @@ static const numeric_t s_numerics [] = {
     { MSG_PONG, "t2_ns", K_I64 }, { MSG_PONG, "t3_ns", K_I64 },
     { MSG_PREPARE, "test_id", K_U32 }, { MSG_PREPARE, "job_id", K_U32 },
     { MSG_READY, "test_id", K_U32 }, { MSG_READY, "job_id", K_U32 },
-    { MSG_READY, "streams", K_U32 },
+    { MSG_READY, "streams", K_U32 }, { MSG_READY, "job_class", K_U32 },
+    { MSG_READY, "fill_bytes", K_U64 }, { MSG_READY, "fill_ns", K_I64 },
     { MSG_START, "test_id", K_U32 }, { MSG_START, "start_ns", K_I64 },
     { MSG_SAMPLE, "test_id", K_U32 }, { MSG_SAMPLE, "job_id", K_U32 },
     { MSG_SAMPLE, "stream", K_U32 }, { MSG_SAMPLE, "t_ns", K_I64 },
@@ -634,6 +668,16 @@ static const numeric_t s_numerics [] = {
     { MSG_RESULT, "sys_ns", K_I64 }, { MSG_RESULT, "err_no", K_I32 },
     { MSG_ABORT, "test_id", K_U32 },
     { MSG_ERROR, "test_id", K_U32 }, { MSG_ERROR, "job_id", K_I32 },
+    { MSG_HOST, "test_id", K_U32 }, { MSG_HOST, "window_start_ns", K_I64 },
+    { MSG_HOST, "window_end_ns", K_I64 }, { MSG_HOST, "settle_end_ns", K_I64 },
+#define S_COUNTER_ROW(name) { MSG_HOST, #name, K_U64 },
+    MSG_HOST_COUNTERS (S_COUNTER_ROW)
+#undef S_COUNTER_ROW
+    { MSG_MONITOR, "test_id", K_U32 }, { MSG_MONITOR, "job_id", K_U32 },
+    { MSG_MONITOR, "t_ns", K_I64 }, { MSG_STOP, "test_id", K_U32 },
+#define S_COUNTER_ROW(name) { MSG_MONITOR, #name, K_U64 },
+    MSG_MONITOR_COUNTERS (S_COUNTER_ROW)
+#undef S_COUNTER_ROW
 };
 
 //  Put value (signed or not) at key of a sample of type; decode; on

@@ -1,0 +1,35 @@
+# Shared by the benchmarks (tests/bench/*.sh), after tests/lib.sh: the
+# alternating rounds and the medians. Absolute figures wander on these
+# machines, so every tool runs in every round, in an order that rotates.
+
+# bench_rounds ROUNDS "MODES" TOOL...: run `run_TOOL MODE` (which prints
+# MB/s) for every round, mode and tool; the rates go to RATES[MODE.TOOL],
+# space-separated, and each one to stdout as it comes.
+declare -A RATES
+bench_rounds () {
+    local rounds=$1 modes=$2 round mode k tool rate
+    shift 2
+    local tools=("$@")
+    for round in $(seq "$rounds"); do
+        for mode in $modes; do
+            for k in "${!tools[@]}"; do
+                tool=${tools[$(( (k + round) % ${#tools[@]} ))]}
+                rate=$("run_$tool" "$mode")
+                RATES[$mode.$tool]="${RATES[$mode.$tool]:-} $rate"
+                printf 'round %d  %-6s  %-7s  %8s MB/s\n' "$round" "$mode" "$tool" "$rate"
+            done
+        done
+    done
+}
+
+# median MODE TOOL: the median of its rates.
+median () {
+    echo "${RATES[$1.$2]}" | tr ' ' '\n' | grep . | sort -n |
+        awk '{ a[NR] = $1 } END { print (NR % 2)? a[(NR+1)/2]: (a[NR/2] + a[NR/2+1]) / 2 }'
+}
+
+# rate_of RESULTS_DIR: the first stream's MB/s in an iofleet results directory.
+rate_of () {
+    python3 -c 'import json,sys; print("%.1f" % json.load(open(sys.argv[1]))["tests"][0]["streams"][0]["rate_mbps"])' \
+        "$1/results.json"
+}

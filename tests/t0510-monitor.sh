@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# A monitor job watches a host for the whole test: one agent writes, the
+# other (as on an NFS server) records its host's CPU, disks and NFS
+# counters every interval. Its series starts at the start instant, ends
+# with the last stream, has no gap longer than two intervals, and the
+# report shows the host as a row of its own.
+. "$(dirname "$0")/lib.sh"
+
+start_agent writer; E1=$ENDPOINT
+start_agent server; E2=$ENDPOINT
+cat > "$SCRATCH/monitor.ini" <<INI
+[global]
+interval = 50ms
+[agent writer]
+endpoint = $E1
+[agent server]
+endpoint = $E2
+[job write]
+test = watched
+agent = writer
+path = big
+size = 256M
+[job watch]
+test = watched
+agent = server
+workload = monitor
+INI
+RESULTS=$SCRATCH/results
+"$BIN/iofleet" run "$SCRATCH/monitor.ini" -o "$RESULTS" > "$SCRATCH/report.txt" ||
+    { cat "$SCRATCH/report.txt"; fail "run failed"; }
+cat "$SCRATCH/report.txt"
+
+python3 - "$RESULTS/results.json" <<'PY' || fail "the monitor's series does not cover the test"
+import json, sys
+r = json.load(open(sys.argv[1]))
+t = r["tests"][0]
+interval = 50e6
+assert t["summary"]["streams"] == 1, "the monitor is no stream of the test"
+assert len(t["monitors"]) == 1
+m = t["monitors"][0]
+points = m["points"]
+ts = [p["t_ns"] for p in points]
+end = max(s["end_ns"] for s in t["streams"])
+print("monitor: %d points from %.1f to %.1f ms, last stream ended at %.1f ms, max gap %.1f ms" % (
+    len(points), ts[0] / 1e6, ts[-1] / 1e6, end / 1e6, m["max_gap_ns"] / 1e6))
+assert ts == sorted(ts)
+assert abs(ts[0]) <= interval, "the series starts late"
+assert ts[-1] >= end, "the series ends before the test"
+gaps = [b - a for a, b in zip(ts, ts[1:])]
+assert max(gaps) <= 2 * interval and max(gaps) == m["max_gap_ns"], gaps
+assert all(b["cpu_total_ticks"] >= a["cpu_total_ticks"] for a, b in zip(points, points[1:]))
+assert m["usr_pct"] is not None and 0 <= m["sys_pct"] <= 100
+# Its host sent its window figures too.
+assert [h["agent"] for h in t["hosts"]] == ["writer", "server"] and all(h["received"] for h in t["hosts"])
+PY
+grep -Eq "^  server +watch +[0-9.]+ +[0-9.]+ +[0-9.]+ " "$SCRATCH/report.txt" ||
+    fail "the report lacks the monitored host's row"
+echo "monitor: ok"
