@@ -16,6 +16,7 @@
 #include "hostwatch.h"
 #include "job.h"
 #include "log.h"
+#include "procstat.h"
 
 #include "../proto/clock.h"
 #include "../proto/keys.h"
@@ -77,6 +78,7 @@ struct _agent_t {
     confine_t *confine;                 //  the --root directories
     hostinfo_t *hostinfo;               //  what WELCOME says about the host
     hostwatch_t *hostwatch;             //  the host's figures over a test (HOST)
+    uint32_t caches_dropped_test_id;    //  test whose prepare dropped the caches, 0 none
     uint64_t malformed_count;           //  frames that did not decode
     zframe_t *peer;                     //  routing id of the session's coordinator, NULL when idle
     char coordinator [MSG_TEXT_MAX + 1];    //  its name, from HELLO
@@ -549,6 +551,7 @@ s_handle_hello (agent_t *self, zframe_t *peer, bool from_peer)
     if (!renewed) {
         self->peer = zframe_dup (peer);
         self->session_start_ns = clock_now_ns ();
+        self->caches_dropped_test_id = 0;   //  test ids start again with a session
         self->last_heard_ns = self->session_start_ns;
     }
     msg_strcpy (self->coordinator, hello->coordinator, sizeof (self->coordinator));
@@ -622,6 +625,20 @@ s_handle_prepare (agent_t *self, zframe_t *peer, bool from_peer)
            prepare->test_id, prepare->job_id, jobspec_workload_name (spec->workload),
            spec->streams, s_quote (spec->path, quoted, sizeof (quoted)));
     char err [MSG_TEXT_MAX + 1] = "";
+    //  A cold cache for the timed part, once per test: after the fills,
+    //  which come first, so that their sources are not in memory either.
+    if (spec->drop_caches && spec->workload != WORKLOAD_FILL
+    &&  self->caches_dropped_test_id != prepare->test_id) {
+        char reason [MSG_TEXT_MAX + 1];
+        if (procstat_drop_caches ("/proc", reason, sizeof (reason))) {
+            s_send_error (self, peer, prepare->test_id, job_id, "prepare",
+                          "job %s: drop_caches = yes needs root on agent %s: %s",
+                          spec->name, self->name, reason);
+            return;
+        }
+        self->caches_dropped_test_id = prepare->test_id;
+        s_log (self, "event=caches-dropped test_id=%" PRIu32, prepare->test_id);
+    }
     job_t *job = job_new (prepare->test_id, prepare->job_id, spec, self->confine,
                           self->notify_fd, err, sizeof (err));
     if (job && s_test_add_job (self, prepare->test_id, job) == -1) {

@@ -3,10 +3,12 @@
 #include "../proto/clock.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 //  NFSv3 procedure numbers (RFC 1813) and NFSv4 operation numbers (RFC
 //  7530) of READ and WRITE: the columns counted in the proc3, proc4 and
@@ -270,6 +272,27 @@ done:
     free (stat);
     free (meminfo);
     free (diskstats);
+    return rc;
+}
+
+int
+procstat_drop_caches (const char *proc_root, char *err, size_t errlen)
+{
+    char path [512];
+    snprintf (path, sizeof path, "%s/sys/vm/drop_caches", proc_root);
+    int fd = open (path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf (err, errlen, "open(%s): %s", path, strerror (errno));
+        return -1;
+    }
+    //  Dirty pages cannot be dropped: write them first.
+    sync ();
+    int rc = 0;
+    if (write (fd, "3\n", 2) != 2) {
+        snprintf (err, errlen, "write(%s): %s", path, strerror (errno));
+        rc = -1;
+    }
+    close (fd);
     return rc;
 }
 

@@ -104,6 +104,13 @@ int procstat_parse_nfs (const char *text, bool server, procstat_nfs_t *nfs,
 //  Returns 0, or -1 with "read(/proc/stat): reason" in err.
 int procstat_read (const char *proc_root, procstat_t *snapshot, char *err, size_t errlen);
 
+//  Write back every dirty page and drop the clean ones, dentries and
+//  inodes (sync, then 3 into proc_root/sys/vm/drop_caches): a run that
+//  starts with a cold cache, like the first one after a boot. Needs root.
+//  Returns 0, or -1 with "open(/proc/sys/vm/drop_caches): Permission
+//  denied" in err.
+int procstat_drop_caches (const char *proc_root, char *err, size_t errlen);
+
 //  CPU percentages between two snapshots of the cpu line.
 procstat_cpu_pct_t procstat_cpu_window (const procstat_cpu_t *before, const procstat_cpu_t *after);
 

@@ -483,8 +483,6 @@ s_fill_class (const test_result_t *test, int job_class, class_summary_t *class_s
 {
     span_t span = { 0 };
     class_summary->combined_mbps = NAN;
-    double *rates_mbps = test->stream_count? calloc (test->stream_count, sizeof (double)): NULL;
-    size_t rate_count = 0;
     for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
         const stream_result_t *stream = &test->streams [nbr];
         bool network = stream->job_class == CLASS_NETWORK;
@@ -493,23 +491,56 @@ s_fill_class (const test_result_t *test, int job_class, class_summary_t *class_s
         class_summary->streams++;
         class_summary->bytes += stream->bytes;
         s_span_add (&span, stream);
-        if (rates_mbps)
-            rates_mbps [rate_count++] = aggregate_stream_rate_mbps (stream);
     }
     if (span.any)
         class_summary->combined_mbps = s_rate_mbps ((double) class_summary->bytes,
                                                     span.first_start_ns, span.last_end_ns);
-    //  Without memory for the rates the notation says nothing rather than
-    //  something partial.
-    if (rates_mbps || class_summary->streams == 0)
-        aggregate_notation (rates_mbps, rate_count, class_summary->notation,
-                            sizeof (class_summary->notation));
-    else
-        snprintf (class_summary->notation, sizeof (class_summary->notation), "%s", NOTATION_NONE);
-    free (rates_mbps);
+    aggregate_class_notation (test, job_class, UNITS_MB, class_summary->notation,
+                              sizeof (class_summary->notation));
 }
 
-//  Fill test->summary from the test's streams.
+int
+aggregate_units_parse (const char *text)
+{
+    if (strcmp (text, "MB") == 0 || strcmp (text, "MB/s") == 0)
+        return UNITS_MB;
+    if (strcmp (text, "MiB") == 0 || strcmp (text, "MiB/s") == 0)
+        return UNITS_MIB;
+    return -1;
+}
+
+double
+aggregate_in_units (double rate_mbps, int units)
+{
+    return units == UNITS_MIB? rate_mbps * 1e6 / 1048576.0: rate_mbps;
+}
+
+const char *
+aggregate_units_name (int units)
+{
+    return units == UNITS_MIB? "MiB/s": "MB/s";
+}
+
+void
+aggregate_class_notation (const test_result_t *test, int job_class, int units,
+                          char *buf, size_t buflen)
+{
+    double *rates = test->stream_count? calloc (test->stream_count, sizeof (double)): NULL;
+    size_t count = 0;
+    for (size_t nbr = 0; rates && nbr < test->stream_count; nbr++) {
+        const stream_result_t *stream = &test->streams [nbr];
+        if ((stream->job_class == CLASS_NETWORK) == (job_class == CLASS_NETWORK))
+            rates [count++] = aggregate_in_units (aggregate_stream_rate_mbps (stream), units);
+    }
+    //  Without memory for the rates the notation says nothing rather than
+    //  something partial.
+    if (rates || test->stream_count == 0)
+        aggregate_notation (rates, count, buf, buflen);
+    else
+        snprintf (buf, buflen, "%s", NOTATION_NONE);
+    free (rates);
+}
+
 double
 aggregate_stream_sys_s_per_gb (const stream_result_t *stream)
 {
@@ -731,6 +762,7 @@ aggregate_iterations (const run_result_t *run, const char *name)
     return iterations;
 }
 
+//  Fill test->summary from the test's streams.
 void
 aggregate_test (test_result_t *test)
 {

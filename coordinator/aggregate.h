@@ -33,6 +33,25 @@ void aggregate_notation (const double *rates_mbps, size_t count, char *buf, size
 //  Format one rate with the same precision rules ("1309", "44.5", "3.27").
 void aggregate_format_rate (double rate_mbps, char *buf, size_t buflen);
 
+//  Units a report shows rates in. Everything is measured and stored in
+//  MB/s (10^6 bytes/s, as dd prints and the mailing lists write);
+//  `--units MiB` shows MiB/s (2^20 bytes/s) instead.
+typedef enum {
+    UNITS_MB = 0,
+    UNITS_MIB = 1
+} units_t;
+
+//  Units from a flag: "MB" or "MB/s", "MiB" or "MiB/s"; -1 otherwise.
+int aggregate_units_parse (const char *text);
+
+//  A rate in MB/s expressed in units, and the units' name ("MiB/s").
+double aggregate_in_units (double rate_mbps, int units);
+const char *aggregate_units_name (int units);
+
+//  The notation of one class's stream rates in a test, in units.
+void aggregate_class_notation (const test_result_t *test, int job_class, int units,
+                               char *buf, size_t buflen);
+
 //  When the report warns (shares of the bytes a host's streams wrote, of
 //  the test's length): data still dirty when the window closed, physical
 //  writes after it, and a start skew.

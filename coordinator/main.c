@@ -8,6 +8,7 @@
     failed or an agent was lost or unreachable; 2 bad usage or a bad
     scenario, and then nothing was started.
 */
+#include "aggregate.h"
 #include "fleet.h"
 #include "run.h"
 #include "scenario.h"
@@ -64,6 +65,7 @@ s_run_help (FILE *out)
         "  --keys DIR             CURVE keys: ours and the agents' (overrides [global] keys)\n"
         "  -q, --quiet            no live status line\n"
         "  --progress=lines       status as plain lines on stderr each interval\n"
+        "  --units MB|MiB         rates in the reports in MB/s (10^6 B/s, the default) or MiB/s\n"
         "                         (default terminal: one line rewritten, on a terminal only)\n"
         "\n"
         "[global] run options:\n");
@@ -97,6 +99,7 @@ s_cmd_run (int argc, char **argv)
         { "keys", required_argument, NULL, 'k' },
         { "quiet", no_argument, NULL, 'q' },
         { "progress", required_argument, NULL, 'P' },
+        { "units", required_argument, NULL, 'u' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
@@ -126,6 +129,13 @@ s_cmd_run (int argc, char **argv)
                     return RUN_EXIT_USAGE;
                 }
                 options.progress_lines = streq (optarg, "lines");
+                break;
+            case 'u':
+                options.units = aggregate_units_parse (optarg);
+                if (options.units < 0) {
+                    fprintf (stderr, "iofleet run: --units %s: expected MB or MiB\n", optarg);
+                    return RUN_EXIT_USAGE;
+                }
                 break;
             case 'i': {
                 const opt_def_t *def = NULL;

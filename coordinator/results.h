@@ -150,6 +150,7 @@ typedef struct {
 typedef struct {
     char scenario_path [JOB_PATH_MAX + 1];
     int64_t started_wall_ns;                //  CLOCK_REALTIME at start
+    int units;                              //  units_t the reports show rates in
     agent_info_t *agents;
     size_t agent_count;
     test_result_t *tests;                   //  in the order they ran

@@ -885,6 +885,7 @@ run_scenario (const scenario_t *scenario, const run_options_t *options)
     int status = RUN_EXIT_FAILED;
     msg_strcpy (self.result.scenario_path, scenario->path, sizeof self.result.scenario_path);
     self.result.started_wall_ns = clock_wall_ns ();
+    self.result.units = options->units;
     if (!self.fleet || !self.console)
         goto done;
 

@@ -24,6 +24,7 @@ typedef struct {
     uint64_t iterations;            //  --iterations N; 0: the scenario's
     bool quiet;                     //  -q: no live status line
     bool progress_lines;            //  --progress=lines: status as plain lines on stderr
+    int units;                      //  --units: units_t of the reports' rates
 } run_options_t;
 
 //  Run a checked scenario. Prints the report on stdout, problems on

@@ -68,6 +68,7 @@ typedef struct {
     bool refill;                            //  fill: rewrite a source file that already has the size
     int64_t interval_ns;                    //  sample period
     int64_t settle_ns;                      //  longest wait after the window for dirty data to drain
+    bool drop_caches;                       //  sync and drop the page cache before the test
 } jobspec_t;
 
 typedef enum {

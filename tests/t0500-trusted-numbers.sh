@@ -110,3 +110,47 @@ print("first %.1f, rest %s" % (it["first_mbps"], it["rest"]))
 PY
 grep -Eq "^rep +[0-9.]+ +2 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+" "$SCRATCH/iter.txt" || fail "the text report lacks the iterations line"
 echo "trusted numbers: ok"
+
+# drop_caches = yes: the page cache is dropped once before each run of a
+# test (two jobs, one drop), and an agent that may not do it says so at
+# prepare and nothing runs.
+cat > "$SCRATCH/cold.ini" <<INI
+[global]
+drop_caches = yes
+iterations = 2
+size = 8M
+[agent a1]
+endpoint = $ENDPOINT
+[job cold-1]
+test = cold
+agent = a1
+path = cold1
+[job cold-2]
+test = cold
+agent = a1
+path = cold2
+INI
+"$BIN/iofleet" run "$SCRATCH/cold.ini" -o "$SCRATCH/cold" > /dev/null || fail "drop_caches run failed"
+drops=$(grep -c "event=caches-dropped" "$SCRATCH/a1.log")
+[ "$drops" = 2 ] || fail "caches dropped $drops times for two runs of one test"
+
+if command -v setpriv >/dev/null; then
+    mkdir -p "$SCRATCH/nobody"
+    chmod 777 "$SCRATCH/nobody"
+    chmod o+x "$SCRATCH"
+    setpriv --reuid=65534 --regid=65534 --clear-groups \
+        "$BIN/iofleet-agent" --bind 'tcp://127.0.0.1:*' --name nobody --root "$SCRATCH/nobody" \
+        2>"$SCRATCH/nobody.log" &
+    PIDS+=($!)
+    wait_bound nobody
+    sed "s|endpoint = .*|endpoint = $ENDPOINT|; s/agent = a1/agent = nobody/; s/\[agent a1\]/[agent nobody]/" \
+        "$SCRATCH/cold.ini" > "$SCRATCH/cold-nobody.ini"
+    rc=0
+    "$BIN/iofleet" run "$SCRATCH/cold-nobody.ini" -o "$SCRATCH/cold-nobody" > /dev/null 2> "$SCRATCH/err" || rc=$?
+    cat "$SCRATCH/err"
+    [ "$rc" = 1 ] || fail "drop_caches without root: exit $rc"
+    grep -q "drop_caches = yes needs root on agent nobody" "$SCRATCH/err" ||
+        fail "drop_caches without root: no clear message"
+    [ -z "$(ls -A "$SCRATCH/nobody")" ] || fail "a job ran although the caches could not be dropped"
+fi
+echo "drop_caches: ok"

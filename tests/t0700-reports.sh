@@ -207,6 +207,11 @@ for row in cmp["rows"]:
         if n == 0:
             continue
         b = sum(base) / len(base)
+        if b == 0:
+            # No change in percent from nothing (a %sys of 0.0 over a
+            # window of a few clock ticks).
+            assert cell["change_pct"] is None, (row, n, cell)
+            continue
         change = (mean - b) / b * 100
         inside = (len(base) > 1 and min(base) <= mean <= max(base)) or \
                  (len(values) > 1 and min(values) <= b <= max(values))

@@ -3,6 +3,7 @@
     report.h.
 */
 #include "report.h"
+#include "../aggregate.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -30,18 +31,26 @@ report_command_report (int argc, char **argv)
 {
     static const struct option long_options [] = {
         { "format", required_argument, NULL, 'f' },
+        { "units", required_argument, NULL, 'u' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
     int format = REPORT_FORMAT_TEXT;
+    int units = -1;                 //  as the run was reported
     int c;
     while ((c = getopt_long (argc, argv, "f:h", long_options, NULL)) != -1) {
         if (c == 'f' && (format = s_format ("report", optarg)) >= 0)
             continue;
         if (c == 'f')
             return COMMAND_EXIT_USAGE;
+        if (c == 'u' && (units = aggregate_units_parse (optarg)) >= 0)
+            continue;
+        if (c == 'u') {
+            fprintf (stderr, "iofleet report: --units %s: expected MB or MiB\n", optarg);
+            return COMMAND_EXIT_USAGE;
+        }
         fprintf (c == 'h'? stdout: stderr,
-                 "usage: iofleet report RESULT.json [--format text|json|csv|html]\n"
+                 "usage: iofleet report RESULT.json [--format text|json|csv|html] [--units MB|MiB]\n"
                  "renders a finished run again from its results.json (and the\n"
                  "samples.jsonl beside it, for the timelines of the html format)\n");
         return c == 'h'? COMMAND_EXIT_OK: COMMAND_EXIT_USAGE;
@@ -57,6 +66,8 @@ report_command_report (int argc, char **argv)
         fprintf (stderr, "iofleet report: %s\n", err);
         return COMMAND_EXIT_FAILED;
     }
+    if (units >= 0)
+        run.units = units;
     int rc = report_render (&run, (report_format_t) format, stdout);
     run_result_clear (&run);
     if (rc || fflush (stdout) || ferror (stdout)) {

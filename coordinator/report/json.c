@@ -378,6 +378,7 @@ s_run_json (const run_result_t *run)
     s_set (&builder, "started_utc", s_json_utc (run->started_wall_ns));
     s_set (&builder, "started_wall_ns", json_integer (run->started_wall_ns));
     s_set (&builder, "units", json_string (UNITS_TEXT));
+    s_set (&builder, "display_units", json_string (aggregate_units_name (run->units)));
     json_t *agents = json_array ();
     for (size_t nbr = 0; agents && nbr < run->agent_count; nbr++)
         if (json_array_append_new (agents, s_agent_json (&run->agents [nbr])) < 0)

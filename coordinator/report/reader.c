@@ -11,6 +11,7 @@
     this program vouches for.
 */
 #include "report.h"
+#include "../aggregate.h"
 #include "../../proto/clock.h"
 
 #include <assert.h>
@@ -462,6 +463,11 @@ s_read_run (reader_t *self, json_t *root, run_result_t *run)
         s_fail (self, NULL, "expected a JSON object at the top");
         return;
     }
+    char units [16];
+    s_string (self, root, "display_units", units, sizeof units);
+    run->units = strcmp (units, aggregate_units_name (UNITS_MIB)) == 0? UNITS_MIB: UNITS_MB;
+    if (!self->failed && run->units == UNITS_MB && strcmp (units, aggregate_units_name (UNITS_MB)))
+        s_fail (self, "display_units", "\"%s\" is neither MB/s nor MiB/s", units);
     s_string (self, root, "scenario", run->scenario_path, sizeof run->scenario_path);
     run->started_wall_ns = s_integer (self, root, "started_wall_ns", INT64_MIN, INT64_MAX);
     size_t agent_count, test_count;

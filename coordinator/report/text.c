@@ -91,13 +91,34 @@ s_table_print (const table_t *table, FILE *out)
     }
 }
 
-//  Copy header names into the cells of row 0.
+//  Copy header names into the cells of row 0, "MB/s" in them said in the
+//  report's units.
 static void
-s_set_header (table_row_t *cells, const char *const *names, size_t count)
+s_set_header (table_row_t *cells, const char *const *names, size_t count, int units)
 {
-    for (size_t column = 0; column < count; column++)
-        snprintf (cells->cell [column], TABLE_CELL_MAX, "%s", names [column]);
+    for (size_t column = 0; column < count; column++) {
+        const char *rate = strstr (names [column], "MB/s");
+        if (rate)
+            snprintf (cells->cell [column], TABLE_CELL_MAX, "%.*s%s%s",
+                      (int) (rate - names [column]), names [column],
+                      aggregate_units_name (units), rate + 4);
+        else
+            snprintf (cells->cell [column], TABLE_CELL_MAX, "%s", names [column]);
+    }
 }
+
+//  A rate (stored in MB/s) in the report's units.
+static void
+s_format_rate (double rate_mbps, int units, char *buf, size_t buflen)
+{
+    aggregate_format_rate (aggregate_in_units (rate_mbps, units), buf, buflen);
+}
+
+//  What a test's tables need: the test and the units of the run.
+typedef struct {
+    const test_result_t *test;
+    int units;
+} s_test_view_t;
 
 
 //  --------------------------------------------------------------------------
@@ -167,18 +188,30 @@ s_format_test_label (const test_result_t *test, char *buf, size_t buflen)
         snprintf (buf, buflen, "%s", test->name);
 }
 
-//  The per-stream column: one class's notation, or "disk/network".
+//  The per-stream column: one class's notation, or "disk/network". In
+//  MB/s it is the notation as recorded; in other units it is written
+//  again from the streams' rates.
 static void
-s_format_per_stream (const test_summary_t *summary, char *buf, size_t buflen)
+s_format_per_stream (const test_result_t *test, int units, char *buf, size_t buflen)
 {
+    const test_summary_t *summary = &test->summary;
+    char disk [sizeof summary->disk.notation], network [sizeof summary->network.notation];
+    if (units == UNITS_MB) {
+        snprintf (disk, sizeof disk, "%s", summary->disk.notation);
+        snprintf (network, sizeof network, "%s", summary->network.notation);
+    }
+    else {
+        aggregate_class_notation (test, CLASS_DISK, units, disk, sizeof disk);
+        aggregate_class_notation (test, CLASS_NETWORK, units, network, sizeof network);
+    }
     if (summary->disk.streams && summary->network.streams)
-        snprintf (buf, buflen, "%s/%s", summary->disk.notation, summary->network.notation);
+        snprintf (buf, buflen, "%s/%s", disk, network);
     else
     if (summary->network.streams)
-        snprintf (buf, buflen, "%s", summary->network.notation);
+        snprintf (buf, buflen, "%s", network);
     else
     if (summary->disk.streams)
-        snprintf (buf, buflen, "%s", summary->disk.notation);
+        snprintf (buf, buflen, "%s", disk);
     else
         snprintf (buf, buflen, "-");
 }
@@ -197,7 +230,7 @@ static void
 s_agent_row (const void *data, size_t row, table_row_t *cells)
 {
     if (row == 0) {
-        s_set_header (cells, s_agent_header, AGENT_COLUMNS);
+        s_set_header (cells, s_agent_header, AGENT_COLUMNS, UNITS_MB);
         return;
     }
     const run_result_t *run = data;
@@ -222,7 +255,7 @@ static void
 s_test_row (const void *data, size_t row, table_row_t *cells)
 {
     if (row == 0) {
-        s_set_header (cells, s_test_header, TEST_COLUMNS);
+        s_set_header (cells, s_test_header, TEST_COLUMNS, UNITS_MB);
         return;
     }
     const run_result_t *run = data;
@@ -230,9 +263,9 @@ s_test_row (const void *data, size_t row, table_row_t *cells)
     const test_summary_t *summary = &test->summary;
     s_format_test_label (test, cells->cell [0], TABLE_CELL_MAX);
     snprintf (cells->cell [1], TABLE_CELL_MAX, "%" PRIu32, summary->streams);
-    s_format_per_stream (summary, cells->cell [2], TABLE_CELL_MAX);
-    aggregate_format_rate (summary->combined_mbps, cells->cell [3], TABLE_CELL_MAX);
-    aggregate_format_rate (summary->all_running_mbps, cells->cell [4], TABLE_CELL_MAX);
+    s_format_per_stream (test, run->units, cells->cell [2], TABLE_CELL_MAX);
+    s_format_rate (summary->combined_mbps, run->units, cells->cell [3], TABLE_CELL_MAX);
+    s_format_rate (summary->all_running_mbps, run->units, cells->cell [4], TABLE_CELL_MAX);
     s_format_pct (summary->sys_pct, cells->cell [5], TABLE_CELL_MAX);
     s_format_pct (summary->iowait_pct, cells->cell [6], TABLE_CELL_MAX);
     //  A skew needs two hosts or two streams to mean anything, and one
@@ -263,10 +296,11 @@ static void
 s_stream_row (const void *data, size_t row, table_row_t *cells)
 {
     if (row == 0) {
-        s_set_header (cells, s_stream_header, STREAM_COLUMNS);
+        s_set_header (cells, s_stream_header, STREAM_COLUMNS, ((const s_test_view_t *) data)->units);
         return;
     }
-    const test_result_t *test = data;
+    const s_test_view_t *view = data;
+    const test_result_t *test = view->test;
     const stream_result_t *stream = &test->streams [row - 1];
     snprintf (cells->cell [0], TABLE_CELL_MAX, "%s", stream->agent);
     snprintf (cells->cell [1], TABLE_CELL_MAX, "%s", stream->job);
@@ -280,8 +314,9 @@ s_stream_row (const void *data, size_t row, table_row_t *cells)
     s_format_ms_instant (stream->start_ns, cells->cell [4], TABLE_CELL_MAX);
     s_format_ms_instant (stream->last_write_ns, cells->cell [5], TABLE_CELL_MAX);
     s_format_ms_instant (stream->end_ns, cells->cell [6], TABLE_CELL_MAX);
-    aggregate_format_rate (aggregate_stream_rate_mbps (stream), cells->cell [7], TABLE_CELL_MAX);
-    aggregate_format_rate (aggregate_stream_write_rate_mbps (stream), cells->cell [8], TABLE_CELL_MAX);
+    s_format_rate (aggregate_stream_rate_mbps (stream), view->units, cells->cell [7], TABLE_CELL_MAX);
+    s_format_rate (aggregate_stream_write_rate_mbps (stream), view->units, cells->cell [8],
+                   TABLE_CELL_MAX);
     snprintf (cells->cell [9], TABLE_CELL_MAX, "%.2f", (double) stream->usr_ns / NS_PER_SEC);
     snprintf (cells->cell [10], TABLE_CELL_MAX, "%.2f", (double) stream->sys_ns / NS_PER_SEC);
     double per_gb = aggregate_stream_sys_s_per_gb (stream);
@@ -303,10 +338,10 @@ static void
 s_host_row (const void *data, size_t row, table_row_t *cells)
 {
     if (row == 0) {
-        s_set_header (cells, s_host_header, HOST_COLUMNS);
+        s_set_header (cells, s_host_header, HOST_COLUMNS, UNITS_MB);
         return;
     }
-    const test_result_t *test = data;
+    const test_result_t *test = ((const s_test_view_t *) data)->test;
     const host_result_t *host = &test->hosts [row - 1];
     snprintf (cells->cell [0], TABLE_CELL_MAX, "%s", host->agent);
     if (!host->received) {
@@ -338,20 +373,20 @@ static void
 s_monitor_row (const void *data, size_t row, table_row_t *cells)
 {
     if (row == 0) {
-        s_set_header (cells, s_monitor_header, MONITOR_COLUMNS);
+        s_set_header (cells, s_monitor_header, MONITOR_COLUMNS, ((const s_test_view_t *) data)->units);
         return;
     }
-    const test_result_t *test = data;
-    const monitor_result_t *monitor = &test->monitors [row - 1];
+    const s_test_view_t *view = data;
+    const monitor_result_t *monitor = &view->test->monitors [row - 1];
     snprintf (cells->cell [0], TABLE_CELL_MAX, "%s", monitor->agent);
     snprintf (cells->cell [1], TABLE_CELL_MAX, "%s", monitor->job);
     s_format_pct (monitor->usr_pct, cells->cell [2], TABLE_CELL_MAX);
     s_format_pct (monitor->sys_pct, cells->cell [3], TABLE_CELL_MAX);
     s_format_pct (monitor->iowait_pct, cells->cell [4], TABLE_CELL_MAX);
-    aggregate_format_rate (monitor->disk_read_mbps, cells->cell [5], TABLE_CELL_MAX);
-    aggregate_format_rate (monitor->disk_write_mbps, cells->cell [6], TABLE_CELL_MAX);
-    aggregate_format_rate (monitor->nfsd_read_mbps, cells->cell [7], TABLE_CELL_MAX);
-    aggregate_format_rate (monitor->nfsd_write_mbps, cells->cell [8], TABLE_CELL_MAX);
+    s_format_rate (monitor->disk_read_mbps, view->units, cells->cell [5], TABLE_CELL_MAX);
+    s_format_rate (monitor->disk_write_mbps, view->units, cells->cell [6], TABLE_CELL_MAX);
+    s_format_rate (monitor->nfsd_read_mbps, view->units, cells->cell [7], TABLE_CELL_MAX);
+    s_format_rate (monitor->nfsd_write_mbps, view->units, cells->cell [8], TABLE_CELL_MAX);
     snprintf (cells->cell [9], TABLE_CELL_MAX, "%zu", monitor->point_count);
 }
 
@@ -372,19 +407,20 @@ static void
 s_iteration_row (const void *data, size_t row, table_row_t *cells)
 {
     if (row == 0) {
-        s_set_header (cells, s_iteration_header, ITERATION_COLUMNS);
+        s_set_header (cells, s_iteration_header, ITERATION_COLUMNS, UNITS_MB);
         return;
     }
     const s_repeated_t *repeated = data;
     const char *name = repeated->names [row - 1];
+    int units = repeated->run->units;
     aggregate_iterations_t it = aggregate_iterations (repeated->run, name);
     snprintf (cells->cell [0], TABLE_CELL_MAX, "%s", name);
-    aggregate_format_rate (it.first_mbps, cells->cell [1], TABLE_CELL_MAX);
+    s_format_rate (it.first_mbps, units, cells->cell [1], TABLE_CELL_MAX);
     snprintf (cells->cell [2], TABLE_CELL_MAX, "%zu", it.rest.count);
-    aggregate_format_rate (it.rest.min, cells->cell [3], TABLE_CELL_MAX);
-    aggregate_format_rate (it.rest.median, cells->cell [4], TABLE_CELL_MAX);
-    aggregate_format_rate (it.rest.max, cells->cell [5], TABLE_CELL_MAX);
-    aggregate_format_rate (it.rest.stddev, cells->cell [6], TABLE_CELL_MAX);
+    s_format_rate (it.rest.min, units, cells->cell [3], TABLE_CELL_MAX);
+    s_format_rate (it.rest.median, units, cells->cell [4], TABLE_CELL_MAX);
+    s_format_rate (it.rest.max, units, cells->cell [5], TABLE_CELL_MAX);
+    s_format_rate (it.rest.stddev, units, cells->cell [6], TABLE_CELL_MAX);
     s_format_pct (it.rest_sys_pct.median, cells->cell [7], TABLE_CELL_MAX);
 }
 
@@ -444,7 +480,8 @@ s_print_iterations (const run_result_t *run, FILE *out)
     }
     if (repeated.count == 0)
         return;
-    fprintf (out, "\niterations: the first run apart; the rest as min / median / max and stddev, MB/s\n");
+    fprintf (out, "\niterations: the first run apart; the rest as min / median / max and stddev, %s\n",
+             aggregate_units_name (run->units));
     table_t table = {
         .columns = ITERATION_COLUMNS, .rows = repeated.count,
         .fill = s_iteration_row, .data = &repeated, .indent = ""
@@ -454,8 +491,9 @@ s_print_iterations (const run_result_t *run, FILE *out)
 
 //  A test's block: one line of totals, then its streams.
 static void
-s_print_test_detail (const test_result_t *test, FILE *out)
+s_print_test_detail (const test_result_t *test, int units, FILE *out)
 {
+    s_test_view_t view = { .test = test, .units = units };
     const test_summary_t *summary = &test->summary;
     char label [JOB_NAME_MAX + 16];
     s_format_test_label (test, label, sizeof (label));
@@ -476,20 +514,20 @@ s_print_test_detail (const test_result_t *test, FILE *out)
 
     table_t table = {
         .columns = STREAM_COLUMNS, .rows = test->stream_count,
-        .fill = s_stream_row, .data = test, .indent = "  "
+        .fill = s_stream_row, .data = &view, .indent = "  "
     };
     s_table_print (&table, out);
     if (test->host_count) {
         table_t hosts = {
             .columns = HOST_COLUMNS, .rows = test->host_count,
-            .fill = s_host_row, .data = test, .indent = "  "
+            .fill = s_host_row, .data = &view, .indent = "  "
         };
         s_table_print (&hosts, out);
     }
     if (test->monitor_count) {
         table_t monitors = {
             .columns = MONITOR_COLUMNS, .rows = test->monitor_count,
-            .fill = s_monitor_row, .data = test, .indent = "  "
+            .fill = s_monitor_row, .data = &view, .indent = "  "
         };
         s_table_print (&monitors, out);
     }
@@ -505,7 +543,8 @@ report_text (const run_result_t *run, FILE *out)
     s_format_utc (run->started_wall_ns, started, sizeof (started));
     fprintf (out, "iofleet %s  scenario %s  started %s\n",
              IOFLEET_VERSION, run->scenario_path [0]? run->scenario_path: "-", started);
-    fprintf (out, "rates in MB/s (10^6 bytes/s); a stream's window ends after its fsync when fsync is on\n\n");
+    fprintf (out, "rates in %s; a stream's window ends after its fsync when fsync is on\n\n",
+             run->units == UNITS_MIB? "MiB/s (2^20 bytes/s)": "MB/s (10^6 bytes/s)");
 
     if (run->agent_count) {
         table_t agents = {
@@ -533,7 +572,7 @@ report_text (const run_result_t *run, FILE *out)
 
     for (size_t test_nbr = 0; test_nbr < run->test_count; test_nbr++) {
         fputc ('\n', out);
-        s_print_test_detail (&run->tests [test_nbr], out);
+        s_print_test_detail (&run->tests [test_nbr], run->units, out);
     }
 }
 

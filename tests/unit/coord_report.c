@@ -318,6 +318,43 @@ s_assert_row (const report_lines_t *report, const table_view_t *table, size_t ro
 //  --------------------------------------------------------------------------
 //  Text
 
+//  --units MiB: every rate shown in MiB/s, the notation written again from
+//  the streams; what is stored stays MB/s.
+static void
+test_text_in_mib (void **state)
+{
+    (void) state;
+    run_result_t run;
+    s_run_build (&run);
+    run.units = UNITS_MIB;
+    report_lines_t report;
+    s_render (&run, &report);
+    assert_string_equal (report.lines [1],
+        "rates in MiB/s (2^20 bytes/s); a stream's window ends after its fsync when fsync is on");
+    static const char *const mib_stream_names [] = {
+        "agent", "job", "stream", "bytes", "start ms", "last write ms", "end ms",
+        "MiB/s", "MiB/s to last write", "usr s", "sys s", "sys s/GB"
+    };
+    size_t line = s_find_line (&report, 0, "dd2: ");
+    table_view_t dd2 = s_check_table (&report, line, "  ", mib_stream_names, 12);
+    char buf [64];
+    //  268435456 bytes in 0.410197 s: 654.4 MB/s = 624.1 MiB/s
+    char expected [64];
+    aggregate_format_rate (aggregate_stream_rate_mbps (&run.tests [0].streams [0]) * 1e6 / 1048576,
+                           expected, sizeof expected);
+    assert_string_equal (s_cell (&report, &dd2, 1, 7, buf, sizeof buf), expected);
+    assert_string_equal (expected, "624");
+    table_view_t tests = s_check_table (&report, 0, "", s_test_names, 10);
+    //  mix3's streams: 96/2x17.5 MB/s are 91.6/2x16.7 MiB/s
+    assert_string_equal (s_cell (&report, &tests, 2, 2, buf, sizeof buf), "91.6/2x16.7");
+    assert_string_equal (run.tests [1].summary.disk.notation, "96");
+    assert_int_equal (aggregate_units_parse ("MiB"), UNITS_MIB);
+    assert_int_equal (aggregate_units_parse ("MB/s"), UNITS_MB);
+    assert_int_equal (aggregate_units_parse ("GB"), -1);
+    free (report.text);
+    run_result_clear (&run);
+}
+
 static void
 test_text_header_and_agents (void **state)
 {
@@ -793,6 +830,7 @@ main (void)
         cmocka_unit_test (test_text_header_and_agents),
         cmocka_unit_test (test_text_tests_table),
         cmocka_unit_test (test_text_details),
+        cmocka_unit_test (test_text_in_mib),
         cmocka_unit_test (test_text_widens_columns),
         cmocka_unit_test (test_json_write_and_read_back),
         cmocka_unit_test (test_text_write),
