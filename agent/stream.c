@@ -169,6 +169,7 @@ s_stream_thread (void *args)
         s_record_abort (self);
     else {
         self->start_ns = started_ns;
+        self->ws.start_ns = started_ns;
         struct rusage before, after;
         getrusage (RUSAGE_THREAD, &before);
         int status = self->ops->run (&self->ws);

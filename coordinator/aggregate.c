@@ -314,6 +314,8 @@ s_fill_totals (const test_result_t *test, test_summary_t *summary)
         summary->bytes += stream->bytes;
         if (stream->error [0] || !stream->finished)
             summary->failed_streams++;
+        if (stream->lost)
+            summary->lost_streams++;
         s_span_add (&span, stream);
     }
     summary->streams = (uint32_t) test->stream_count;

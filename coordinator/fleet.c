@@ -13,6 +13,7 @@ struct _fleet_t {
     size_t capacity;                //  allocated slots
     size_t next;                    //  where the next pass starts, for fairness
     uint64_t malformed;             //  frames dropped as undecodable
+    bool draining;                  //  an interrupt no longer stops polls
     keys_t *keys;                   //  --keys: CURVE for every session, or NULL
 };
 
@@ -168,10 +169,17 @@ s_drain (fleet_t *self, session_t *session, fleet_handler_fn *handler, void *arg
     return 0;
 }
 
+void
+fleet_set_draining (fleet_t *self, bool draining)
+{
+    self->draining = draining;
+}
+
 int
 fleet_poll (fleet_t *self, int64_t deadline_ns, fleet_handler_fn *handler, void *arg)
 {
-    if (s_interrupted)
+    bool interrupted = s_interrupted && !self->draining;
+    if (interrupted)
         return -1;
     int64_t wait_ns = deadline_ns - clock_now_ns ();
     if (wait_ns < 0)
@@ -181,7 +189,7 @@ fleet_poll (fleet_t *self, int64_t deadline_ns, fleet_handler_fn *handler, void 
     long timeout_ms = (long) ((wait_ns + NS_PER_MSEC - 1) / NS_PER_MSEC);
     int ready = zmq_poll (self->items, (int) self->count, timeout_ms);
     if (ready < 0)
-        return (errno == EINTR || s_interrupted)? -1: 0;
+        return (errno == EINTR || s_interrupted) && !self->draining? -1: 0;
     for (size_t n = 0; n < self->count && ready > 0; n++) {
         size_t i = (self->next + n) % self->count;
         if (!(self->items [i].revents & ZMQ_POLLIN))
@@ -191,7 +199,7 @@ fleet_poll (fleet_t *self, int64_t deadline_ns, fleet_handler_fn *handler, void 
             return -1;
     }
     self->next = self->count? (self->next + 1) % self->count: 0;
-    return s_interrupted? -1: 0;
+    return s_interrupted && !self->draining? -1: 0;
 }
 
 void
@@ -259,7 +267,11 @@ fleet_hello (fleet_t *self, const char *coordinator, int64_t lease_ns, bool prob
 
     //  A DEALER queues what it sends until the connection is up, so one
     //  hello each is enough; the deadline covers connection and answer.
+    //  Sessions already ready are left alone: a second call finds again
+    //  the agents that were lost or failed (restarted, or woken up).
     for (size_t i = 0; i < self->count; i++) {
+        if (session_state (self->sessions [i]) == SESSION_READY)
+            continue;
         session_set_state (self->sessions [i], SESSION_CONNECTING, NULL);
         session_send (self->sessions [i], &hello);
     }

@@ -48,8 +48,8 @@ session_t *fleet_find (fleet_t *self, const char *name);
 //  of another protocol version fails its session.
 int fleet_poll (fleet_t *self, int64_t deadline_ns, fleet_handler_fn *handler, void *arg);
 
-//  Say hello to every session (probe: only ask, start no session) and
-//  wait up to timeout_ns for the answers. Sessions that answer become
+//  Say hello to every session not ready yet (probe: only ask, start no
+//  session) and wait up to timeout_ns for the answers. Sessions that answer become
 //  SESSION_READY with their info filled; the others SESSION_FAILED with
 //  the reason. Returns the number of ready sessions.
 size_t fleet_hello (fleet_t *self, const char *coordinator, int64_t lease_ns,
@@ -60,6 +60,10 @@ size_t fleet_hello (fleet_t *self, const char *coordinator, int64_t lease_ns,
 //  timeout_ns keep their previous figures. Returns 0 if all finished, -1
 //  otherwise (or if interrupted).
 int fleet_sync_clocks (fleet_t *self, uint64_t pings, int64_t timeout_ns);
+
+//  While draining, an interrupt does not cut polls short: after Ctrl-C the
+//  run still collects what the agents report as they stop.
+void fleet_set_draining (fleet_t *self, bool draining);
 
 //  Send a message to every ready session.
 void fleet_broadcast (fleet_t *self, const msg_t *msg);

@@ -66,6 +66,7 @@ s_run_help (FILE *out)
         "  -q, --quiet            no live status line\n"
         "  --progress=lines       status as plain lines on stderr each interval\n"
         "  --units MB|MiB         rates in the reports in MB/s (10^6 B/s, the default) or MiB/s\n"
+        "  --on-lost continue|abort  an agent lost mid-test: the others finish, or the run stops\n"
         "                         (default terminal: one line rewritten, on a terminal only)\n"
         "\n"
         "[global] run options:\n");
@@ -100,6 +101,7 @@ s_cmd_run (int argc, char **argv)
         { "quiet", no_argument, NULL, 'q' },
         { "progress", required_argument, NULL, 'P' },
         { "units", required_argument, NULL, 'u' },
+        { "on-lost", required_argument, NULL, 'L' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
@@ -107,6 +109,7 @@ s_cmd_run (int argc, char **argv)
     const char *agents [256];
     size_t agent_count = 0;
     const char *keys_dir = NULL;
+    const char *on_lost = NULL;
     char err [1024];
     int c;
     while ((c = getopt_long (argc, argv, "o:qh", long_options, NULL)) != -1) {
@@ -130,6 +133,9 @@ s_cmd_run (int argc, char **argv)
                 }
                 options.progress_lines = streq (optarg, "lines");
                 break;
+            case 'L':
+                on_lost = optarg;
+                break;
             case 'u':
                 options.units = aggregate_units_parse (optarg);
                 if (options.units < 0) {
@@ -138,13 +144,10 @@ s_cmd_run (int argc, char **argv)
                 }
                 break;
             case 'i': {
-                const opt_def_t *def = NULL;
-                for (const opt_def_t *opt = scenario_run_options; opt->name; opt++)
-                    if (streq (opt->name, "iterations"))
-                        def = opt;
                 scenario_options_t parsed;
-                if (!def || opt_parse (def, optarg, &parsed, err, sizeof err)) {
-                    fprintf (stderr, "iofleet run: --iterations: %s\n", def? err: "unknown");
+                if (opt_parse (scenario_run_option ("iterations"), optarg, &parsed,
+                               err, sizeof err)) {
+                    fprintf (stderr, "iofleet run: --iterations: %s\n", err);
                     return RUN_EXIT_USAGE;
                 }
                 options.iterations = parsed.iterations;
@@ -176,6 +179,14 @@ s_cmd_run (int argc, char **argv)
         }
     if (keys_dir)
         snprintf (scenario->options.keys_dir, sizeof scenario->options.keys_dir, "%s", keys_dir);
+    if (on_lost) {
+        //  The flag overrides [global] on_lost, parsed by the same row.
+        if (opt_parse (scenario_run_option ("on_lost"), on_lost, &scenario->options,
+                       err, sizeof err)) {
+            fprintf (stderr, "iofleet run: --on-lost: %s\n", err);
+            goto done;
+        }
+    }
     if (scenario->options.keys_dir [0]) {
         //  Bad keys are bad usage: say so before anything is started.
         keys_t *keys = keys_new (scenario->options.keys_dir, err, sizeof err);
@@ -214,13 +225,10 @@ s_cmd_ping (int argc, char **argv)
         else
         if (c == 't') {
             //  Borrow the duration parser of the run options.
-            const opt_def_t *def = NULL;
-            for (const opt_def_t *opt = scenario_run_options; opt->name; opt++)
-                if (streq (opt->name, "connect_timeout"))
-                    def = opt;
             scenario_options_t parsed;
-            if (!def || opt_parse (def, optarg, &parsed, err, sizeof err)) {
-                fprintf (stderr, "iofleet ping: --timeout: %s\n", def? err: "unknown");
+            if (opt_parse (scenario_run_option ("connect_timeout"), optarg, &parsed,
+                           err, sizeof err)) {
+                fprintf (stderr, "iofleet ping: --timeout: %s\n", err);
                 return RUN_EXIT_USAGE;
             }
             timeout_ns = parsed.connect_timeout_ns;

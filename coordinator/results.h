@@ -29,6 +29,7 @@ typedef struct {
     uint32_t index;                         //  0-based stream index in the job
     char path [JOB_PATH_MAX + 1];           //  file it wrote
     bool finished;                          //  a RESULT arrived
+    bool lost;                              //  its agent was lost: no RESULT will come
     uint64_t bytes;                         //  bytes of the timed part
     int64_t start_ns;                       //  instant it really began
     int64_t last_write_ns;                  //  end of its last write
@@ -57,6 +58,7 @@ typedef struct {
     uint32_t streams;
     uint32_t hosts;                         //  distinct agents with streams
     uint32_t failed_streams;                //  an error, or no RESULT
+    uint32_t lost_streams;                  //  their agent was lost: the figures are partial
     uint64_t bytes;
     int64_t first_start_ns;
     int64_t last_end_ns;

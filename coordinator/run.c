@@ -51,6 +51,7 @@ typedef struct {
     FILE *samples;                  //  samples.jsonl, appended per test
     uint32_t next_test_id;          //  test ids within the agents' sessions
     bool failed;                    //  a test failed or an agent was lost
+    char coordinator [MSG_TEXT_MAX + 1];    //  how agents see us: "user@host pid=N"
 } run_t;
 
 typedef enum {
@@ -77,6 +78,7 @@ typedef struct {
     uint64_t dropped;               //  messages that did not fit the test
     size_t hosts_reported;          //  HOST received, or given up
     bool stop_sent;                 //  monitors were told the test is over
+    bool lost;                      //  an agent was lost during the test
     int64_t settle_ns;              //  longest settle period of the test's jobs
     int64_t hosts_deadline_ns;      //  when waiting for HOST stops, 0 before
 } test_run_t;
@@ -387,10 +389,11 @@ s_stream (test_run_t *tr, session_t *session, uint32_t test_id, uint32_t job_id,
 }
 
 //  Mark every unfinished stream of a job (or of all jobs of a session,
-//  job_id < 0) as failed with a reason.
+//  job_id < 0) as failed with a reason; lost when its agent is.
 static void
 s_fail_streams (test_run_t *tr, session_t *session, int32_t job_id, const char *reason)
 {
+    bool lost = session_state (session) == SESSION_LOST;
     for (size_t j = 0; j < tr->test->job_count; j++) {
         if (tr->job_session [j] != session || (job_id >= 0 && (size_t) job_id != j))
             continue;
@@ -400,6 +403,7 @@ s_fail_streams (test_run_t *tr, session_t *session, int32_t job_id, const char *
             if (stream->finished || stream->error [0])
                 continue;
             msg_strcpy (stream->error, reason, sizeof stream->error);
+            stream->lost = lost;
             tr->streams_reported++;
         }
     }
@@ -498,6 +502,12 @@ s_on_test_message (session_t *session, const msg_t *msg, int64_t received_ns, vo
 {
     (void) received_ns;
     test_run_t *tr = (test_run_t *) arg;
+    //  A lost agent's streams are reported lost; what it says if it comes
+    //  back to life within the test must not make them look whole again.
+    if (session_state (session) == SESSION_LOST) {
+        tr->dropped++;
+        return 0;
+    }
     switch (msg->type) {
         case MSG_READY:
             if (msg->u.ready.test_id == tr->test_id && tr->phase == TEST_PREPARING
@@ -586,6 +596,12 @@ s_check_lost (test_run_t *tr, session_t **sessions, size_t count)
         fprintf (stderr, "iofleet: agent=%s event=lost test=%s reason=\"%s\"\n",
                  session_name (session), tr->test->name, reason);
         session_set_state (session, SESSION_LOST, reason);
+        //  Should it wake up, it stops instead of writing on.
+        msg_t abort = { .type = MSG_ABORT };
+        abort.u.abort.test_id = tr->test_id;
+        msg_strcpy (abort.u.abort.reason, "the coordinator gave this agent up as lost",
+                    sizeof abort.u.abort.reason);
+        session_send (session, &abort);
         if (tr->phase == TEST_PREPARING) {
             for (size_t j = 0; j < tr->test->job_count; j++)
                 if (tr->job_session [j] == session)
@@ -594,6 +610,7 @@ s_check_lost (test_run_t *tr, session_t **sessions, size_t count)
         }
         s_fail_streams (tr, session, -1, reason);
         tr->run->failed = true;
+        tr->lost = true;
     }
     s_stop_monitors (tr);
 }
@@ -702,6 +719,9 @@ s_all_answered (test_run_t *tr)
 static bool
 s_all_reported (test_run_t *tr)
 {
+    if (tr->lost && tr->phase == TEST_RUNNING
+    &&  tr->run->scenario->options.on_lost == ON_LOST_ABORT)
+        return true;
     if (tr->streams_reported < tr->result->stream_count)
         return false;
     if (tr->phase != TEST_RUNNING || tr->hosts_reported >= tr->result->host_count)
@@ -725,7 +745,9 @@ s_abort (test_run_t *tr, session_t **sessions, size_t count, const char *reason)
     if (tr->phase != TEST_RUNNING)
         return;                     //  nothing started: nothing to report
     tr->phase = TEST_ABORTING;
+    fleet_set_draining (tr->run->fleet, true);
     s_collect (tr, sessions, count, s_all_reported, clock_now_ns () + RUN_ABORT_GRACE_NS);
+    fleet_set_draining (tr->run->fleet, false);
     for (size_t i = 0; i < count; i++)
         s_fail_streams (tr, sessions [i], -1, reason);
 }
@@ -752,9 +774,19 @@ s_run_test (run_t *self, const scenario_test_t *test, uint32_t iteration)
         goto done;
     size_t count = s_test_sessions (&tr, sessions);
 
-    //  Agents lost in an earlier test cannot take part.
+    //  Agents lost in an earlier test get another hello: one restarted,
+    //  or woken up, takes part again. Those that still do not answer
+    //  cannot, and the test does not run without them.
     for (size_t i = 0; i < count; i++)
         if (session_state (sessions [i]) != SESSION_READY) {
+            fleet_hello (self->fleet, self->coordinator, self->scenario->options.lease_ns,
+                         false, self->scenario->options.connect_timeout_ns);
+            break;
+        }
+    for (size_t i = 0; i < count; i++)
+        if (session_state (sessions [i]) != SESSION_READY) {
+            fprintf (stderr, "iofleet: agent=%s test=%s event=absent reason=\"%s\"\n",
+                     session_name (sessions [i]), test->name, session_reason (sessions [i]));
             s_fail_streams (&tr, sessions [i], -1, session_reason (sessions [i]));
             self->failed = true;
         }
@@ -809,6 +841,13 @@ s_run_test (run_t *self, const scenario_test_t *test, uint32_t iteration)
     tr.phase = TEST_RUNNING;
     if (s_collect (&tr, sessions, count, s_all_reported, 0))
         goto interrupted;
+    if (tr.lost && self->scenario->options.on_lost == ON_LOST_ABORT) {
+        //  rc stays -1: the run ends after this test is recorded.
+        fprintf (stderr, "iofleet: test=%s event=abort reason=\"an agent was lost, on_lost = abort\"\n",
+                 test->name);
+        s_abort (&tr, sessions, count, "an agent was lost (on_lost = abort)");
+        goto record;
+    }
     rc = 0;
     goto record;
 
@@ -856,9 +895,8 @@ s_connect (run_t *self)
             return -1;
         }
     }
-    char coordinator [MSG_TEXT_MAX + 1];
-    s_coordinator_name (coordinator, sizeof coordinator);
-    size_t ready = fleet_hello (self->fleet, coordinator, self->scenario->options.lease_ns,
+    s_coordinator_name (self->coordinator, sizeof self->coordinator);
+    size_t ready = fleet_hello (self->fleet, self->coordinator, self->scenario->options.lease_ns,
                                 false, self->scenario->options.connect_timeout_ns);
     if (ready == fleet_size (self->fleet))
         return 0;

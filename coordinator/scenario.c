@@ -68,6 +68,8 @@
 
 #define RUN_AT(f) offsetof (scenario_options_t, f)
 
+static const char *const s_on_lost_names [] = { "continue", "abort", NULL };
+
 const opt_def_t scenario_run_options [] = {
     { .name = "iterations", .type = OPT_COUNT, .offset = RUN_AT (iterations),
       .min = 1, .max = 1000, .default_text = "1",
@@ -78,7 +80,7 @@ const opt_def_t scenario_run_options [] = {
       .flags = OPT_GLOBAL,
       .help = "least time between sending START and the start instant" },
     { .name = "lease", .type = OPT_DURATION, .offset = RUN_AT (lease_ns),
-      .min = NS_PER_SEC, .max = 3600 * NS_PER_SEC, .default_text = "10s",
+      .min = NS_PER_SEC, .max = 3600 * NS_PER_SEC, .default_text = "5s",
       .flags = OPT_GLOBAL,
       .help = "silence after which agent and coordinator give each other up" },
     { .name = "connect_timeout", .type = OPT_DURATION, .offset = RUN_AT (connect_timeout_ns),
@@ -93,8 +95,21 @@ const opt_def_t scenario_run_options [] = {
       .capacity = sizeof (((scenario_options_t *) 0)->keys_dir),
       .flags = OPT_GLOBAL,
       .help = "directory of CURVE keys: ours and the agents' (iofleet keygen); --keys overrides" },
+    { .name = "on_lost", .type = OPT_ENUM, .offset = RUN_AT (on_lost),
+      .choices = s_on_lost_names, .default_text = "continue", .flags = OPT_GLOBAL,
+      .help = "an agent lost mid-test: continue (the others finish) or abort (stop the run); --on-lost overrides" },
     { .name = NULL }
 };
+
+const opt_def_t *
+scenario_run_option (const char *name)
+{
+    for (const opt_def_t *opt = scenario_run_options; opt->name; opt++)
+        if (strcmp (opt->name, name) == 0)
+            return opt;
+    assert (false);
+    return NULL;
+}
 
 //  The kind of section the parser is in.
 typedef enum {

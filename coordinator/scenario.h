@@ -28,9 +28,20 @@ typedef struct {
     int64_t connect_timeout_ns;     //  how long hello may take
     uint64_t clock_pings;           //  pings per clock measurement; the best is kept
     char keys_dir [JOB_PATH_MAX + 1];   //  keys = DIR: CURVE keys (proto/keys.h), "" for none
+    int on_lost;                    //  scenario_on_lost_t: what a lost agent does to the run
 } scenario_options_t;
 
+//  on_lost = continue | abort.
+typedef enum {
+    ON_LOST_CONTINUE = 0,           //  finish the test with the others, go on, try the agent again
+    ON_LOST_ABORT = 1               //  stop the test everywhere and end the run
+} scenario_on_lost_t;
+
 extern const opt_def_t scenario_run_options [];
+
+//  The row of a run option by name; asserts that it exists (the names are
+//  the program's own, never the user's).
+const opt_def_t *scenario_run_option (const char *name);
 
 typedef struct {
     char name [JOB_NAME_MAX + 1];               //  [agent NAME]

@@ -69,6 +69,7 @@ typedef struct {
     int64_t interval_ns;                    //  sample period
     int64_t settle_ns;                      //  longest wait after the window for dirty data to drain
     bool drop_caches;                       //  sync and drop the page cache before the test
+    uint64_t rate_bytes;                    //  cap on a stream's bytes per second, 0 none
 } jobspec_t;
 
 typedef enum {

@@ -9,14 +9,21 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=${IOFLEET_BIN:-$TOP/build}
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/iofleet-t.XXXXXX")
 PIDS=()
+MOUNTS=()
 
+# Stop what the test started (a stopped process is woken so that it sees
+# its SIGTERM), unmount what it mounted, remove its scratch directory.
 cleanup () {
-    local pid
+    local pid mount
     for pid in "${PIDS[@]}"; do
         kill "$pid" 2>/dev/null || true
+        kill -CONT "$pid" 2>/dev/null || true
     done
     for pid in "${PIDS[@]}"; do
         wait "$pid" 2>/dev/null || true
+    done
+    for mount in "${MOUNTS[@]}"; do
+        umount "$mount" 2>/dev/null || true
     done
     rm -rf "$SCRATCH"
 }

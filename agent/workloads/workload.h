@@ -47,6 +47,7 @@ typedef struct {
     uint32_t index;                         //  0-based stream index within the job
     char path [JOB_PATH_MAX + 1];           //  resolved path under a root, "" if the job has none
     _Atomic uint64_t bytes;                 //  progress of the timed part, read by samples
+    int64_t start_ns;                       //  when the timed part began (for `rate`)
     atomic_bool stop;                       //  set by the agent: end the timed part soon
     int64_t last_write_ns;                  //  end of the last write call, 0 if none
     int64_t end_ns;                         //  after fsync and close, 0 if not reached

@@ -173,6 +173,22 @@ workload_open_output (workload_stream_t *ws, int *fd_p, bool *opened_p,
     return 0;
 }
 
+//  With a `rate`, hold the stream back until done_bytes are due: the
+//  instant start + bytes / rate. The wait is cut in slices so that a stop
+//  is seen within one of them.
+static void
+s_pace (workload_stream_t *ws, uint64_t done_bytes)
+{
+    const uint64_t rate = ws->spec->rate_bytes;
+    if (rate == 0)
+        return;
+    const int64_t slice_ns = 50 * NS_PER_MSEC;
+    int64_t due_ns = ws->start_ns + (int64_t) ((double) done_bytes / (double) rate * NS_PER_SEC);
+    int64_t now_ns;
+    while (!workload_stopping (ws) && (now_ns = clock_now_ns ()) < due_ns)
+        clock_sleep_until (due_ns - now_ns > slice_ns? now_ns + slice_ns: due_ns);
+}
+
 //  Write a whole block, however many calls it takes.
 int
 workload_write_full (workload_stream_t *ws, int fd, const unsigned char *buffer,
@@ -196,6 +212,7 @@ workload_write_full (workload_stream_t *ws, int fd, const unsigned char *buffer,
         *done_bytes += (uint64_t) written;
         workload_set_bytes (ws, *done_bytes);
     }
+    s_pace (ws, *done_bytes);
     return 0;
 }
 

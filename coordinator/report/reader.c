@@ -214,6 +214,7 @@ s_read_summary (reader_t *self, json_t *test, test_summary_t *summary)
     summary->streams = (uint32_t) s_integer (self, object, "streams", 0, UINT32_MAX);
     summary->hosts = (uint32_t) s_integer (self, object, "hosts", 0, UINT32_MAX);
     summary->failed_streams = (uint32_t) s_integer (self, object, "failed_streams", 0, UINT32_MAX);
+    summary->lost_streams = (uint32_t) s_integer (self, object, "lost_streams", 0, UINT32_MAX);
     summary->bytes = (uint64_t) s_integer (self, object, "bytes", 0, INT64_MAX);
     summary->first_start_ns = s_integer (self, object, "first_start_ns", INT64_MIN, INT64_MAX);
     summary->last_end_ns = s_integer (self, object, "last_end_ns", INT64_MIN, INT64_MAX);
@@ -383,6 +384,7 @@ s_read_stream (reader_t *self, json_t *object, stream_result_t *stream)
     stream->index = (uint32_t) s_integer (self, object, "index", 0, UINT32_MAX);
     s_string (self, object, "path", stream->path, sizeof stream->path);
     stream->finished = s_boolean (self, object, "finished");
+    stream->lost = s_boolean (self, object, "lost");
     stream->bytes = (uint64_t) s_integer (self, object, "bytes", 0, INT64_MAX);
     stream->start_ns = s_integer (self, object, "start_ns", INT64_MIN, INT64_MAX);
     stream->last_write_ns = s_integer (self, object, "last_write_ns", INT64_MIN, INT64_MAX);

@@ -265,6 +265,10 @@ s_test_row (const void *data, size_t row, table_row_t *cells)
     snprintf (cells->cell [1], TABLE_CELL_MAX, "%" PRIu32, summary->streams);
     s_format_per_stream (test, run->units, cells->cell [2], TABLE_CELL_MAX);
     s_format_rate (summary->combined_mbps, run->units, cells->cell [3], TABLE_CELL_MAX);
+    //  A host went away: the figure is over the streams that reported,
+    //  and says so rather than pass for the whole fleet's.
+    if (summary->lost_streams)
+        strncat (cells->cell [3], " partial", TABLE_CELL_MAX - strlen (cells->cell [3]) - 1);
     s_format_rate (summary->all_running_mbps, run->units, cells->cell [4], TABLE_CELL_MAX);
     s_format_pct (summary->sys_pct, cells->cell [5], TABLE_CELL_MAX);
     s_format_pct (summary->iowait_pct, cells->cell [6], TABLE_CELL_MAX);
@@ -440,10 +444,17 @@ s_print_failures (const run_result_t *run, FILE *out)
             const stream_result_t *stream = &test->streams [nbr];
             if (stream->finished && !stream->error [0])
                 continue;
-            fprintf (out, "FAILED  test %s agent %s job %s stream %" PRIu32 ": %s (bytes %" PRIu64 ")\n",
+            fprintf (out, "FAILED  test %s agent %s job %s stream %" PRIu32 ": %s ",
                      label, stream->agent, stream->job, stream->index,
-                     stream->error [0]? stream->error: "no result from the agent",
-                     stream->bytes);
+                     stream->error [0]? stream->error: "no result from the agent");
+            //  A lost stream's last word is its last sample.
+            if (stream->lost && stream->sample_count) {
+                const sample_point_t *last = &stream->samples [stream->sample_count - 1];
+                fprintf (out, "(last sample %" PRIu64 " bytes at %.3f s)\n",
+                         last->bytes, (double) last->t_ns / NS_PER_SEC);
+            }
+            else
+                fprintf (out, "(bytes %" PRIu64 ")\n", stream->bytes);
         }
     }
 }

@@ -239,6 +239,38 @@ test_write_exact_size_and_keep (void **state)
     assert_true (nonzero > 3000);
 }
 
+//  rate = 4M: 1 MiB takes a quarter of a second, in 64 KiB blocks paced
+//  along the way; and a stop during the pacing ends it at once.
+static void
+test_write_rate (void **state)
+{
+    fixture_t *fx = *state;
+    jobspec_t spec = s_spec (WORKLOAD_WRITE, 1024 * KIB, 64 * KIB);
+    spec.rate_bytes = 4 * 1024 * KIB;
+    spec.fsync_mode = FSYNC_NONE;
+    stream_t *stream = s_launch (&spec, fx->path);
+    stream_start (stream, clock_now_ns ());
+    msg_result_t result;
+    s_finish (stream, &result);
+    assert_int_equal (result.bytes, 1024 * KIB);
+    double seconds = (double) (result.last_write_ns - result.start_ns) / NS_PER_SEC;
+    assert_true (seconds >= 0.25 - 0.001);
+    assert_true (seconds < 1.0);
+    stream_destroy (&stream);
+
+    spec.size_bytes = 1024 * 1024 * KIB;        //  1 GiB at 4 MiB/s: minutes
+    stream = s_launch (&spec, fx->path);
+    int64_t started_ns = clock_now_ns ();
+    stream_start (stream, started_ns);
+    clock_sleep_until (started_ns + 200 * NS_PER_MSEC);
+    stream_stop (stream, "enough");
+    s_finish (stream, &result);
+    assert_true (clock_now_ns () - started_ns < 2 * NS_PER_SEC);
+    assert_true (result.bytes > 0 && result.bytes < 2 * 1024 * KIB);
+    assert_non_null (strstr (result.error, "aborted: enough"));
+    stream_destroy (&stream);
+}
+
 static void
 test_write_removes_without_keep (void **state)
 {
@@ -368,6 +400,7 @@ main (void)
         cmocka_unit_test (test_stop_while_waiting_for_a_far_start),
         cmocka_unit_test (test_stop_while_running),
         cmocka_unit_test_setup_teardown (test_write_exact_size_and_keep, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_write_rate, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_write_removes_without_keep, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_write_error_is_recorded, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_write_prepare_errors, s_setup, s_teardown),

@@ -173,7 +173,8 @@ test_full_scenario (void **state)
     //  Run options: given ones, defaults for the rest.
     assert_int_equal (scenario->options.iterations, 3);
     assert_int_equal (scenario->options.lead_ns, 250 * NS_PER_MSEC);
-    assert_int_equal (scenario->options.lease_ns, 10 * NS_PER_SEC);
+    assert_int_equal (scenario->options.lease_ns, 5 * NS_PER_SEC);
+    assert_int_equal (scenario->options.on_lost, ON_LOST_CONTINUE);
     assert_int_equal (scenario->options.connect_timeout_ns, 5 * NS_PER_SEC);
     assert_int_equal (scenario->options.clock_pings, 9);
 

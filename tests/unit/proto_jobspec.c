@@ -106,7 +106,7 @@ test_table (void **state)
     (void) state;
     const char *keys [] = {
         "name", "test", "agent", "workload", "path", "src", "dst", "size", "bs",
-        "streams", "direct", "fsync", "pattern", "class", "keep", "refill", "interval", "drop_caches", "settle"
+        "streams", "direct", "fsync", "pattern", "class", "keep", "refill", "interval", "rate", "drop_caches", "settle"
     };
     size_t rows = 0;
     for (const opt_def_t *opt = jobspec_options; opt->name; opt++) {
