@@ -1066,6 +1066,9 @@ agent_new (const agent_config_t *config, char *err, size_t errlen)
         snprintf (err, errlen, "no --root given: the agent needs a directory to work in");
         goto fail;
     }
+    for (size_t index = 0; index < config->nfs_host_count; index++)
+        if (confine_allow_nfs (self->confine, config->nfs_hosts [index], err, errlen) == -1)
+            goto fail;
     for (size_t index = 0; index < config->root_count; index++)
         if (confine_add_root (self->confine, config->roots [index], err, errlen) == -1)
             goto fail;

@@ -26,6 +26,8 @@ typedef struct {
     const char *name;               //  agent name; NULL or "" for the host name
     const char *const *roots;       //  directories the agent may write under
     size_t root_count;              //  at least one
+    const char *const *nfs_hosts;   //  servers nfs:// sources may come from ("*": any)
+    size_t nfs_host_count;
     bool insecure;                  //  --insecure: allowed to serve a non-loopback address
     const char *keys_dir;           //  --keys DIR: CURVE with these keys (proto/keys.h), or NULL
     bool verbose;                   //  also log pings, samples and other chatter

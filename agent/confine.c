@@ -15,9 +15,14 @@
 
 #define S_COMPONENTS_MAX 256    //  path components we are willing to walk
 
+#define S_NFS_HOSTS_MAX 64        //  --allow-nfs flags kept
+#define S_NFS_HOST_MAX  255       //  a host name or address
+
 struct _confine_t {
     char **roots;               //  realpath'd root directories, in --root order
     size_t root_count;          //  how many
+    char nfs_hosts [S_NFS_HOSTS_MAX][S_NFS_HOST_MAX + 1];  //  --allow-nfs, "*" for any
+    size_t nfs_host_count;      //  how many
 };
 
 //  A confinement without roots.
@@ -39,6 +44,52 @@ confine_destroy (confine_t **self_p)
     free (self->roots);
     free (self);
     *self_p = NULL;
+}
+
+//  Allow nfs:// sources on a server.
+int
+confine_allow_nfs (confine_t *self, const char *host, char *err, size_t errlen)
+{
+    if (!host [0] || strlen (host) > S_NFS_HOST_MAX || strpbrk (host, "/ \t")) {
+        snprintf (err, errlen, "--allow-nfs '%s': give a host name, an address or '*'", host);
+        return -1;
+    }
+    if (self->nfs_host_count == S_NFS_HOSTS_MAX) {
+        snprintf (err, errlen, "--allow-nfs: at most %d servers", S_NFS_HOSTS_MAX);
+        return -1;
+    }
+    snprintf (self->nfs_hosts [self->nfs_host_count++], S_NFS_HOST_MAX + 1, "%s", host);
+    return 0;
+}
+
+//  The server of an nfs:// URL against the allowed ones.
+int
+confine_check_nfs (confine_t *self, const char *url, char *err, size_t errlen)
+{
+    //  nfs://HOST[:PORT]/export/file, or nfs://[v6:address]/...
+    const char *start = url + strlen ("nfs://");
+    const char *end = start + strcspn (start, "/?");
+    if (*start == '[') {
+        const char *close = memchr (start, ']', (size_t) (end - start));
+        if (close) {
+            start++;
+            end = close;
+        }
+    }
+    else {
+        const char *colon = memchr (start, ':', (size_t) (end - start));
+        if (colon)
+            end = colon;
+    }
+    size_t length = (size_t) (end - start);
+    for (size_t index = 0; index < self->nfs_host_count; index++) {
+        const char *host = self->nfs_hosts [index];
+        if (strcmp (host, "*") == 0 || (strlen (host) == length && memcmp (host, start, length) == 0))
+            return 0;
+    }
+    snprintf (err, errlen, "nfs server %.*s is not allowed on this agent: start it with "
+              "--allow-nfs %.*s (or '*')", (int) length, start, (int) length, start);
+    return -1;
 }
 
 //  Add a root, realpath'd; it must be a directory.

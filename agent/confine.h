@@ -45,6 +45,17 @@ void confine_destroy (confine_t **self_p);
 //  Returns 0, or -1 with "root DIR: reason" in err.
 int confine_add_root (confine_t *self, const char *dir, char *err, size_t errlen);
 
+//  Allow nfs:// sources on server `host` (as written in URLs: a name or an
+//  address), or on any server with "*". Without any, no nfs:// source is
+//  read: an agent reads from the network only where it was told it may.
+//  Returns 0, or -1 with a reason.
+int confine_allow_nfs (confine_t *self, const char *host, char *err, size_t errlen);
+
+//  Check the server of an nfs:// URL against the allowed ones. Returns 0,
+//  or -1 with "nfs server HOST is not allowed on this agent (--allow-nfs)"
+//  in err.
+int confine_check_nfs (confine_t *self, const char *url, char *err, size_t errlen);
+
 //  Number of roots, and root `index` (realpath'd, borrowed).
 size_t confine_root_count (confine_t *self);
 const char *confine_root (confine_t *self, size_t index);

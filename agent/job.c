@@ -40,8 +40,10 @@ static int
 s_resolve_source (job_t *self, confine_t *confine, char *err, size_t errlen)
 {
     self->job_class = jobspec_class (&self->spec);
-    if (self->spec.src [0] == '\0' || jobspec_src_is_nfs (self->spec.src))
+    if (self->spec.src [0] == '\0')
         return 0;
+    if (jobspec_src_is_nfs (self->spec.src))
+        return confine_check_nfs (confine, self->spec.src, err, errlen);
     char resolved [JOB_PATH_MAX + 1];
     if (confine_resolve (confine, self->spec.src, false, resolved, sizeof (resolved),
                          err, errlen) == -1)

@@ -34,6 +34,8 @@ s_usage (FILE *out)
         "                   tcp://127.0.0.1:* picks a free port, logged as event=bound\n"
         "  --name NAME      name reported to coordinators (default: the host name)\n"
         "  --root DIR       directory the agent may create files under; repeat for more.\n"
+        "  --allow-nfs HOST read nfs:// sources from this server (a name or address as in\n"
+        "                   the URLs; '*' for any); repeat for more. Without it, none.\n"
         "                   Relative job paths go under the first root\n"
         "  --keys DIR       encrypt and authenticate (CURVE): DIR holds this agent's key\n"
         "                   pair and the NAME.key of every coordinator it accepts\n"
@@ -84,6 +86,7 @@ main (int argc, char *argv [])
         { "bind",     required_argument, NULL, 'b' },
         { "name",     required_argument, NULL, 'n' },
         { "root",     required_argument, NULL, 'r' },
+        { "allow-nfs", required_argument, NULL, 'N' },
         { "insecure", no_argument,       NULL, 'i' },
         { "keys",     required_argument, NULL, 'k' },
         { "verbose",  no_argument,       NULL, 'v' },
@@ -93,7 +96,8 @@ main (int argc, char *argv [])
     };
     agent_config_t config = { .bind_endpoint = S_DEFAULT_BIND };
     const char **roots = calloc ((size_t) argc, sizeof (char *));
-    if (!roots) {
+    const char **nfs_hosts = calloc ((size_t) argc, sizeof (char *));
+    if (!roots || !nfs_hosts) {
         fprintf (stderr, S_PROGRAM ": out of memory\n");
         return 1;
     }
@@ -104,6 +108,7 @@ main (int argc, char *argv [])
             case 'b': config.bind_endpoint = optarg; break;
             case 'n': config.name = optarg; break;
             case 'r': roots [config.root_count++] = optarg; break;
+            case 'N': nfs_hosts [config.nfs_host_count++] = optarg; break;
             case 'i': config.insecure = true; break;
             case 'k': config.keys_dir = optarg; break;
             case 'v': config.verbose = true; break;
@@ -120,6 +125,7 @@ main (int argc, char *argv [])
         }
     }
     config.roots = roots;
+    config.nfs_hosts = nfs_hosts;
     if (optind < argc)
         status = s_bad_usage ("unexpected argument '%s'", argv [optind]);
     else
@@ -156,5 +162,6 @@ main (int argc, char *argv [])
 
 done:
     free (roots);
+    free (nfs_hosts);
     return status;
 }

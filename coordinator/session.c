@@ -290,9 +290,14 @@ s_monitor_event (session_t *self, uint16_t event, uint32_t value)
             return;
         case ZMQ_EVENT_HANDSHAKE_FAILED_AUTH:
             //  The agent's ZAP handler answered 400: our key is not among
-            //  those it trusts. Retrying will not change its mind.
-            what = "refused our key (CURVE authentication failed: add our public key "
-                   "to the agent's --keys directory)";
+            //  those it trusts. Retrying will not change its mind. Without
+            //  keys of our own (the handshake then fails one way or the
+            //  other, depending on timing), what it wants is keys at all.
+            what = self->secure?
+                   "refused our key (CURVE authentication failed: add our public key "
+                   "to the agent's --keys directory)":
+                   "security mismatch: the agent requires CURVE keys; give --keys DIR "
+                   "(or [global] keys = DIR)";
             self->handshake_definitive = true;
             break;
         case ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL:

@@ -22,17 +22,19 @@ if [ "$(id -u)" = 0 ] && command -v ganesha.nfsd >/dev/null; then
     sed -e "s|nfs://NFS_SERVER/EXPORT|$NFS_URL|" -e "s|EXPORT|$export_dir|" \
         "$top/configs/demo.ini" > "$scenario"
     a1_roots=(--root "$export_dir")
+    a2_nfs=(--allow-nfs "$NFS_ADDR")
 else
     echo "demo: not root or no ganesha.nfsd: running without the NFS test (mix3)"
     # Everything from the first mix3 job on is left out.
     sed '/^\[job mix3-source\]/,$d' "$top/configs/demo.ini" > "$scenario"
     a1_roots=()
+    a2_nfs=()
 fi
 
 start_agent a1 "${a1_roots[@]}"
 endpoints=(--agent "a1=$ENDPOINT")
 echo "demo: agent a1 listening on $ENDPOINT, root $SCRATCH/a1"
-start_agent a2
+start_agent a2 "${a2_nfs[@]}"
 endpoints+=(--agent "a2=$ENDPOINT")
 echo "demo: agent a2 listening on $ENDPOINT, root $SCRATCH/a2"
 echo

@@ -19,8 +19,8 @@ netns_host c1 3
 netns_host c2 4
 nfs_start srv "$SCRATCH/srv"
 netns_agent srv "$SCRATCH/srv"; E_SRV=$ENDPOINT
-netns_agent c1 "$SCRATCH/c1"; E_C1=$ENDPOINT
-netns_agent c2 "$SCRATCH/c2"; E_C2=$ENDPOINT
+netns_agent c1 "$SCRATCH/c1" --allow-nfs "$NFS_ADDR"; E_C1=$ENDPOINT
+netns_agent c2 "$SCRATCH/c2" --allow-nfs "$NFS_ADDR"; E_C2=$ENDPOINT
 
 cat > "$SCRATCH/nfs.ini" <<INI
 [global]

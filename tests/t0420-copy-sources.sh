@@ -10,7 +10,7 @@
 . "$TOP/tests/nfs.sh"
 
 nfs_server "$SCRATCH/export"
-start_agent a1 --root "$SCRATCH/export"; E1=$ENDPOINT
+start_agent a1 --root "$SCRATCH/export" --allow-nfs "$NFS_ADDR"; E1=$ENDPOINT
 
 # 5 MiB and 100 bytes: the last block is short and not sector-aligned.
 size=$((5 * 1024 * 1024 + 100))

@@ -11,7 +11,10 @@
 
 nfs_server "$SCRATCH/export"
 head -c 1048576 /dev/urandom > "$SCRATCH/export/small"
-start_agent a1; E1=$ENDPOINT
+start_agent a1 --allow-nfs '*'; E1=$ENDPOINT
+# a2 may read nfs:// from nowhere, a3 only from another server.
+start_agent a2; E2=$ENDPOINT
+start_agent a3 --allow-nfs 192.0.2.1; E3=$ENDPOINT
 # Nobody answers at .99 of the server's subnet: connecting fails.
 GHOST=${NFS_ADDR%.*}.99
 echo "keep me" > "$SCRATCH/a1/small-copy"
@@ -22,6 +25,22 @@ cat > "$SCRATCH/bad.ini" <<INI
 settle = 0
 [agent a1]
 endpoint = $E1
+[agent a2]
+endpoint = $E2
+[agent a3]
+endpoint = $E3
+
+[job not-allowed]
+agent = a2
+workload = copy
+src = $NFS_URL/small
+dst = not-allowed
+
+[job other-server]
+agent = a3
+workload = copy
+src = $NFS_URL/small
+dst = other-server
 
 [job unreachable]
 agent = a1
@@ -78,6 +97,8 @@ expect_error no-file "server $NFS_ADDR, export $SCRATCH/export, file /missing"
 expect_error too-small "source $NFS_URL/small: has 1048576 bytes, fewer than size = 2097152"
 expect_error outside "$SCRATCH/export/small.*outside the agent's roots"
 expect_error symlink "link.*symbolic link"
+expect_error not-allowed "nfs server $NFS_ADDR is not allowed on this agent: start it with --allow-nfs $NFS_ADDR"
+expect_error other-server "nfs server $NFS_ADDR is not allowed on this agent"
 
 # Failed at prepare: the agent started nothing and left nothing.
 [ "$(grep -c "event=prepare-failed" "$SCRATCH/a1.log")" = 6 ] || fail "expected 6 prepare failures"
@@ -86,8 +107,11 @@ for f in unreachable no-export no-file outside symlink; do
     [ ! -e "$SCRATCH/a1/$f" ] || fail "$f was left behind"
 done
 [ "$(cat "$SCRATCH/a1/small-copy")" = "keep me" ] || fail "a failed copy truncated its destination"
-[ "$(json 'sum(t["summary"]["failed_streams"] for t in r["tests"])')" = 6 ] ||
-    fail "the results do not count 6 failed streams"
+[ "$(json 'sum(t["summary"]["failed_streams"] for t in r["tests"])')" = 8 ] ||
+    fail "the results do not count 8 failed streams"
+for a in a2 a3; do
+    [ -z "$(ls -A "$SCRATCH/$a")" ] || fail "$a wrote although its nfs:// source was not allowed"
+done
 # The unreachable server costs the connect timeout, not more.
 [ $(( $(date +%s) - start )) -lt 30 ] || fail "the failures took too long"
 echo "copy bad input: ok"

@@ -31,7 +31,7 @@ command -v nfs-cp >/dev/null || fail "nfs-cp missing: make deps (libnfs-utils)"
 
 nfs_server "$SCRATCH/export"
 head -c "$bytes" /dev/urandom > "$SCRATCH/export/src"
-start_agent bench
+start_agent bench --allow-nfs "$NFS_ADDR"
 endpoint=$ENDPOINT
 out=$SCRATCH/bench
 

@@ -451,6 +451,33 @@ test_write_prepared_then_directory_swapped (void **state)
     free (ws);
 }
 
+//  nfs:// sources only from servers allowed by --allow-nfs.
+static void
+test_nfs_servers_allowed (void **state)
+{
+    (void) state;
+    confine_t *confine = confine_new ();
+    char err [256];
+    //  None allowed: none read.
+    assert_int_equal (confine_check_nfs (confine, "nfs://10.0.0.5/export/f", err, sizeof err), -1);
+    assert_string_equal (err, "nfs server 10.0.0.5 is not allowed on this agent: start it with "
+                              "--allow-nfs 10.0.0.5 (or '*')");
+    assert_int_equal (confine_allow_nfs (confine, "10.0.0.5", err, sizeof err), 0);
+    assert_int_equal (confine_allow_nfs (confine, "fd00::1", err, sizeof err), 0);
+    assert_int_equal (confine_check_nfs (confine, "nfs://10.0.0.5/export/f", err, sizeof err), 0);
+    assert_int_equal (confine_check_nfs (confine, "nfs://10.0.0.5:2049/export/f", err, sizeof err), 0);
+    assert_int_equal (confine_check_nfs (confine, "nfs://10.0.0.5/f?version=4", err, sizeof err), 0);
+    assert_int_equal (confine_check_nfs (confine, "nfs://[fd00::1]/export/f", err, sizeof err), 0);
+    //  A prefix of an allowed name is another name.
+    assert_int_equal (confine_check_nfs (confine, "nfs://10.0.0.50/export/f", err, sizeof err), -1);
+    assert_int_equal (confine_check_nfs (confine, "nfs://10.0.0/export/f", err, sizeof err), -1);
+    assert_int_equal (confine_allow_nfs (confine, "a/b", err, sizeof err), -1);
+    assert_int_equal (confine_allow_nfs (confine, "", err, sizeof err), -1);
+    assert_int_equal (confine_allow_nfs (confine, "*", err, sizeof err), 0);
+    assert_int_equal (confine_check_nfs (confine, "nfs://anywhere/export/f", err, sizeof err), 0);
+    confine_destroy (&confine);
+}
+
 int
 main (void)
 {
@@ -470,6 +497,7 @@ main (void)
         cmocka_unit_test_setup_teardown (test_open_refuses_directory_swapped_after_resolve, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_open_refuses_symlinked_component, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_write_prepared_then_directory_swapped, s_setup, s_teardown),
+        cmocka_unit_test (test_nfs_servers_allowed),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }
