@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# An agent that dies or freezes mid-test is declared lost within the
-# silence (the lease) plus one tick; the others finish; the report and the
-# JSON are written and say partial; the exit status is 1. A frozen agent
-# woken up again takes part in the next test, which its stale messages do
-# not disturb.
+# Three hosts (network namespaces). An agent that dies or freezes
+# mid-test is declared lost within the silence (the lease) plus one tick;
+# the others finish; the report and the JSON are written and say partial;
+# the exit status is 1. A frozen agent woken up again takes part in the
+# next test, which its stale messages do not disturb.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/tests/netns.sh"
 
+netns_up
+index=2
 for a in a1 a2 a3; do
-    start_agent "$a"
+    netns_host "$a" "$index"
+    index=$((index + 1))
+    netns_agent "$a" "$SCRATCH/$a"
     eval "E_$a=\$ENDPOINT"
 done
 scenario () {   # extra tests...
@@ -63,7 +68,7 @@ grep -q "FAILED  test held agent a3 .*agent lost.*last sample" "$SCRATCH/kill.tx
     fail "the lost stream is not named with its last sample"
 
 # 2. SIGSTOP a3 (its socket stays open), SIGCONT it before the next test.
-start_agent a3
+netns_agent a3 "$SCRATCH/a3"
 E_a3=$ENDPOINT
 PIDS[2]=${PIDS[-1]}
 scenario after > "$SCRATCH/stop.ini"

@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
+# Two hosts (network namespaces), the coordinator in the root namespace.
 # A coordinator that dies mid-test (SIGKILL) leaves no agent writing: each
 # stops within its lease (its file stops growing), removes what the test
 # created and takes the next coordinator, whose run succeeds. Ctrl-C
 # (SIGINT) aborts cleanly: agents stop and clean up, the report of what was
 # measured is written, the exit status is 1.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/tests/netns.sh"
 
-start_agent a1; E1=$ENDPOINT
-start_agent a2; E2=$ENDPOINT
+netns_up
+netns_host a1 2
+netns_agent a1 "$SCRATCH/a1"; E1=$ENDPOINT
+netns_host a2 3
+netns_agent a2 "$SCRATCH/a2"; E2=$ENDPOINT
 cat > "$SCRATCH/held.ini" <<INI
 [global]
 lease = 2s
