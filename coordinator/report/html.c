@@ -108,6 +108,16 @@ s_rate_cell (double rate_mbps, FILE *out)
     fprintf (out, "<td class=\"n\">%s</td>", text);
 }
 
+//  A table cell with a share of CPU time, "-" when unknown.
+static void
+s_pct_cell (double pct, FILE *out)
+{
+    if (isfinite (pct))
+        fprintf (out, "<td class=\"n\">%.1f</td>", pct);
+    else
+        fputs ("<td class=\"n\">-</td>", out);
+}
+
 //  A cell with a time in ms, or "-" when it means nothing.
 static void
 s_ms_cell (bool meaningful, int64_t time_ns, FILE *out)
@@ -169,7 +179,8 @@ static void
 s_tests_table (const run_result_t *run, FILE *out)
 {
     fputs ("<h2>Tests</h2>\n<table><tr><th>test</th><th>streams</th><th>per stream</th>"
-           "<th>combined MB/s</th><th>all-running MB/s</th><th>host skew</th>"
+           "<th>combined MB/s</th><th>all-running MB/s</th><th>%sys</th><th>%iowait</th>"
+           "<th>host skew</th>"
            "<th>stream skew</th><th>clock ±</th><th>failed</th></tr>\n", out);
     for (size_t nbr = 0; nbr < run->test_count; nbr++) {
         const test_result_t *test = &run->tests [nbr];
@@ -193,6 +204,8 @@ s_tests_table (const run_result_t *run, FILE *out)
         s_cell (per_stream, out);
         s_rate_cell (summary->combined_mbps, out);
         s_rate_cell (summary->all_running_mbps, out);
+        s_pct_cell (summary->sys_pct, out);
+        s_pct_cell (summary->iowait_pct, out);
         s_ms_cell (summary->hosts > 1, summary->host_skew_ns, out);
         s_ms_cell (summary->streams > 1, summary->stream_skew_ns, out);
         s_ms_cell (summary->hosts > 1, summary->clock_uncertainty_ns, out);
@@ -214,6 +227,13 @@ s_tests_table (const run_result_t *run, FILE *out)
             s_escaped (stream->job, out);
             fprintf (out, " stream %" PRIu32 ": ", stream->index);
             s_escaped (stream->error [0]? stream->error: "no result from the agent", out);
+            fputs ("</p>\n", out);
+        }
+        for (size_t nbr = 0; nbr < test->warning_count; nbr++) {
+            fprintf (out, "<p class=\"failed\">warning: test ");
+            s_escaped (test->name, out);
+            fprintf (out, " #%" PRIu32 ": ", test->iteration);
+            s_escaped (test->warnings [nbr].text, out);
             fputs ("</p>\n", out);
         }
     }
