@@ -55,4 +55,18 @@ assert [h["agent"] for h in t["hosts"]] == ["writer", "server"] and all(h["recei
 PY
 grep -Eq "^  server +watch +[0-9.]+ +[0-9.]+ +[0-9.]+ " "$SCRATCH/report.txt" ||
     fail "the report lacks the monitored host's row"
+
+# The timeline page draws the monitor: its disk writes and its %sys, a
+# point per interval of its series.
+python3 - "$RESULTS/report.html" "$RESULTS/results.json" <<'PY' || fail "the page does not draw the monitor"
+import json, re, sys
+page = open(sys.argv[1]).read()
+m = json.load(open(sys.argv[2]))["tests"][0]["monitors"][0]
+for kind in ("monitor-disk", "monitor-sys"):
+    found = re.search(r'<polyline[^>]*data-kind="%s"[^>]*data-agent="server"[^>]*points="([^"]*)"' % kind, page)
+    assert found, kind
+    points = found.group(1).split()
+    assert len(points) == len(m["points"]) - 1, (kind, len(points), len(m["points"]))
+print("page: the monitor's disk and %sys series, one point per interval")
+PY
 echo "monitor: ok"

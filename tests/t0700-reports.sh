@@ -125,6 +125,8 @@ want = {(t["name"], t["iteration"], st["agent"], st["job"], st["index"])
 got = [(a["data-test"], int(a["data-iteration"]), a["data-agent"], a["data-job"], int(a["data-stream"]))
        for svg, a in page.lines]
 assert len(got) == len(set(got)) and set(got) == want, (sorted(got), sorted(want))
+streams = {(t["name"], t["iteration"], st["agent"], st["job"], st["index"]): st
+           for t in r["tests"] for st in t["streams"]}
 checked = 0
 for svg, a in page.lines:
     key = (a["data-test"], int(a["data-iteration"]), a["data-agent"], a["data-job"], int(a["data-stream"]))
@@ -132,6 +134,10 @@ for svg, a in page.lines:
     y0, ppy = float(svg["data-y-origin-px"]), float(svg["data-px-per-mbps"])
     pts = [tuple(map(float, p.split(","))) for p in a.get("points", "").split()]
     ss = samples.get(key, [])
+    # The first interval runs from the stream's start, with nothing done.
+    st = streams[key]
+    if ss and st["finished"] and st["start_ns"] < ss[0]["t_ns"]:
+        ss = [{"t_ns": st["start_ns"], "bytes": 0}] + ss
     expected = []
     for before, after in zip(ss, ss[1:]):
         if after["t_ns"] > before["t_ns"]:

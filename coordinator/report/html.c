@@ -40,7 +40,7 @@
 #define CHART_WIDTH         960
 #define CHART_HEIGHT        340
 #define CHART_LEFT          64      //  room for the MB/s labels
-#define CHART_RIGHT         16
+#define CHART_RIGHT         44      //  room for the %sys labels of a monitor
 #define CHART_TOP           14
 #define CHART_BOTTOM        46      //  room for the time labels
 #define CHART_TICKS         6       //  about this many ticks on an axis
@@ -243,12 +243,33 @@ s_tests_table (const run_result_t *run, FILE *out)
 //  --------------------------------------------------------------------------
 //  Series
 
-//  Rate of a stream over the interval that ends at its sample nbr
-//  (nbr >= 1); NAN when the samples do not go forward in time.
+//  The point before sample nbr of a stream: the sample before it, or for
+//  the first sample the stream's start with nothing done yet, so that the
+//  first interval is drawn too (a short test may have no other). False
+//  when there is none.
+static bool
+s_point_before (const stream_result_t *stream, size_t nbr, sample_point_t *before)
+{
+    if (nbr > 0) {
+        *before = stream->samples [nbr - 1];
+        return true;
+    }
+    if (!stream->finished || stream->start_ns >= stream->samples [0].t_ns)
+        return false;
+    before->t_ns = stream->start_ns;
+    before->bytes = 0;
+    return true;
+}
+
+//  Rate of a stream over the interval that ends at its sample nbr; NAN
+//  when there is no point before it or time does not go forward.
 static double
 s_interval_mbps (const stream_result_t *stream, size_t nbr)
 {
-    const sample_point_t *before = &stream->samples [nbr - 1];
+    sample_point_t start;
+    if (!s_point_before (stream, nbr, &start))
+        return NAN;
+    const sample_point_t *before = &start;
     const sample_point_t *after = &stream->samples [nbr];
     if (after->t_ns <= before->t_ns)
         return NAN;
@@ -256,6 +277,27 @@ s_interval_mbps (const stream_result_t *stream, size_t nbr)
     //  misbehaving agent is drawn as a drop to zero, not as a wrap.
     double bytes = after->bytes >= before->bytes? (double) (after->bytes - before->bytes): 0;
     return bytes * 1e3 / (double) (after->t_ns - before->t_ns);
+}
+
+//  A monitor's disk write MB/s over the interval that ends at point k
+//  (k >= 1), and its %sys there; NAN when nothing can be said.
+static double
+s_monitor_mbps (const monitor_result_t *monitor, size_t k)
+{
+    const msg_monitor_t *a = &monitor->points [k - 1], *b = &monitor->points [k];
+    if (b->t_ns <= a->t_ns || b->disk_written_bytes < a->disk_written_bytes)
+        return NAN;
+    return (double) (b->disk_written_bytes - a->disk_written_bytes) * 1e3 / (double) (b->t_ns - a->t_ns);
+}
+
+static double
+s_monitor_sys_pct (const monitor_result_t *monitor, size_t k)
+{
+    const msg_monitor_t *a = &monitor->points [k - 1], *b = &monitor->points [k];
+    if (b->cpu_total_ticks <= a->cpu_total_ticks || b->cpu_system_ticks < a->cpu_system_ticks)
+        return NAN;
+    return 100.0 * (double) (b->cpu_system_ticks - a->cpu_system_ticks)
+                 / (double) (b->cpu_total_ticks - a->cpu_total_ticks);
 }
 
 //  Whether agent runs more than one stream in the test: then it gets a
@@ -369,11 +411,18 @@ s_scale (const test_result_t *tests, size_t count)
                 int64_t t_ns = stream->samples [k].t_ns;
                 t_min_ns = t_ns < t_min_ns? t_ns: t_min_ns;
                 t_max_ns = t_ns > t_max_ns? t_ns: t_max_ns;
-                double rate_mbps = k? s_interval_mbps (stream, k): NAN;
+                double rate_mbps = s_interval_mbps (stream, k);
                 if (isfinite (rate_mbps) && rate_mbps > rate_max_mbps)
                     rate_max_mbps = rate_mbps;
             }
         }
+        //  A monitored host's disks may write faster than any stream.
+        for (size_t m = 0; m < test->monitor_count; m++)
+            for (size_t k = 1; k < test->monitors [m].point_count; k++) {
+                double rate_mbps = s_monitor_mbps (&test->monitors [m], k);
+                if (isfinite (rate_mbps) && rate_mbps > rate_max_mbps)
+                    rate_max_mbps = rate_mbps;
+            }
         //  Host totals can be above any stream's rate.
         for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
             const char *agent = test->streams [nbr].agent;
@@ -483,7 +532,7 @@ s_stream_series (const scale_t *scale, const test_result_t *test, size_t nbr, FI
     s_escaped (stream->job, out);
     fprintf (out, "\" data-stream=\"%" PRIu32 "\" points=\"", stream->index);
     bool first = true;
-    for (size_t k = 1; k < stream->sample_count; k++) {
+    for (size_t k = 0; k < stream->sample_count; k++) {
         double rate_mbps = s_interval_mbps (stream, k);
         if (!isfinite (rate_mbps))
             continue;
@@ -526,6 +575,51 @@ s_host_series (const scale_t *scale, const test_result_t *test, const char *agen
     fprintf (out, " total #%" PRIu32 "</title></polyline>\n", test->iteration);
 }
 
+//  A monitor's two series: its host's disk writes in MB/s on the left
+//  axis, and its %sys on the right one (0 to 100 over the same height).
+static void
+s_monitor_series (const scale_t *scale, const test_result_t *test, const monitor_result_t *monitor,
+                  FILE *out)
+{
+    for (int kind = 0; kind < 2; kind++) {
+        fprintf (out, "<polyline class=\"series monitor\" stroke=\"%s\"",
+                 kind == 0? "#555": "#b35806");
+        s_dash (test->iteration, out);
+        s_series_attributes (test, kind == 0? "monitor-disk": "monitor-sys", out);
+        fputs (" data-agent=\"", out);
+        s_escaped (monitor->agent, out);
+        fputs ("\" data-job=\"", out);
+        s_escaped (monitor->job, out);
+        fputs ("\" points=\"", out);
+        bool first = true;
+        for (size_t k = 1; k < monitor->point_count; k++) {
+            double value = kind == 0? s_monitor_mbps (monitor, k): s_monitor_sys_pct (monitor, k);
+            if (!isfinite (value))
+                continue;
+            double y = kind == 0? s_y (scale, value):
+                       scale->y_origin_px - value / 100.0 * (scale->y_origin_px - CHART_TOP);
+            fprintf (out, "%s%.1f,%.1f", first? "": " ", s_x (scale, monitor->points [k].t_ns), y);
+            first = false;
+        }
+        fputs ("\"><title>", out);
+        s_escaped (monitor->agent, out);
+        fprintf (out, " %s #%" PRIu32 "</title></polyline>\n",
+                 kind == 0? "disk write MB/s (monitor)": "%sys (monitor)", test->iteration);
+    }
+}
+
+//  The right axis of %sys, for charts with a monitor.
+static void
+s_pct_axis (const scale_t *scale, FILE *out)
+{
+    double right = CHART_WIDTH - CHART_RIGHT;
+    for (int pct = 0; pct <= 100; pct += 25) {
+        double y = scale->y_origin_px - pct / 100.0 * (scale->y_origin_px - CHART_TOP);
+        fprintf (out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#b35806\">%d%%</text>\n",
+                 right + 4, y + 4, pct);
+    }
+}
+
 //  A small line sample for the legend.
 static void
 s_swatch (const char *colour, const char *dash, const char *class_name, FILE *out)
@@ -563,6 +657,14 @@ s_legend (const test_result_t *tests, size_t count, FILE *out)
             fputs (" total</span>", out);
         }
         host_nbr++;
+    }
+    for (size_t m = 0; m < first->monitor_count; m++) {
+        s_swatch ("#555", "", "monitor", out);
+        s_escaped (first->monitors [m].agent, out);
+        fputs (" disk write MB/s (monitor)</span>", out);
+        s_swatch ("#b35806", "", "monitor", out);
+        s_escaped (first->monitors [m].agent, out);
+        fputs (" %sys, right axis (monitor)</span>", out);
     }
     if (count > 1)
         for (size_t nbr = 0; nbr < count; nbr++) {
@@ -628,9 +730,13 @@ s_timeline (size_t section, const test_result_t *tests, size_t count, FILE *out)
         }
         for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
             s_stream_series (&scale, test, nbr, out);
-            any_samples |= test->streams [nbr].sample_count > 1;
+            any_samples |= test->streams [nbr].sample_count > 0;
         }
+        for (size_t m = 0; m < test->monitor_count; m++)
+            s_monitor_series (&scale, test, &test->monitors [m], out);
     }
+    if (tests [0].monitor_count)
+        s_pct_axis (&scale, out);
     if (!any_samples)
         fprintf (out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">no samples: the test "
                       "was shorter than one sample interval, or its samples file is missing"
