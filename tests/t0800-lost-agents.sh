@@ -97,4 +97,33 @@ assert s["failed_streams"] == 0 and s["lost_streams"] == 0 and s["streams"] == 3
 assert all(st["bytes"] == 4 * 2**20 and st["finished"] for st in after["streams"])
 print("frozen: a3 lost in 'held', back and whole in 'after'")
 PY
+# 3. on_lost = abort: the first loss ends the test everywhere and the run.
+# (a3 is the one woken up in 2.)
+scenario after > "$SCRATCH/abort.ini"
+"$BIN/iofleet" run "$SCRATCH/abort.ini" --on-lost abort -o "$SCRATCH/abort" \
+    > "$SCRATCH/abort.txt" 2> "$SCRATCH/abort.err" &
+run=$!
+PIDS+=("$run")
+wait_started a3
+started=$(date +%s)
+sleep 1
+kill -KILL "$(pid_of a3)"
+rc=0; wait "$run" || rc=$?
+cat "$SCRATCH/abort.err"
+[ "$rc" = 1 ] || fail "on_lost = abort: exit $rc, expected 1"
+grep -q "event=abort" "$SCRATCH/abort.err" || fail "on_lost = abort: the run did not say it aborted"
+# The held test would have lasted 6 s; the loss shows after 1 + 2 s.
+[ $(( $(date +%s) - started )) -lt 6 ] || fail "on_lost = abort: the others were not stopped"
+python3 - "$SCRATCH/abort/results.json" <<'PY' || fail "on_lost = abort: wrong results"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert [t["name"] for t in r["tests"]] == ["held"], "the run went on after the loss"
+for st in r["tests"][0]["streams"]:
+    if st["agent"] == "a3":
+        assert st["lost"], st
+    else:
+        assert "aborted: an agent was lost (on_lost = abort)" in st["error"], st
+        assert 0 < st["bytes"] < 24 * 2**20, st
+print("abort: the others stopped, the next test never ran")
+PY
 echo "lost agents: ok"
