@@ -13,13 +13,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "scratch.h"
+
 #include "../../agent/confine.h"
 #include "../../agent/workloads/workload.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,16 +102,6 @@ s_setup (void **state)
     return 0;
 }
 
-//  nftw callback: remove one entry, deepest first.
-static int
-s_remove_entry (const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void) st;
-    (void) flag;
-    (void) ftw;
-    return remove (path);
-}
-
 //  Remove everything s_setup built.
 static int
 s_teardown (void **state)
@@ -118,7 +109,7 @@ s_teardown (void **state)
     fixture_t *fx = *state;
     confine_destroy (&fx->confine);
     assert_null (fx->confine);
-    nftw (fx->base, s_remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    scratch_remove (fx->base);
     free (fx);
     return 0;
 }

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "scratch.h"
+
 #include "../../agent/agent.h"
 #include "../../proto/clock.h"
 #include "../../proto/msg.h"
@@ -19,7 +21,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <msgpack.h>
 #include <stdio.h>
@@ -92,16 +93,6 @@ s_setup (void **state)
     return 0;
 }
 
-//  nftw callback: remove one entry, deepest first.
-static int
-s_remove_entry (const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void) st;
-    (void) flag;
-    (void) ftw;
-    return remove (path);
-}
-
 //  Remove everything s_setup built.
 static int
 s_teardown (void **state)
@@ -112,7 +103,7 @@ s_teardown (void **state)
     zactor_destroy (&fx->actor);
     agent_destroy (&fx->agent);
     assert_null (fx->agent);
-    nftw (fx->base, s_remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    scratch_remove (fx->base);
     free (fx);
     return 0;
 }

@@ -1,0 +1,29 @@
+/*  tests/unit/scratch.h: removing a unit test's scratch directory.
+
+    Included by the unit tests that build files under a mkdtemp directory;
+    static, because each test program is one translation unit.
+*/
+#ifndef IOFLEET_TEST_SCRATCH_H
+#define IOFLEET_TEST_SCRATCH_H
+
+#include <ftw.h>
+#include <stdio.h>
+
+//  nftw callback: remove one entry, deepest first.
+static int
+scratch_remove_entry (const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void) st;
+    (void) flag;
+    (void) ftw;
+    return remove (path);
+}
+
+//  Remove a directory and everything below it, symlinks as links.
+static inline int
+scratch_remove (const char *dir)
+{
+    return nftw (dir, scratch_remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+#endif
