@@ -54,21 +54,6 @@ s_exists (const char *path)
     return lstat (path, &st) == 0;
 }
 
-//  Number of entries in a directory, "." and ".." aside.
-static int
-s_entries (const char *dir)
-{
-    DIR *handle = opendir (dir);
-    assert_non_null (handle);
-    int count = 0;
-    struct dirent *entry;
-    while ((entry = readdir (handle)))
-        if (strcmp (entry->d_name, ".") && strcmp (entry->d_name, ".."))
-            count++;
-    closedir (handle);
-    return count;
-}
-
 //  Build the scratch layout and the confinement of one case.
 static int
 s_setup (void **state)
@@ -127,10 +112,10 @@ s_resolve (fixture_t *fx, const char *path, bool create_dirs)
 static void
 s_assert_nothing_created (fixture_t *fx)
 {
-    assert_int_equal (s_entries (fx->root), 2);         //  link-out, file-link
-    assert_int_equal (s_entries (fx->root2), 0);
-    assert_int_equal (s_entries (fx->outside), 0);
-    assert_int_equal (s_entries (fx->base), 3);         //  root, root2, outside
+    assert_int_equal (scratch_entries (fx->root), 2);         //  link-out, file-link
+    assert_int_equal (scratch_entries (fx->root2), 0);
+    assert_int_equal (scratch_entries (fx->outside), 0);
+    assert_int_equal (scratch_entries (fx->base), 3);         //  root, root2, outside
 }
 
 static void
@@ -377,7 +362,7 @@ test_open_refuses_directory_swapped_after_resolve (void **state)
     int fd = confine_open (fx->resolved, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     assert_int_equal (fd, -1);
     assert_int_equal (errno, ELOOP);
-    assert_int_equal (s_entries (fx->outside), 0);
+    assert_int_equal (scratch_entries (fx->outside), 0);
 }
 
 //  The same for the directories confine_resolve makes: a link planted
@@ -401,7 +386,7 @@ test_open_refuses_symlinked_component (void **state)
     int fd = confine_open (path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
     assert_true (fd >= 0);
     close (fd);
-    assert_int_equal (s_entries (fx->outside), 0);
+    assert_int_equal (scratch_entries (fx->outside), 0);
 }
 
 //  The write workload's prepare opens the file; a directory swapped for
@@ -438,7 +423,7 @@ test_write_prepared_then_directory_swapped (void **state)
     struct stat st;
     assert_int_equal (stat (written, &st), 0);
     assert_int_equal (st.st_size, 64 * 1024);
-    assert_int_equal (s_entries (fx->outside), 0);
+    assert_int_equal (scratch_entries (fx->outside), 0);
     free (ws);
 }
 

@@ -252,21 +252,6 @@ s_file_size (const char *path)
     return stat (path, &st) == 0? (long long) st.st_size: -1;
 }
 
-//  Number of entries in a directory, "." and ".." aside.
-static int
-s_entries (const char *dir)
-{
-    DIR *handle = opendir (dir);
-    assert_non_null (handle);
-    int count = 0;
-    struct dirent *entry;
-    while ((entry = readdir (handle)))
-        if (strcmp (entry->d_name, ".") && strcmp (entry->d_name, ".."))
-            count++;
-    closedir (handle);
-    return count;
-}
-
 static void
 test_probe_hello_gets_welcome (void **state)
 {
@@ -456,7 +441,7 @@ test_prepare_refuses_paths_outside_root (void **state)
     //  Refusals leave the root as it was.
     snprintf (created, sizeof (created), "%s/x", fx->root);
     s_assert_prepare_refused (fx, "/etc/iofleet-test", created);
-    assert_int_equal (s_entries (fx->root), 0);
+    assert_int_equal (scratch_entries (fx->root), 0);
 
     //  A bad option is refused the same way.
     jobspec_t spec = s_write_spec ("fine", 1, 1000, true);

@@ -6,8 +6,10 @@
 #ifndef IOFLEET_TEST_SCRATCH_H
 #define IOFLEET_TEST_SCRATCH_H
 
+#include <dirent.h>
 #include <ftw.h>
 #include <stdio.h>
+#include <string.h>
 
 //  nftw callback: remove one entry, deepest first.
 static int
@@ -24,6 +26,23 @@ static inline int
 scratch_remove (const char *dir)
 {
     return nftw (dir, scratch_remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+//  Number of entries in a directory, "." and ".." aside; -1 if it cannot
+//  be read.
+static inline int
+scratch_entries (const char *dir)
+{
+    DIR *handle = opendir (dir);
+    if (!handle)
+        return -1;
+    int count = 0;
+    struct dirent *entry;
+    while ((entry = readdir (handle)))
+        if (strcmp (entry->d_name, ".") && strcmp (entry->d_name, ".."))
+            count++;
+    closedir (handle);
+    return count;
 }
 
 #endif
