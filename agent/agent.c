@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #define S_LEASE_DEFAULT_MS      10000       //  HELLO with lease_ms = 0
@@ -83,6 +84,7 @@ struct _agent_t {
     zframe_t *peer;                     //  routing id of the session's coordinator, NULL when idle
     char coordinator [MSG_TEXT_MAX + 1];    //  its name, from HELLO
     int64_t lease_ns;                   //  silence after which the session ends
+    uint64_t session_id;                //  names the session in WELCOME and PONG, 0 when idle
     int64_t session_start_ns;           //  when the session began
     int64_t last_heard_ns;              //  when the peer last sent anything
     s_test_t test;                      //  the test held, if any
@@ -215,9 +217,10 @@ s_send_error (agent_t *self, zframe_t *peer, uint32_t test_id, int32_t job_id,
     s_send (self, peer, out);
 }
 
-//  Send WELCOME to peer: who this agent is, and whom it serves.
+//  Send WELCOME to peer: who this agent is, whom it serves, and the
+//  session it opened with peer (0 for a probe, which opens none).
 static void
-s_send_welcome (agent_t *self, zframe_t *peer)
+s_send_welcome (agent_t *self, zframe_t *peer, uint64_t session_id)
 {
     msg_t *out = s_reply (self, MSG_WELCOME);
     msg_welcome_t *welcome = &out->u.welcome;
@@ -229,6 +232,7 @@ s_send_welcome (agent_t *self, zframe_t *peer)
     welcome->insecure = self->insecure;
     msg_strcpy (welcome->serving, self->peer? self->coordinator: "", sizeof (welcome->serving));
     msg_strcpy (welcome->version, IOFLEET_VERSION, sizeof (welcome->version));
+    welcome->session_id = session_id;
     s_send (self, peer, out);
 }
 
@@ -498,6 +502,19 @@ s_send_samples (agent_t *self, int64_t now_ns)
 //  --------------------------------------------------------------------------
 //  The session
 
+//  A fresh session id: random, so that an agent restarted on the same
+//  endpoint never hands out the id of the session it lost; never 0,
+//  which means "no session".
+static uint64_t
+s_new_session_id (void)
+{
+    uint64_t id = 0;
+    while (id == 0)
+        if (getrandom (&id, sizeof (id), 0) != (ssize_t) sizeof (id))
+            id = (uint64_t) clock_now_ns () ^ ((uint64_t) getpid () << 32);
+    return id;
+}
+
 //  End the session (BYE, lease expired): a prepared test is dropped, a
 //  running one is told to stop and finishes orphaned.
 static void
@@ -515,6 +532,7 @@ s_end_session (agent_t *self, const char *event, const char *reason)
             s_test_discard (self, reason);
     }
     zframe_destroy (&self->peer);
+    self->session_id = 0;
     self->coordinator [0] = '\0';
 }
 
@@ -529,7 +547,7 @@ s_handle_hello (agent_t *self, zframe_t *peer, bool from_peer)
         if (self->verbose)
             s_log (self, "event=probe coordinator=%s",
                    s_quote (hello->coordinator, quoted, sizeof (quoted)));
-        s_send_welcome (self, peer);
+        s_send_welcome (self, peer, 0);
         return;
     }
     if (self->peer && !from_peer) {
@@ -550,6 +568,7 @@ s_handle_hello (agent_t *self, zframe_t *peer, bool from_peer)
     bool renewed = self->peer != NULL;
     if (!renewed) {
         self->peer = zframe_dup (peer);
+        self->session_id = s_new_session_id ();
         self->session_start_ns = clock_now_ns ();
         self->caches_dropped_test_id = 0;   //  test ids start again with a session
         self->last_heard_ns = self->session_start_ns;
@@ -558,18 +577,21 @@ s_handle_hello (agent_t *self, zframe_t *peer, bool from_peer)
     self->lease_ns = (int64_t) lease_ms * NS_PER_MSEC;
     s_log (self, "event=%s coordinator=%s lease_ms=%" PRIu32, renewed? "session-renewed": "session",
            s_quote (self->coordinator, quoted, sizeof (quoted)), lease_ms);
-    s_send_welcome (self, peer);
+    s_send_welcome (self, peer, self->session_id);
 }
 
-//  PING: answer at once with the receive and send instants.
+//  PING: answer at once with the receive and send instants, and the
+//  session we hold with the sender (0 for anyone else), so that a
+//  coordinator that lost its session to a restart learns it at once.
 static void
-s_handle_ping (agent_t *self, zframe_t *peer, int64_t received_ns)
+s_handle_ping (agent_t *self, zframe_t *peer, bool from_peer, int64_t received_ns)
 {
     msg_ping_t ping = self->in.u.ping;
     msg_t *out = s_reply (self, MSG_PONG);
     out->u.pong.seq = ping.seq;
     out->u.pong.t1_ns = ping.t1_ns;
     out->u.pong.t2_ns = received_ns;
+    out->u.pong.session_id = from_peer? self->session_id: 0;
     out->u.pong.t3_ns = clock_now_ns ();
     s_send (self, peer, out);
     if (self->verbose)
@@ -750,7 +772,7 @@ s_dispatch (agent_t *self, zframe_t *peer, bool from_peer, int64_t received_ns)
             s_handle_hello (self, peer, from_peer);
             break;
         case MSG_PING:
-            s_handle_ping (self, peer, received_ns);
+            s_handle_ping (self, peer, from_peer, received_ns);
             break;
         case MSG_PREPARE:
             s_handle_prepare (self, peer, from_peer);

@@ -270,8 +270,9 @@ s_cmd_ping (int argc, char **argv)
     }
     //  A probe: the agents answer who they are without starting a session,
     //  so ping works on an agent that serves another coordinator.
-    fleet_hello (fleet, "iofleet ping", NS_PER_SEC, true, timeout_ns);
-    fleet_sync_clocks (fleet, 9, timeout_ns);
+    fleet_set_lease (fleet, "iofleet ping", 0, timeout_ns);
+    fleet_hello (fleet, NULL, 0, true, timeout_ns, NULL, NULL);
+    fleet_sync_clocks (fleet, 9, timeout_ns, NULL, NULL);
 
     printf ("%-28s %-12s %-8s %-16s %-20s %-5s %-13s %-10s %s\n", "endpoint", "name",
             "version", "host", "kernel", "cpus", "clock offset", "rtt", "serving");
