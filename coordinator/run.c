@@ -21,6 +21,7 @@
 #include "results.h"
 #include "report/report.h"
 #include "../proto/clock.h"
+#include "../proto/workload.h"
 #include "../proto/version.h"
 
 #include <errno.h>

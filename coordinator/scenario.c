@@ -37,6 +37,7 @@
 */
 #include "scenario.h"
 #include "../proto/clock.h"
+#include "../proto/workload.h"
 
 #include <assert.h>
 #include <ctype.h>

@@ -30,6 +30,7 @@
 
 #include "../../proto/jobspec.h"
 #include "../../proto/msg.h"
+#include "../../proto/workload.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -16,6 +16,7 @@
 
 #include "../../agent/agent.h"
 #include "../../proto/clock.h"
+#include "../../proto/workload.h"
 #include "../../proto/msg.h"
 #include "../../proto/version.h"
 

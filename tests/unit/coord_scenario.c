@@ -6,6 +6,7 @@
 */
 #include "../../coordinator/scenario.h"
 #include "../../proto/clock.h"
+#include "../../proto/workload.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "../../proto/msg.h"
+#include "../../proto/workload.h"
 #include "../../proto/version.h"
 #include "../../proto/clock.h"
 
