@@ -990,3 +990,12 @@ msg_decode (const void *data, size_t size, msg_t *msg, char *err, size_t errlen)
         memset (msg, 0, sizeof (*msg));     //  nothing half-decoded escapes
     return rc;
 }
+
+//  The frame check of msg_decode, for other decoders' tests.
+int
+msg_check_frame (const void *data, size_t size, char *err, size_t errlen)
+{
+    assert (err && errlen > 0);
+    assert (data || size == 0);
+    return s_check_frame ((const uint8_t *) data, size, err, errlen);
+}

@@ -276,6 +276,13 @@ int msg_encode (const msg_t *msg, char **data_p, size_t *size_p);
 //  'bytes'", "protocol version 7, this side speaks 1").
 int msg_decode (const void *data, size_t size, msg_t *msg, char *err, size_t errlen);
 
+//  The check msg_decode makes before it unpacks anything: size bytes of
+//  data are exactly one msgpack object, not nested too deep, whose
+//  containers could hold what they announce, so that unpacking it
+//  allocates only for entries that are there. Returns 0, or -1 with a
+//  reason in err. For tests and fuzz targets of the parts of a message.
+int msg_check_frame (const void *data, size_t size, char *err, size_t errlen);
+
 //  Copy at most dstsize-1 bytes of src into dst and NUL-terminate
 //  (a strlcpy, since glibc 2.36 has none worth relying on).
 void msg_strcpy (char *dst, const char *src, size_t dstsize);
