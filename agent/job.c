@@ -148,13 +148,6 @@ job_destroy (job_t **self_p)
     *self_p = NULL;
 }
 
-//  Test the job belongs to.
-uint32_t
-job_test_id (job_t *self)
-{
-    return self->test_id;
-}
-
 //  Index of the job within its test.
 uint32_t
 job_id (job_t *self)

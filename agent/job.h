@@ -31,8 +31,7 @@ job_t *job_new (uint32_t test_id, uint32_t job_id, const jobspec_t *spec,
 //  unless spec.keep). Safe on NULL, NULLs the caller's pointer.
 void job_destroy (job_t **self_p);
 
-//  The job's identifiers and options.
-uint32_t job_test_id (job_t *self);
+//  The job's index within its test, and its options.
 uint32_t job_id (job_t *self);
 const jobspec_t *job_spec (job_t *self);
 
