@@ -690,13 +690,18 @@ s_handle_start (agent_t *self, zframe_t *peer, bool from_peer)
         return;
     }
     //  A start instant hours away is a clock mapped wrong, not a plan.
-    int64_t lead_ns = start->start_ns - clock_now_ns ();
-    if (lead_ns > S_START_LEAD_MAX_NS || lead_ns < -S_START_LEAD_MAX_NS) {
+    //  The instant is any int64 the wire carries: compare it with the
+    //  window around now before subtracting anything from it.
+    int64_t now_ns = clock_now_ns ();
+    if (start->start_ns > now_ns + S_START_LEAD_MAX_NS
+    ||  start->start_ns < now_ns - S_START_LEAD_MAX_NS) {
         s_send_error (self, peer, start->test_id, -1, "start",
-                      "start instant %" PRId64 " is %" PRId64 " s from this agent's clock",
-                      start->start_ns, (int64_t) (lead_ns / NS_PER_SEC));
+                      "start instant %" PRId64 " ns is more than %" PRId64 " s from this "
+                      "agent's clock (now %" PRId64 " ns)", start->start_ns,
+                      (int64_t) (S_START_LEAD_MAX_NS / NS_PER_SEC), now_ns);
         return;
     }
+    int64_t lead_ns = start->start_ns - now_ns;
     s_test_t *test = &self->test;
     test->started = true;
     test->start_ns = start->start_ns;

@@ -4,9 +4,10 @@
 #   tests/fuzz/run.sh FUZZ_BUILD_DIR SECONDS
 #
 # Corpora live in FUZZ_BUILD_DIR/corpus/<target> and grow from run to
-# run; the scenario corpus starts from configs/*.ini. Crashes are written
-# to FUZZ_BUILD_DIR/crashes/. Prints, per target, the executions per
-# second and the corpus size; exits non-zero if a target found anything.
+# run; the scenario corpus starts from configs/*.ini, the message corpus
+# from the frames in tests/fuzz/msg.seeds. Crashes are written to
+# FUZZ_BUILD_DIR/crashes/. Prints, per target, the executions per second
+# and the corpus size; exits non-zero if a target found anything.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:?fuzz build directory}
@@ -14,6 +15,12 @@ seconds=${2:-60}
 cd "$top" || exit 2
 mkdir -p "$build/crashes" "$build/corpus/msg" "$build/corpus/scenario"
 cp -n configs/*.ini "$build/corpus/scenario/" 2>/dev/null || true
+# The message corpus starts from tests/fuzz/msg.seeds (name, escaped bytes).
+while read -r name bytes; do
+    case $name in ''|'#'*) continue;; esac
+    seed="$build/corpus/msg/seed-$name"
+    [ -e "$seed" ] || printf '%b' "$bytes" > "$seed"
+done < tests/fuzz/msg.seeds
 
 status=0
 for target in msg scenario; do

@@ -1,0 +1,77 @@
+/*  tests/unit/agent_refusals.c: what the agent refuses from a careless
+    or hostile coordinator, and how it says so: start instants no clock
+    can mean, floods of frames that are not messages. The in-process
+    agent and its helpers are in session.h.
+*/
+#include "session.h"
+
+#include "../../agent/job.h"
+
+#include <errno.h>
+#include <fcntl.h>
+
+static void
+test_start_instants_out_of_range (void **state)
+{
+    fixture_t *fx = *state;
+    s_open_session (fx, fx->dealer, "clockless");
+    jobspec_t spec = s_null_spec (1, MIB);
+    s_prepare (fx->dealer, 1, 0, &spec);
+    s_expect (fx, fx->dealer, MSG_READY);
+
+    //  Instants at the ends of the range (where a subtraction from the
+    //  clock overflows) and just beyond the hour the agent accepts.
+    int64_t now_ns = clock_now_ns ();
+    const int64_t wild [] = {
+        INT64_MIN, INT64_MIN + 1, INT64_MAX, INT64_MAX - 1,
+        now_ns + 3601 * NS_PER_SEC, now_ns - 3601 * NS_PER_SEC
+    };
+    for (size_t index = 0; index < sizeof (wild) / sizeof (wild [0]); index++) {
+        s_start (fx->dealer, 1, wild [index]);
+        msg_t *msg = s_expect (fx, fx->dealer, MSG_ERROR);
+        assert_string_equal (msg->u.error.code, "start");
+        assert_int_equal (msg->u.error.test_id, 1);
+        if (!strstr (msg->u.error.text, "start instant"))
+            fail_msg ("error text '%s' does not name the start instant", msg->u.error.text);
+    }
+    //  The agent still serves, and the test it holds still runs.
+    s_sync (fx, fx->dealer);
+    msg_result_t result;
+    s_run_test (fx, 1, MIB, &result, 1);
+}
+
+//  A spec that did not come through the decoder is checked all the same:
+//  the agent's arithmetic on intervals, settle periods and rates needs
+//  the table's bounds.
+static void
+test_job_checks_numbers_itself (void **state)
+{
+    fixture_t *fx = *state;
+    confine_t *confine = confine_new ();
+    assert_non_null (confine);
+    char err [512];
+    assert_int_equal (confine_add_root (confine, fx->root, err, sizeof (err)), 0);
+    jobspec_t spec = s_null_spec (1, MIB);
+    spec.interval_ns = -1;
+    assert_null (job_new (1, 0, &spec, confine, -1, err, sizeof (err)));
+    assert_string_equal (err, "interval: -1ns is outside 10000000 .. 3600000000000");
+    spec = s_null_spec (1, MIB);
+    spec.settle_ns = INT64_MAX;
+    assert_null (job_new (1, 0, &spec, confine, -1, err, sizeof (err)));
+    assert_non_null (strstr (err, "settle: 9223372036854775807ns is outside"));
+    spec = s_null_spec (1, MIB);
+    spec.rate_bytes = UINT64_MAX;
+    assert_null (job_new (1, 0, &spec, confine, -1, err, sizeof (err)));
+    assert_non_null (strstr (err, "rate: 18446744073709551615 is outside"));
+    confine_destroy (&confine);
+}
+
+int
+main (void)
+{
+    const struct CMUnitTest tests [] = {
+        cmocka_unit_test_setup_teardown (test_start_instants_out_of_range, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_job_checks_numbers_itself, s_setup, s_teardown),
+    };
+    return cmocka_run_group_tests (tests, NULL, NULL);
+}
