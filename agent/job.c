@@ -2,6 +2,7 @@
 #include "job.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <libgen.h>
 #include <linux/magic.h>
 #include <stdio.h>
@@ -54,6 +55,40 @@ s_resolve_source (job_t *self, confine_t *confine, char *err, size_t errlen)
     return 0;
 }
 
+//  Check every number of the spec against the bounds of its row in the
+//  option table. The decoder did so already; the agent's arithmetic on
+//  intervals, settle periods, rates and sizes relies on it, so it does
+//  not take that on trust. Returns 0, or -1 with "KEY: VALUE is outside
+//  MIN .. MAX" in err.
+static int
+s_check_numbers (const jobspec_t *spec, char *err, size_t errlen)
+{
+    for (const opt_def_t *opt = jobspec_options; opt->name; opt++) {
+        if (!(opt->flags & OPT_WIRE)
+        ||  (opt->type != OPT_SIZE && opt->type != OPT_COUNT && opt->type != OPT_DURATION))
+            continue;
+        const char *field = (const char *) spec + opt->offset;
+        char shown [32];
+        bool outside;
+        if (opt->type == OPT_DURATION) {
+            int64_t ns = *(const int64_t *) field;
+            snprintf (shown, sizeof (shown), "%" PRId64 "ns", ns);
+            outside = ns < 0 || (uint64_t) ns < opt->min || (opt->max && (uint64_t) ns > opt->max);
+        }
+        else {
+            uint64_t value = *(const uint64_t *) field;
+            snprintf (shown, sizeof (shown), "%" PRIu64, value);
+            outside = value < opt->min || (opt->max && value > opt->max);
+        }
+        if (outside) {
+            snprintf (err, errlen, "%s: %s is outside %" PRIu64 " .. %" PRIu64,
+                      opt->name, shown, opt->min, opt->max);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 //  Prepare a whole job: validate, resolve, prepare and launch every stream.
 job_t *
 job_new (uint32_t test_id, uint32_t job_id, const jobspec_t *spec,
@@ -68,6 +103,8 @@ job_new (uint32_t test_id, uint32_t job_id, const jobspec_t *spec,
     self->job_id = job_id;
     self->spec = *spec;
 
+    if (s_check_numbers (spec, err, errlen) == -1)
+        goto fail;
     self->ops = workload_lookup (spec->workload);
     if (!self->ops) {
         snprintf (err, errlen, "workload %d is not known to this agent", spec->workload);
