@@ -79,7 +79,7 @@ struct _agent_t {
     hostinfo_t *hostinfo;               //  what WELCOME says about the host
     hostwatch_t *hostwatch;             //  the host's figures over a test (HOST)
     uint32_t caches_dropped_test_id;    //  test whose prepare dropped the caches, 0 none
-    uint64_t malformed_count;           //  frames that did not decode
+    agent_lograte_t malformed;          //  frames that did not decode: counted, logged sparingly
     zframe_t *peer;                     //  routing id of the session's coordinator, NULL when idle
     char coordinator [MSG_TEXT_MAX + 1];    //  its name, from HELLO
     int64_t lease_ns;                   //  silence after which the session ends
@@ -800,16 +800,23 @@ s_dispatch (agent_t *self, zframe_t *peer, bool from_peer, int64_t received_ns)
     }
 }
 
-//  Count, log and answer a frame that is not a message.
+//  Count, log and answer a frame that is not a message. Anyone who
+//  reaches the socket can send them as fast as they like, so the log
+//  gets the first few and then a line a second, saying how many it did
+//  not show. Every frame is still answered: the ROUTER socket drops what
+//  a peer does not read rather than wait for it, so answers cost only
+//  the encoding, and a coordinator that sent one bad frame among good
+//  ones learns which.
 static void
 s_reject_malformed (agent_t *self, zframe_t *peer, const char *reason)
 {
     char quoted [S_QUOTED_MAX];
     char peer_text [64];
-    self->malformed_count++;
-    s_log (self, "event=malformed from=%s reason=%s count=%" PRIu64,
-           s_peer_text (peer, peer_text, sizeof (peer_text)),
-           s_quote (reason, quoted, sizeof (quoted)), self->malformed_count);
+    uint64_t unlogged;
+    if (agent_lograte_pass (&self->malformed, clock_now_ns (), &unlogged))
+        s_log (self, "event=malformed from=%s reason=%s count=%" PRIu64 " unlogged=%" PRIu64,
+               s_peer_text (peer, peer_text, sizeof (peer_text)),
+               s_quote (reason, quoted, sizeof (quoted)), self->malformed.count, unlogged);
     s_send_error (self, peer, 0, -1, "malformed", "%s", reason);
 }
 
@@ -934,7 +941,7 @@ s_shutdown (agent_t *self)
             job_wait (self->test.slots [index].job);
         s_collect_results (self);
     }
-    s_log (self, "event=exit malformed=%" PRIu64, self->malformed_count);
+    s_log (self, "event=exit malformed=%" PRIu64, self->malformed.count);
 }
 
 //  The loop: one poller over the stream eventfd, the actor pipe (if any)

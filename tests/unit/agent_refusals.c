@@ -6,6 +6,7 @@
 #include "session.h"
 
 #include "../../agent/job.h"
+#include "../../agent/log.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -66,12 +67,75 @@ test_job_checks_numbers_itself (void **state)
     confine_destroy (&confine);
 }
 
+//  Send count frames that are not messages and take every answer.
+static void
+s_flood (fixture_t *fx, int count)
+{
+    for (int index = 0; index < count; index++)
+        s_send_raw (fx->dealer, "\xc1garbage", 8);
+    for (int index = 0; index < count; index++)
+        assert_string_equal (s_expect (fx, fx->dealer, MSG_ERROR)->u.error.code, "malformed");
+}
+
+//  A flood of garbage: every frame is answered and counted, the log gets
+//  the first few lines and then one a second that says how many it left
+//  out, so that the lines still add up to every frame.
+static void
+test_malformed_flood_is_logged_sparingly (void **state)
+{
+    fixture_t *fx = *state;
+    char log_path [PATH_MAX];
+    snprintf (log_path, sizeof (log_path), "%s/agent.log", fx->base);
+    fflush (stderr);
+    int saved_fd = dup (STDERR_FILENO);
+    int log_fd = open (log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    assert_true (saved_fd >= 0 && log_fd >= 0);
+    assert_int_equal (dup2 (log_fd, STDERR_FILENO), STDERR_FILENO);
+
+    int64_t flood_start_ns = clock_now_ns ();
+    s_flood (fx, 300);
+    int64_t flood_ns = clock_now_ns () - flood_start_ns;
+    zclock_sleep (1100);
+    s_flood (fx, 1);                 //  a second later: logged, with the count left out
+    s_sync (fx, fx->dealer);         //  its line is written before the PONG goes out
+
+    fflush (stderr);
+    assert_int_equal (dup2 (saved_fd, STDERR_FILENO), STDERR_FILENO);
+    close (saved_fd);
+    close (log_fd);
+
+    FILE *log = fopen (log_path, "r");
+    assert_non_null (log);
+    char line [4096];
+    int lines = 0;
+    unsigned long long covered = 0, count = 0, unlogged = 0;
+    while (fgets (line, sizeof (line), log)) {
+        if (!strstr (line, "event=malformed"))
+            continue;
+        const char *at = strstr (line, " count=");
+        assert_non_null (at);
+        unlogged = 0;
+        assert_true (sscanf (at, " count=%llu unlogged=%llu", &count, &unlogged) >= 1);
+        covered += 1 + unlogged;
+        lines++;
+    }
+    fclose (log);
+    //  The first five, at most one more per second of flood, the last.
+    int most = AGENT_LOGRATE_BURST + 1 + (int) (flood_ns / NS_PER_SEC) + 1;
+    if (lines > most)
+        fail_msg ("%d lines for 301 malformed frames; at most %d expected", lines, most);
+    assert_int_equal (count, 301);
+    assert_true (unlogged > 0);
+    assert_int_equal (covered, 301);
+}
+
 int
 main (void)
 {
     const struct CMUnitTest tests [] = {
         cmocka_unit_test_setup_teardown (test_start_instants_out_of_range, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_job_checks_numbers_itself, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_malformed_flood_is_logged_sparingly, s_setup, s_teardown),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }
