@@ -259,14 +259,39 @@ confine_open (const char *resolved, int flags, mode_t mode)
     return (int) fd;
 }
 
+//  A path shortened in the middle for a message.
+const char *
+confine_shorten (const char *path, char *buf, size_t buflen)
+{
+    const char *const dots = "...";
+    size_t length = strlen (path);
+    if (length < buflen || buflen < 8) {
+        snprintf (buf, buflen, "%s", path);
+        return buf;
+    }
+    //  A third of the room for the head, the rest for the tail, where
+    //  the file's own name is; neither cut inside a UTF-8 character.
+    size_t room = buflen - 1 - strlen (dots);
+    size_t head = room / 3;
+    size_t tail_start = length - (room - head);
+    while (head > 0 && ((unsigned char) path [head] & 0xC0) == 0x80)
+        head--;
+    while (tail_start < length && ((unsigned char) path [tail_start] & 0xC0) == 0x80)
+        tail_start++;
+    snprintf (buf, buflen, "%.*s%s%s", (int) head, path, dots, path + tail_start);
+    return buf;
+}
+
 //  Extend the resolved directory dir (updated as it goes) with the
 //  missing components [from .. to). With create, each is made 0755 with
 //  mkdirat under a descriptor of its parent opened by confine_open, so a
 //  directory swapped for a symlink meanwhile cannot redirect the mkdir.
+//  path is the path asked for, as messages show it.
 static int
 s_extend_dir (char *dir, size_t dirlen, char **components, int from, int to,
               bool create, const char *path, char *err, size_t errlen)
 {
+    char shown [CONFINE_SHOWN_MAX];
     for (int index = from; index < to; index++) {
         char next [PATH_MAX];
         if (s_join (next, sizeof (next), dir, components + index, 1) == -1) {
@@ -276,7 +301,8 @@ s_extend_dir (char *dir, size_t dirlen, char **components, int from, int to,
         if (create) {
             int parent_fd = confine_open (dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
             if (parent_fd == -1) {
-                snprintf (err, errlen, "path %s: open(%s): %s", path, dir,
+                snprintf (err, errlen, "path %s: open(%s): %s", path,
+                          confine_shorten (dir, shown, sizeof (shown)),
                           errno == ELOOP? "a symbolic link appeared on the way": strerror (errno));
                 return -1;
             }
@@ -287,11 +313,13 @@ s_extend_dir (char *dir, size_t dirlen, char **components, int from, int to,
                        && S_ISDIR (st.st_mode);
             close (parent_fd);
             if (rc == -1 && err_no != EEXIST) {
-                snprintf (err, errlen, "path %s: mkdir(%s): %s", path, next, strerror (err_no));
+                snprintf (err, errlen, "path %s: mkdir(%s): %s", path,
+                          confine_shorten (next, shown, sizeof (shown)), strerror (err_no));
                 return -1;
             }
             if (!is_dir) {
-                snprintf (err, errlen, "path %s: %s is not a directory", path, next);
+                snprintf (err, errlen, "path %s: %s is not a directory", path,
+                          confine_shorten (next, shown, sizeof (shown)));
                 return -1;
             }
         }
@@ -302,13 +330,16 @@ s_extend_dir (char *dir, size_t dirlen, char **components, int from, int to,
 
 //  Resolve a path from the wire under the roots, or say why not.
 int
-confine_resolve (confine_t *self, const char *path, bool create_dirs,
+confine_resolve (confine_t *self, const char *asked, bool create_dirs,
                  char *resolved, size_t resolved_size, char *err, size_t errlen)
 {
     char *copy = NULL;
     char *components [S_COMPONENTS_MAX];
+    //  Every message names the path as it was asked for, shortened.
+    char shown [CONFINE_SHOWN_MAX], shown_dir [CONFINE_SHOWN_MAX];
+    const char *path = confine_shorten (asked, shown, sizeof (shown));
 
-    if (path [0] == '\0') {
+    if (asked [0] == '\0') {
         snprintf (err, errlen, "path is empty");
         goto fail;
     }
@@ -316,7 +347,7 @@ confine_resolve (confine_t *self, const char *path, bool create_dirs,
         snprintf (err, errlen, "path %s: the agent has no roots", path);
         goto fail;
     }
-    copy = strdup (path);
+    copy = strdup (asked);
     if (!copy) {
         snprintf (err, errlen, "path %s: %s", path, strerror (ENOMEM));
         goto fail;
@@ -331,14 +362,14 @@ confine_resolve (confine_t *self, const char *path, bool create_dirs,
             snprintf (err, errlen, "path %s: '..' components are not allowed", path);
             goto fail;
         }
-    if (count == 0 || path [strlen (path) - 1] == '/') {
+    if (count == 0 || asked [strlen (asked) - 1] == '/') {
         snprintf (err, errlen, "path %s: names a directory, not a file", path);
         goto fail;
     }
 
     //  The directory part is base + components [0 .. count-1); find its
     //  deepest existing prefix and resolve that.
-    const char *base = path [0] == '/'? "/": self->roots [0];
+    const char *base = asked [0] == '/'? "/": self->roots [0];
     int dir_count = count - 1;
     int existing = dir_count;
     char dir [PATH_MAX];
@@ -353,7 +384,8 @@ confine_resolve (confine_t *self, const char *path, bool create_dirs,
         if (real)
             break;
         if (errno != ENOENT || existing == 0) {
-            snprintf (err, errlen, "path %s: %s: %s", path, prefix, strerror (errno));
+            snprintf (err, errlen, "path %s: %s: %s", path,
+                      confine_shorten (prefix, shown_dir, sizeof (shown_dir)), strerror (errno));
             goto fail;
         }
         existing--;
@@ -363,7 +395,8 @@ confine_resolve (confine_t *self, const char *path, bool create_dirs,
 
     struct stat st;
     if (stat (dir, &st) == -1 || !S_ISDIR (st.st_mode)) {
-        snprintf (err, errlen, "path %s: %s is not a directory", path, dir);
+        snprintf (err, errlen, "path %s: %s is not a directory", path,
+                  confine_shorten (dir, shown_dir, sizeof (shown_dir)));
         goto fail;
     }
     if (!s_is_confined (self, dir)) {

@@ -69,6 +69,16 @@ const char *confine_root (confine_t *self, size_t index);
 int confine_resolve (confine_t *self, const char *path, bool create_dirs,
                      char *resolved, size_t resolved_size, char *err, size_t errlen);
 
+//  Bytes a path may take in a message, its NUL included.
+#define CONFINE_SHOWN_MAX 120
+
+//  A path as messages show it: the path itself when it fits in buflen
+//  bytes, else its head, "..." and its tail ("/data/aaa...zzz/file.1"),
+//  cut between UTF-8 characters. Errors read "what(path): reason" and
+//  go out in at most MSG_TEXT_MAX bytes: a path of any length must leave
+//  room for the reason. Use a CONFINE_SHOWN_MAX buffer. Returns buf.
+const char *confine_shorten (const char *path, char *buf, size_t buflen);
+
 //  open(2) for a path from confine_resolve: no component may be a
 //  symbolic link (the last one included), so a directory swapped for a
 //  link since the resolve makes it fail with ELOOP instead of escaping.

@@ -136,7 +136,9 @@ job_new (uint32_t test_id, uint32_t job_id, const jobspec_t *spec,
             char stream_path [JOB_PATH_MAX + 1];
             if (jobspec_stream_path (file, spec->streams, index,
                                      stream_path, sizeof (stream_path)) == -1) {
-                snprintf (err, errlen, "path %s: too long for %llu streams", file,
+                char shown [CONFINE_SHOWN_MAX];
+                snprintf (err, errlen, "path %s: too long for %llu streams",
+                          confine_shorten (file, shown, sizeof (shown)),
                           (unsigned long long) spec->streams);
                 goto fail;
             }
@@ -144,7 +146,9 @@ job_new (uint32_t test_id, uint32_t job_id, const jobspec_t *spec,
                                  resolved, sizeof (resolved), err, errlen) == -1)
                 goto fail;
             if (strcmp (resolved, self->spec.src) == 0) {
-                snprintf (err, errlen, "dst %s: is the source itself", stream_path);
+                char shown [CONFINE_SHOWN_MAX];
+                snprintf (err, errlen, "dst %s: is the source itself",
+                          confine_shorten (stream_path, shown, sizeof (shown)));
                 goto fail;
             }
         }

@@ -49,6 +49,7 @@ typedef struct {
     struct nfsfh *nfsfh;            //  the open NFS source file, or NULL
     uint64_t size_bytes;            //  bytes to copy: size, or the whole source
     unsigned char *buffer;          //  bs bytes, page-aligned
+    char src_shown [CONFINE_SHOWN_MAX];     //  src as messages show it
 } s_copy_t;
 
 //  Check the options a copy job needs.
@@ -75,13 +76,13 @@ s_settle_size (workload_stream_t *ws, s_copy_t *state, uint64_t source_bytes,
     uint64_t wanted_bytes = ws->spec->size_bytes;
     if (wanted_bytes > source_bytes) {
         snprintf (err, errlen, "source %s: has %llu bytes, fewer than size = %llu",
-                  ws->spec->src, (unsigned long long) source_bytes,
+                  state->src_shown, (unsigned long long) source_bytes,
                   (unsigned long long) wanted_bytes);
         return -1;
     }
     state->size_bytes = wanted_bytes? wanted_bytes: source_bytes;
     if (state->size_bytes == 0) {
-        snprintf (err, errlen, "source %s: is empty, nothing to copy", ws->spec->src);
+        snprintf (err, errlen, "source %s: is empty, nothing to copy", state->src_shown);
         return -1;
     }
     return 0;
@@ -92,10 +93,10 @@ s_settle_size (workload_stream_t *ws, s_copy_t *state, uint64_t source_bytes,
 static int
 s_open_local (workload_stream_t *ws, s_copy_t *state, char *err, size_t errlen)
 {
-    const char *src = ws->spec->src;
+    const char *src = state->src_shown;
     //  Resolved under a root by the job; opened refusing any symlink on
     //  the way, like every file the agent opens there.
-    state->src_fd = confine_open (src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0);
+    state->src_fd = confine_open (ws->spec->src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0);
     if (state->src_fd == -1) {
         snprintf (err, errlen, "open(%s): %s", src,
                   errno == ELOOP? "is a symbolic link": strerror (errno));
@@ -124,9 +125,11 @@ s_open_local (workload_stream_t *ws, s_copy_t *state, char *err, size_t errlen)
 static int
 s_open_nfs (workload_stream_t *ws, s_copy_t *state, char *err, size_t errlen)
 {
-    const char *src = ws->spec->src;
+    const char *src = state->src_shown;
     int rc = -1;
     struct nfs_url *url = NULL;
+    //  The parts of the URL, as messages show them.
+    char server [CONFINE_SHOWN_MAX], export [CONFINE_SHOWN_MAX], file [CONFINE_SHOWN_MAX];
 
     state->nfs = nfs_init_context ();
     if (!state->nfs) {
@@ -134,7 +137,7 @@ s_open_nfs (workload_stream_t *ws, s_copy_t *state, char *err, size_t errlen)
         goto done;
     }
     nfs_set_timeout (state->nfs, S_NFS_PREPARE_TIMEOUT_MS);
-    url = nfs_parse_url_full (state->nfs, src);
+    url = nfs_parse_url_full (state->nfs, ws->spec->src);
     if (!url) {
         snprintf (err, errlen, "source %s: not an nfs://server/export/file URL (%s)",
                   src, nfs_get_error (state->nfs));
@@ -144,12 +147,15 @@ s_open_nfs (workload_stream_t *ws, s_copy_t *state, char *err, size_t errlen)
         snprintf (err, errlen, "source %s: the URL needs a server, an export and a file", src);
         goto done;
     }
+    confine_shorten (url->server, server, sizeof (server));
+    confine_shorten (url->path, export, sizeof (export));
+    confine_shorten (url->file, file, sizeof (file));
     int nfs_rc = nfs_mount (state->nfs, url->server, url->path);
     if (nfs_rc != 0) {
         //  libnfs says only "nfs_service failed" when nothing answers.
         const char *reason = nfs_get_error (state->nfs);
         bool unreachable = strstr (reason, "nfs_service failed") != NULL;
-        snprintf (err, errlen, "nfs_mount(server %s, export %s): %s%s", url->server, url->path,
+        snprintf (err, errlen, "nfs_mount(server %s, export %s): %s%s", server, export,
                   unreachable? "the server cannot be reached (no portmapper or mount service "
                                "answers): ": "", reason);
         goto done;
@@ -157,20 +163,20 @@ s_open_nfs (workload_stream_t *ws, s_copy_t *state, char *err, size_t errlen)
     nfs_rc = nfs_open (state->nfs, url->file, O_RDONLY, &state->nfsfh);
     if (nfs_rc != 0) {
         state->nfsfh = NULL;
-        snprintf (err, errlen, "nfs_open(server %s, export %s, file %s): %s", url->server,
-                  url->path, url->file, nfs_get_error (state->nfs));
+        snprintf (err, errlen, "nfs_open(server %s, export %s, file %s): %s", server,
+                  export, file, nfs_get_error (state->nfs));
         goto done;
     }
     struct nfs_stat_64 st;
     nfs_rc = nfs_fstat64 (state->nfs, state->nfsfh, &st);
     if (nfs_rc != 0) {
-        snprintf (err, errlen, "nfs_fstat64(server %s, file %s%s): %s", url->server,
-                  url->path, url->file, nfs_get_error (state->nfs));
+        snprintf (err, errlen, "nfs_fstat64(server %s, file %s%s): %s", server,
+                  export, file, nfs_get_error (state->nfs));
         goto done;
     }
     if (!S_ISREG ((mode_t) st.nfs_mode)) {
         snprintf (err, errlen, "source %s (server %s, file %s%s): not a regular file",
-                  src, url->server, url->path, url->file);
+                  src, server, export, file);
         goto done;
     }
     if (s_settle_size (ws, state, st.nfs_size, err, errlen) == -1)
@@ -195,6 +201,7 @@ s_copy_prepare (workload_stream_t *ws, char *err, size_t errlen)
     }
     state->fd = -1;
     state->src_fd = -1;
+    confine_shorten (ws->spec->src, state->src_shown, sizeof (state->src_shown));
     ws->data = state;
 
     //  The source first: a copy that cannot read must not leave an empty
@@ -218,7 +225,7 @@ s_read (workload_stream_t *ws, s_copy_t *state, uint64_t offset, size_t want_byt
             int got = nfs_pread (state->nfs, state->nfsfh, offset, want_bytes, state->buffer);
             if (got >= 0)
                 return got;
-            workload_fail (ws, -got, "nfs_pread(%s at %llu): %s", ws->spec->src,
+            workload_fail (ws, -got, "nfs_pread(%s at %llu): %s", state->src_shown,
                            (unsigned long long) offset, nfs_get_error (state->nfs));
             return -1;
         }
@@ -227,7 +234,8 @@ s_read (workload_stream_t *ws, s_copy_t *state, uint64_t offset, size_t want_byt
             return got;
         if (errno == EINTR)
             continue;
-        workload_fail (ws, errno, "read(%s at %llu)", ws->spec->src, (unsigned long long) offset);
+        workload_fail (ws, errno, "read(%s at %llu)", state->src_shown,
+                       (unsigned long long) offset);
         return -1;
     }
 }
@@ -240,7 +248,7 @@ s_leave_direct (workload_stream_t *ws, s_copy_t *state)
 {
     int flags = fcntl (state->fd, F_GETFL);
     if (flags == -1 || fcntl (state->fd, F_SETFL, flags & ~O_DIRECT) == -1) {
-        workload_fail (ws, errno, "fcntl(%s, F_SETFL)", ws->path);
+        workload_fail (ws, errno, "fcntl(%s, F_SETFL)", ws->shown);
         return -1;
     }
     return 0;
@@ -271,7 +279,7 @@ s_copy_run (workload_stream_t *ws)
         }
         if (got == 0) {
             workload_fail (ws, EIO, "read(%s): the source ended at %llu bytes, before %llu",
-                           ws->spec->src, (unsigned long long) read_bytes,
+                           state->src_shown, (unsigned long long) read_bytes,
                            (unsigned long long) state->size_bytes);
             status = WORKLOAD_FAILED;
             break;

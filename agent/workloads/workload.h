@@ -28,6 +28,8 @@
 #ifndef IOFLEET_WORKLOAD_H
 #define IOFLEET_WORKLOAD_H
 
+#include "../confine.h"
+
 #include "../../proto/jobspec.h"
 #include "../../proto/msg.h"
 
@@ -46,6 +48,7 @@ typedef struct {
     const jobspec_t *spec;                  //  the job's options, owned by the job
     uint32_t index;                         //  0-based stream index within the job
     char path [JOB_PATH_MAX + 1];           //  resolved path under a root, "" if the job has none
+    char shown [CONFINE_SHOWN_MAX];         //  path as messages show it (confine_shorten)
     _Atomic uint64_t bytes;                 //  progress of the timed part, read by samples
     int64_t start_ns;                       //  when the timed part began (for `rate`)
     atomic_bool stop;                       //  set by the agent: end the timed part soon
@@ -81,7 +84,7 @@ typedef struct {
 const workload_ops_t *workload_lookup (int workload);
 
 //  Record the first failure of a stream: err_no and "what(path): strerror"
-//  built from the printf-style prefix. Later failures are not recorded, so
+//  built from the printf-style prefix (name paths by ws->shown). Later failures are not recorded, so
 //  the report shows the cause rather than its consequences.
 void workload_fail (workload_stream_t *ws, int err_no, const char *format, ...)
     __attribute__ ((format (printf, 3, 4)));

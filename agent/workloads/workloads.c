@@ -146,28 +146,28 @@ workload_open_output (workload_stream_t *ws, int *fd_p, bool *opened_p,
         int err_no = errno;
         if (err_no == EINVAL && ws->spec->direct)
             snprintf (err, errlen, "open(%s, O_DIRECT): the filesystem does not support "
-                      "direct I/O (%s)", ws->path, strerror (err_no));
+                      "direct I/O (%s)", ws->shown, strerror (err_no));
         else
         if (err_no == ELOOP)
-            snprintf (err, errlen, "open(%s): is a symbolic link", ws->path);
+            snprintf (err, errlen, "open(%s): is a symbolic link", ws->shown);
         else
-            snprintf (err, errlen, "open(%s): %s", ws->path, strerror (err_no));
+            snprintf (err, errlen, "open(%s): %s", ws->shown, strerror (err_no));
         return -1;
     }
     struct stat st;
     if (fstat (*fd_p, &st) == -1) {
-        snprintf (err, errlen, "fstat(%s): %s", ws->path, strerror (errno));
+        snprintf (err, errlen, "fstat(%s): %s", ws->shown, strerror (errno));
         return -1;
     }
     if (!S_ISREG (st.st_mode)) {
-        snprintf (err, errlen, "open(%s): not a regular file", ws->path);
+        snprintf (err, errlen, "open(%s): not a regular file", ws->shown);
         return -1;
     }
     *opened_p = true;
     int status_flags = fcntl (*fd_p, F_GETFL);
     if (status_flags == -1
     ||  fcntl (*fd_p, F_SETFL, status_flags & ~O_NONBLOCK) == -1) {
-        snprintf (err, errlen, "fcntl(%s, F_SETFL): %s", ws->path, strerror (errno));
+        snprintf (err, errlen, "fcntl(%s, F_SETFL): %s", ws->shown, strerror (errno));
         return -1;
     }
     return 0;
@@ -200,12 +200,12 @@ workload_write_full (workload_stream_t *ws, int fd, const unsigned char *buffer,
         if (written == -1) {
             if (errno == EINTR)
                 continue;
-            workload_fail (ws, errno, "write(%s)", ws->path);
+            workload_fail (ws, errno, "write(%s)", ws->shown);
             return -1;
         }
         if (written == 0) {
             //  A regular file never does this; do not spin on it.
-            workload_fail (ws, EIO, "write(%s) wrote nothing", ws->path);
+            workload_fail (ws, EIO, "write(%s) wrote nothing", ws->shown);
             return -1;
         }
         offset += (size_t) written;
@@ -242,17 +242,17 @@ s_flush_and_close (workload_stream_t *ws, int *fd_p, bool flush)
 {
     int rc = 0;
     if (flush && ws->spec->fsync_mode == FSYNC_END && fdatasync (*fd_p) == -1) {
-        workload_fail (ws, errno, "fdatasync(%s)", ws->path);
+        workload_fail (ws, errno, "fdatasync(%s)", ws->shown);
         rc = -1;
     }
     if (flush && ws->spec->fsync_mode == FSYNC_CLOSE && fsync (*fd_p) == -1) {
-        workload_fail (ws, errno, "fsync(%s)", ws->path);
+        workload_fail (ws, errno, "fsync(%s)", ws->shown);
         rc = -1;
     }
     //  The descriptor is gone after close whatever it returns; EINTR
     //  included, retrying could close someone else's.
     if (close (*fd_p) == -1) {
-        workload_fail (ws, errno, "close(%s)", ws->path);
+        workload_fail (ws, errno, "close(%s)", ws->shown);
         rc = -1;
     }
     *fd_p = -1;

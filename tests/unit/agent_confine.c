@@ -454,6 +454,38 @@ test_nfs_servers_allowed (void **state)
     confine_destroy (&confine);
 }
 
+//  Paths in messages: short ones as they are, long ones cut in the
+//  middle, never inside a UTF-8 character.
+static void
+test_shorten_keeps_head_and_tail (void **state)
+{
+    (void) state;
+    char shown [CONFINE_SHOWN_MAX];
+    assert_string_equal (confine_shorten ("/data/dd1", shown, sizeof (shown)), "/data/dd1");
+
+    char path [1001];
+    memset (path, 'a', 500);
+    memset (path + 500, 'z', 490);
+    memcpy (path + 990, "/file.1234", 11);
+    const char *text = confine_shorten (path, shown, sizeof (shown));
+    assert_ptr_equal (text, shown);
+    assert_int_equal (strlen (shown), CONFINE_SHOWN_MAX - 1);
+    assert_int_equal (strncmp (shown, "aaaa", 4), 0);
+    assert_non_null (strstr (shown, "a...z"));
+    assert_int_equal (strcmp (shown + strlen (shown) - 10, "/file.1234"), 0);
+
+    //  "é" is two bytes: a cut lands before or after it, not inside.
+    char accents [1001] = "";
+    for (int index = 0; index < 400; index++)
+        strcat (accents, "\xc3\xa9");
+    confine_shorten (accents, shown, sizeof (shown));
+    const char *dots = strstr (shown, "...");
+    assert_non_null (dots);
+    assert_int_equal ((dots - shown) % 2, 0);
+    assert_int_equal (strlen (dots + 3) % 2, 0);
+    assert_true ((unsigned char) dots [3] == 0xc3);
+}
+
 int
 main (void)
 {
@@ -474,6 +506,7 @@ main (void)
         cmocka_unit_test_setup_teardown (test_open_refuses_symlinked_component, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_write_prepared_then_directory_swapped, s_setup, s_teardown),
         cmocka_unit_test (test_nfs_servers_allowed),
+        cmocka_unit_test (test_shorten_keeps_head_and_tail),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }

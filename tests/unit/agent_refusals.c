@@ -129,6 +129,60 @@ test_malformed_flood_is_logged_sparingly (void **state)
     assert_int_equal (covered, 301);
 }
 
+//  PREPARE a write of path and return the error text it gets.
+static const char *
+s_prepare_error (fixture_t *fx, const char *path)
+{
+    jobspec_t spec = s_write_spec (path, 1, MIB, false);
+    s_prepare (fx->dealer, 1, 0, &spec);
+    msg_t *msg = s_expect (fx, fx->dealer, MSG_ERROR);
+    assert_string_equal (msg->u.error.code, "prepare");
+    assert_true (strlen (msg->u.error.text) <= MSG_TEXT_MAX);
+    return msg->u.error.text;
+}
+
+//  True if text ends with tail.
+static bool
+s_ends_with (const char *text, const char *tail)
+{
+    size_t length = strlen (text), tail_length = strlen (tail);
+    return length >= tail_length && strcmp (text + length - tail_length, tail) == 0;
+}
+
+//  Errors read "what(path): reason": a path of 1000 characters is
+//  shortened in the middle, and the reason is there whole.
+static void
+test_long_paths_leave_room_for_the_reason (void **state)
+{
+    fixture_t *fx = *state;
+    s_open_session (fx, fx->dealer, "long");
+
+    //  Refused by the confinement: outside the roots.
+    char path [1001];
+    memset (path, 'o', sizeof (path) - 1);
+    path [0] = '/';
+    path [sizeof (path) - 1] = '\0';
+    const char *text = s_prepare_error (fx, path);
+    char expected [PATH_MAX + 64];
+    snprintf (expected, sizeof (expected), "is outside the agent's roots (%s)", fx->root);
+    if (!s_ends_with (text, expected) || !strstr (text, "..."))
+        fail_msg ("'%s' does not end with the reason, or was not shortened", text);
+
+    //  Refused by the workload: five directories of 190 characters under
+    //  the root, the last one where the file should be.
+    size_t used = (size_t) snprintf (path, sizeof (path), "%s", fx->root);
+    for (int level = 0; level < 5; level++) {
+        path [used++] = '/';
+        memset (path + used, 'a' + level, 190);
+        used += 190;
+        path [used] = '\0';
+        assert_int_equal (mkdir (path, 0755), 0);
+    }
+    text = s_prepare_error (fx, path);
+    if (!s_ends_with (text, "eeeeeeeeee): Is a directory") || !strstr (text, "..."))
+        fail_msg ("'%s' does not end with the reason, or was not shortened", text);
+}
+
 int
 main (void)
 {
@@ -136,6 +190,7 @@ main (void)
         cmocka_unit_test_setup_teardown (test_start_instants_out_of_range, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_job_checks_numbers_itself, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_malformed_flood_is_logged_sparingly, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_long_paths_leave_room_for_the_reason, s_setup, s_teardown),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }
