@@ -42,8 +42,7 @@
 
 //  What one copy stream holds between prepare and cleanup.
 typedef struct {
-    int fd;                         //  the destination, -1 once closed
-    bool opened;                    //  the destination is a regular file we created
+    workload_output_t out;          //  the destination, and what removing it takes
     int src_fd;                     //  a local source, -1 for none
     struct nfs_context *nfs;        //  an NFS source: its context (connection), or NULL
     struct nfsfh *nfsfh;            //  the open NFS source file, or NULL
@@ -199,7 +198,7 @@ s_copy_prepare (workload_stream_t *ws, char *err, size_t errlen)
         snprintf (err, errlen, "calloc: %s", strerror (ENOMEM));
         return -1;
     }
-    state->fd = -1;
+    workload_output_init (&state->out);
     state->src_fd = -1;
     confine_shorten (ws->spec->src, state->src_shown, sizeof (state->src_shown));
     ws->data = state;
@@ -210,7 +209,7 @@ s_copy_prepare (workload_stream_t *ws, char *err, size_t errlen)
                                                : s_open_local (ws, state, err, errlen);
     if (rc == -1)
         return -1;
-    if (workload_open_output (ws, &state->fd, &state->opened, err, errlen) == -1)
+    if (workload_open_output (ws, &state->out, err, errlen) == -1)
         return -1;
     return workload_buffer_new (&state->buffer, (size_t) ws->spec->bs_bytes, err, errlen);
 }
@@ -246,8 +245,8 @@ s_read (workload_stream_t *ws, s_copy_t *state, uint64_t offset, size_t want_byt
 static int
 s_leave_direct (workload_stream_t *ws, s_copy_t *state)
 {
-    int flags = fcntl (state->fd, F_GETFL);
-    if (flags == -1 || fcntl (state->fd, F_SETFL, flags & ~O_DIRECT) == -1) {
+    int flags = fcntl (state->out.fd, F_GETFL);
+    if (flags == -1 || fcntl (state->out.fd, F_SETFL, flags & ~O_DIRECT) == -1) {
         workload_fail (ws, errno, "fcntl(%s, F_SETFL)", ws->shown);
         return -1;
     }
@@ -290,12 +289,13 @@ s_copy_run (workload_stream_t *ws)
             status = WORKLOAD_FAILED;
             break;
         }
-        if (workload_write_full (ws, state->fd, state->buffer, (size_t) got, &done_bytes) == -1) {
+        if (workload_write_full (ws, state->out.fd, state->buffer, (size_t) got,
+                                 &done_bytes) == -1) {
             status = WORKLOAD_FAILED;
             break;
         }
     }
-    return workload_output_end (ws, &state->fd, done_bytes, status);
+    return workload_output_end (ws, &state->out.fd, done_bytes, status);
 }
 
 //  Close both ends, free, and remove the destination unless kept.
@@ -305,7 +305,7 @@ s_copy_cleanup (workload_stream_t *ws, bool remove_files)
     s_copy_t *state = ws->data;
     if (!state)
         return;
-    workload_output_release (ws, &state->fd, state->opened, remove_files);
+    workload_output_release (ws, &state->out, remove_files);
     if (state->src_fd != -1)
         close (state->src_fd);
     if (state->nfs) {

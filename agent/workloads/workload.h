@@ -37,6 +37,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 //  What run returns.
 #define WORKLOAD_DONE       0       //  did all it was asked to
@@ -112,11 +113,31 @@ void workload_random_fill (unsigned char *buffer, size_t size_bytes, uint64_t *s
 int workload_buffer_new (unsigned char **buffer_p, size_t size_bytes,
                          char *err, size_t errlen);
 
-//  Open ws->path for writing (created, truncated, O_DIRECT if spec->direct,
-//  never through a symlink, a regular file only). Sets *fd_p, and *opened_p
-//  once the file is known to be a regular file (then it is ours to remove).
-//  Returns 0, or -1 with "open(path): reason" in err.
-int workload_open_output (workload_stream_t *ws, int *fd_p, bool *opened_p,
+//  A file a stream writes, and what removing it safely takes: the
+//  directory it was opened in, held open, and the identity of the file
+//  in it. Removal goes through that descriptor and only while the name
+//  there is still this file, so a directory renamed and replaced by a
+//  symlink meanwhile cannot turn it into the removal of another file.
+typedef struct {
+    int fd;                     //  the open file, -1 once closed
+    int dir_fd;                 //  O_PATH descriptor of its directory, -1 for none
+    dev_t dev;                  //  the file's device
+    ino_t ino;                  //  and inode, checked before removing its name
+    bool ours;                  //  a regular file of one link, emptied by us: ours to remove
+} workload_output_t;
+
+//  An output with nothing open yet.
+void workload_output_init (workload_output_t *out);
+
+//  Open ws->path for writing: its directory with confine_open (no symlink
+//  on the way), the file relative to it (created if missing, O_DIRECT if
+//  spec->direct, never a symlink). Only a regular file with one link is
+//  written: a file with other hard links may be someone else's file
+//  outside the roots. It is emptied (ftruncate) once it passed those
+//  checks, and then it is ours to remove. Returns 0, or -1 with
+//  "open(path): reason" in err, e.g. "open(/srv/a/hl): has 2 hard
+//  links; refusing to write through it".
+int workload_open_output (workload_stream_t *ws, workload_output_t *out,
                           char *err, size_t errlen);
 
 //  Write all length_bytes of buffer to fd (short writes continue where
@@ -138,9 +159,10 @@ int workload_write_blocks (workload_stream_t *ws, int fd, unsigned char *buffer,
 //  end. Returns status, or WORKLOAD_FAILED if the flush or close failed.
 int workload_output_end (workload_stream_t *ws, int *fd_p, uint64_t done_bytes, int status);
 
-//  Cleanup of an output: close *fd_p if still open, and unlink ws->path
-//  if remove_file and the file is ours (opened by workload_open_output).
-void workload_output_release (workload_stream_t *ws, int *fd_p, bool opened, bool remove_file);
+//  Cleanup of an output: close what is open, and if remove_file and the
+//  file is ours, remove its name from the directory it was opened in,
+//  if that name is still the same file (device and inode).
+void workload_output_release (workload_stream_t *ws, workload_output_t *out, bool remove_file);
 
 //  True once the agent asked the stream to stop.
 static inline bool

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,19 +131,47 @@ workload_buffer_new (unsigned char **buffer_p, size_t size_bytes, char *err, siz
     return 0;
 }
 
-//  Open the file a stream writes. O_NONBLOCK keeps a FIFO planted under
-//  the root from blocking the agent; anything but a regular file is
-//  refused before it counts as ours.
+//  The last component of a resolved path: the file's name in its directory.
+static const char *
+s_file_name (const char *path)
+{
+    const char *slash = strrchr (path, '/');
+    return slash? slash + 1: path;
+}
+
+//  Nothing open.
+void
+workload_output_init (workload_output_t *out)
+{
+    memset (out, 0, sizeof (*out));
+    out->fd = -1;
+    out->dir_fd = -1;
+}
+
+//  Open the file a stream writes, through a held descriptor of its
+//  directory. O_NONBLOCK keeps a FIFO planted under the root from
+//  blocking the agent; O_TRUNC is left out, because a file is only
+//  emptied once it is known to be a regular file of one link.
 int
-workload_open_output (workload_stream_t *ws, int *fd_p, bool *opened_p,
+workload_open_output (workload_stream_t *ws, workload_output_t *out,
                       char *err, size_t errlen)
 {
-    int flags = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK;
+    const char *name = s_file_name (ws->path);
+    char dir [JOB_PATH_MAX + 1];
+    size_t dir_length = (size_t) (name - ws->path);
+    snprintf (dir, sizeof (dir), "%.*s", (int) (dir_length > 1? dir_length - 1: dir_length),
+              ws->path);
+    out->dir_fd = confine_open (dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+    if (out->dir_fd == -1) {
+        snprintf (err, errlen, "open(%s): %s", ws->shown,
+                  errno == ELOOP? "a symbolic link appeared on the way": strerror (errno));
+        return -1;
+    }
+    int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK;
     if (ws->spec->direct)
         flags |= O_DIRECT;
-
-    *fd_p = confine_open (ws->path, flags, 0644);  //  no symlink anywhere on the way
-    if (*fd_p == -1) {
+    out->fd = openat (out->dir_fd, name, flags, 0644);
+    if (out->fd == -1) {
         int err_no = errno;
         if (err_no == EINVAL && ws->spec->direct)
             snprintf (err, errlen, "open(%s, O_DIRECT): the filesystem does not support "
@@ -155,7 +184,7 @@ workload_open_output (workload_stream_t *ws, int *fd_p, bool *opened_p,
         return -1;
     }
     struct stat st;
-    if (fstat (*fd_p, &st) == -1) {
+    if (fstat (out->fd, &st) == -1) {
         snprintf (err, errlen, "fstat(%s): %s", ws->shown, strerror (errno));
         return -1;
     }
@@ -163,10 +192,21 @@ workload_open_output (workload_stream_t *ws, int *fd_p, bool *opened_p,
         snprintf (err, errlen, "open(%s): not a regular file", ws->shown);
         return -1;
     }
-    *opened_p = true;
-    int status_flags = fcntl (*fd_p, F_GETFL);
+    if (st.st_nlink > 1) {
+        snprintf (err, errlen, "open(%s): has %ju hard links; refusing to write through it",
+                  ws->shown, (uintmax_t) st.st_nlink);
+        return -1;
+    }
+    if (ftruncate (out->fd, 0) == -1) {
+        snprintf (err, errlen, "ftruncate(%s): %s", ws->shown, strerror (errno));
+        return -1;
+    }
+    out->dev = st.st_dev;
+    out->ino = st.st_ino;
+    out->ours = true;
+    int status_flags = fcntl (out->fd, F_GETFL);
     if (status_flags == -1
-    ||  fcntl (*fd_p, F_SETFL, status_flags & ~O_NONBLOCK) == -1) {
+    ||  fcntl (out->fd, F_SETFL, status_flags & ~O_NONBLOCK) == -1) {
         snprintf (err, errlen, "fcntl(%s, F_SETFL): %s", ws->shown, strerror (errno));
         return -1;
     }
@@ -272,13 +312,24 @@ workload_output_end (workload_stream_t *ws, int *fd_p, uint64_t done_bytes, int 
     return status;
 }
 
-//  Close and, if asked, remove an output.
+//  Close and, if asked, remove an output: by its name in the directory
+//  held since it was opened, and only if that name is still the file we
+//  wrote. Never by path: a directory on the way may have been swapped.
 void
-workload_output_release (workload_stream_t *ws, int *fd_p, bool opened, bool remove_file)
+workload_output_release (workload_stream_t *ws, workload_output_t *out, bool remove_file)
 {
-    if (*fd_p != -1)
-        close (*fd_p);
-    *fd_p = -1;
-    if (remove_file && opened)
-        unlink (ws->path);
+    if (out->fd != -1)
+        close (out->fd);
+    out->fd = -1;
+    if (remove_file && out->ours) {
+        const char *name = s_file_name (ws->path);
+        struct stat st;
+        if (fstatat (out->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0
+        &&  st.st_dev == out->dev && st.st_ino == out->ino)
+            unlinkat (out->dir_fd, name, 0);
+    }
+    out->ours = false;
+    if (out->dir_fd != -1)
+        close (out->dir_fd);
+    out->dir_fd = -1;
 }
