@@ -44,6 +44,13 @@
 #define S_HEARTBEAT_TIMEOUT_MS  15000
 #define S_START_LEAD_MAX_NS     (3600 * NS_PER_SEC)    //  START instants further off are refused
 #define S_QUOTED_MAX            (2 * MSG_TEXT_MAX + 3)
+//  The buffers of one test may take MemTotal / S_MEMORY_SHARE unless
+//  --max-memory says otherwise: they stay resident for the whole test,
+//  and the rest is the page cache the test measures, the kernel and the
+//  host's own work (an NFS server, a second agent); a quarter leaves
+//  them three, and still holds 256 streams of 16M on a 24 GiB host.
+#define S_MEMORY_SHARE          4           //  logged as from=MemTotal/4
+#define S_MEMORY_FALLBACK_BYTES (1ULL << 30)    //  when MemTotal cannot be read
 
 //  A job of the current test and when its next sample is due.
 typedef struct {
@@ -78,6 +85,7 @@ struct _agent_t {
     confine_t *confine;                 //  the --root directories
     hostinfo_t *hostinfo;               //  what WELCOME says about the host
     hostwatch_t *hostwatch;             //  the host's figures over a test (HOST)
+    ledger_t *ledger;                   //  what the held test's jobs claimed (memory, files, dirs)
     uint32_t caches_dropped_test_id;    //  test whose prepare dropped the caches, 0 none
     agent_lograte_t malformed;          //  frames that did not decode: counted, logged sparingly
     zframe_t *peer;                     //  routing id of the session's coordinator, NULL when idle
@@ -259,6 +267,8 @@ s_test_clear (agent_t *self)
 {
     for (size_t index = 0; index < self->test.slot_count; index++)
         job_destroy (&self->test.slots [index].job);
+    //  Its files are gone: now the directories it made can go too.
+    ledger_clear (self->ledger);
     free (self->test.slots);
     memset (&self->test, 0, sizeof (self->test));
 }
@@ -310,6 +320,7 @@ s_test_remove_job (agent_t *self, uint32_t wanted_job_id)
             continue;
         test->stream_count -= job_stream_count (test->slots [index].job);
         job_destroy (&test->slots [index].job);
+        ledger_forget_job (self->ledger, wanted_job_id);
         memmove (test->slots + index, test->slots + index + 1,
                  (test->slot_count - index - 1) * sizeof (s_slot_t));
         test->slot_count--;
@@ -640,7 +651,7 @@ s_handle_prepare (agent_t *self, zframe_t *peer, bool from_peer)
         s_log (self, "event=caches-dropped test_id=%" PRIu32, prepare->test_id);
     }
     job_t *job = job_new (prepare->test_id, prepare->job_id, spec, self->confine,
-                          self->notify_fd, err, sizeof (err));
+                          self->ledger, self->notify_fd, err, sizeof (err));
     if (job && s_test_add_job (self, prepare->test_id, job) == -1) {
         job_destroy (&job);
         snprintf (err, sizeof (err), "job %s: %s", spec->name, strerror (ENOMEM));
@@ -1062,7 +1073,11 @@ agent_new (const agent_config_t *config, char *err, size_t errlen)
     self->hostinfo = hostinfo_new ();
     self->hostwatch = hostwatch_new ("/proc", "/sys");
     self->confine = confine_new ();
-    if (!self->hostinfo || !self->hostwatch || !self->confine) {
+    uint64_t mem_bytes = self->hostinfo? hostinfo_mem_bytes (self->hostinfo): 0;
+    uint64_t memory_bound_bytes = config->max_memory_bytes? config->max_memory_bytes
+                                : mem_bytes? mem_bytes / S_MEMORY_SHARE: S_MEMORY_FALLBACK_BYTES;
+    self->ledger = ledger_new (memory_bound_bytes);
+    if (!self->hostinfo || !self->hostwatch || !self->confine || !self->ledger) {
         snprintf (err, errlen, "agent: %s", strerror (ENOMEM));
         goto fail;
     }
@@ -1118,6 +1133,8 @@ agent_new (const agent_config_t *config, char *err, size_t errlen)
            IOFLEET_VERSION, IOFLEET_PROTOCOL_VERSION);
     for (size_t index = 0; index < confine_root_count (self->confine); index++)
         s_log (self, "event=root dir=%s", confine_root (self->confine, index));
+    s_log (self, "event=memory-bound test_bytes=%" PRIu64 " from=%s", memory_bound_bytes,
+           config->max_memory_bytes? "--max-memory": mem_bytes? "MemTotal/4": "fallback");
     if (self->keys) {
         char key_text [48];
         s_log (self, "event=security security=curve key=%s trusted=%zu keys=%s",
@@ -1160,6 +1177,7 @@ agent_destroy (agent_t **self_p)
     confine_destroy (&self->confine);
     hostinfo_destroy (&self->hostinfo);
     hostwatch_destroy (&self->hostwatch);
+    ledger_destroy (&self->ledger);
     free (self);
     *self_p = NULL;
 }

@@ -282,14 +282,127 @@ confine_shorten (const char *path, char *buf, size_t buflen)
     return buf;
 }
 
+//  --------------------------------------------------------------------
+//  The directories a test made
+
+//  One directory confine_resolve made.
+typedef struct {
+    int parent_fd;              //  O_PATH descriptor of its parent, held since the mkdir
+    char *name;                 //  its name in the parent
+    dev_t dev;                  //  its device and inode, to know it again
+    ino_t ino;
+} s_made_t;
+
+struct _confine_dirs_t {
+    s_made_t *entries;          //  in the order they were made, parents first
+    size_t count;               //  how many
+    size_t capacity;            //  room in entries
+};
+
+//  An empty record.
+confine_dirs_t *
+confine_dirs_new (void)
+{
+    return calloc (1, sizeof (confine_dirs_t));
+}
+
+//  Close the held descriptors and free the record; nothing is removed.
+void
+confine_dirs_destroy (confine_dirs_t **self_p)
+{
+    if (!self_p || !*self_p)
+        return;
+    confine_dirs_t *self = *self_p;
+    confine_dirs_forget (self);
+    free (self->entries);
+    free (self);
+    *self_p = NULL;
+}
+
+//  Make room for count more entries. Returns 0 or -1.
+static int
+s_dirs_reserve (confine_dirs_t *self, size_t count)
+{
+    if (self->count + count <= self->capacity)
+        return 0;
+    size_t capacity = self->capacity? self->capacity: 8;
+    while (capacity < self->count + count)
+        capacity *= 2;
+    s_made_t *entries = realloc (self->entries, capacity * sizeof (s_made_t));
+    if (!entries)
+        return -1;
+    self->entries = entries;
+    self->capacity = capacity;
+    return 0;
+}
+
+//  Record a directory just made as name under parent_fd, which the
+//  record takes over. Returns 0, or -1 (out of memory; parent_fd closed).
+static int
+s_dirs_add (confine_dirs_t *self, int parent_fd, const char *name, const struct stat *st)
+{
+    char *copy = strdup (name);
+    if (!copy || s_dirs_reserve (self, 1) == -1) {
+        free (copy);
+        close (parent_fd);
+        return -1;
+    }
+    self->entries [self->count++] = (s_made_t) {
+        .parent_fd = parent_fd, .name = copy, .dev = st->st_dev, .ino = st->st_ino
+    };
+    return 0;
+}
+
+//  Append every entry of from to self.
+int
+confine_dirs_move (confine_dirs_t *self, confine_dirs_t *from)
+{
+    if (from->count == 0)
+        return 0;
+    if (s_dirs_reserve (self, from->count) == -1)
+        return -1;
+    memcpy (self->entries + self->count, from->entries, from->count * sizeof (s_made_t));
+    self->count += from->count;
+    from->count = 0;
+    return 0;
+}
+
+//  Remove the recorded directories, the last made first.
+void
+confine_dirs_remove (confine_dirs_t *self)
+{
+    for (size_t index = self->count; index-- > 0; ) {
+        s_made_t *made = &self->entries [index];
+        struct stat st;
+        //  rmdir refuses a directory that is not empty, which is what we
+        //  want: whatever is in it is not ours to take.
+        if (fstatat (made->parent_fd, made->name, &st, AT_SYMLINK_NOFOLLOW) == 0
+        &&  S_ISDIR (st.st_mode) && st.st_dev == made->dev && st.st_ino == made->ino)
+            unlinkat (made->parent_fd, made->name, AT_REMOVEDIR);
+    }
+    confine_dirs_forget (self);
+}
+
+//  Forget the recorded directories, leaving them where they are.
+void
+confine_dirs_forget (confine_dirs_t *self)
+{
+    for (size_t index = 0; index < self->count; index++) {
+        close (self->entries [index].parent_fd);
+        free (self->entries [index].name);
+    }
+    self->count = 0;
+}
+
 //  Extend the resolved directory dir (updated as it goes) with the
-//  missing components [from .. to). With create, each is made 0755 with
+//  missing components [from .. to). With made, each is made 0755 with
 //  mkdirat under a descriptor of its parent opened by confine_open, so a
-//  directory swapped for a symlink meanwhile cannot redirect the mkdir.
-//  path is the path asked for, as messages show it.
+//  directory swapped for a symlink meanwhile cannot redirect the mkdir,
+//  and those it made are recorded in made with that descriptor. path is
+//  the path asked for, as messages show it.
 static int
 s_extend_dir (char *dir, size_t dirlen, char **components, int from, int to,
-              bool create, const char *path, char *err, size_t errlen)
+              confine_dirs_t *made, const char *path, char *err, size_t errlen)
 {
     char shown [CONFINE_SHOWN_MAX];
     for (int index = from; index < to; index++) {
@@ -298,7 +411,7 @@ s_extend_dir (char *dir, size_t dirlen, char **components, int from, int to,
             snprintf (err, errlen, "path %s: too long", path);
             return -1;
         }
-        if (create) {
+        if (made) {
             int parent_fd = confine_open (dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
             if (parent_fd == -1) {
                 snprintf (err, errlen, "path %s: open(%s): %s", path,
@@ -311,7 +424,14 @@ s_extend_dir (char *dir, size_t dirlen, char **components, int from, int to,
             struct stat st;
             bool is_dir = fstatat (parent_fd, components [index], &st, AT_SYMLINK_NOFOLLOW) == 0
                        && S_ISDIR (st.st_mode);
-            close (parent_fd);
+            if (rc == 0 && is_dir) {
+                if (s_dirs_add (made, parent_fd, components [index], &st) == -1) {
+                    snprintf (err, errlen, "path %s: %s", path, strerror (ENOMEM));
+                    return -1;
+                }
+            }
+            else
+                close (parent_fd);
             if (rc == -1 && err_no != EEXIST) {
                 snprintf (err, errlen, "path %s: mkdir(%s): %s", path,
                           confine_shorten (next, shown, sizeof (shown)), strerror (err_no));
@@ -330,7 +450,7 @@ s_extend_dir (char *dir, size_t dirlen, char **components, int from, int to,
 
 //  Resolve a path from the wire under the roots, or say why not.
 int
-confine_resolve (confine_t *self, const char *asked, bool create_dirs,
+confine_resolve (confine_t *self, const char *asked, confine_dirs_t *made,
                  char *resolved, size_t resolved_size, char *err, size_t errlen)
 {
     char *copy = NULL;
@@ -406,10 +526,10 @@ confine_resolve (confine_t *self, const char *asked, bool create_dirs,
         goto fail;
     }
 
-    //  Checked: now missing directories may be made (or, without
-    //  create_dirs, only named).
+    //  Checked: now missing directories may be made (or, without made,
+    //  only named).
     if (s_extend_dir (dir, sizeof (dir), components, existing, dir_count,
-                      create_dirs, path, err, errlen) == -1)
+                      made, path, err, errlen) == -1)
         goto fail;
     if (s_join (resolved, resolved_size, dir, components + dir_count, 1) == -1) {
         snprintf (err, errlen, "path %s: too long", path);

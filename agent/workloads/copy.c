@@ -66,6 +66,15 @@ s_copy_validate (const jobspec_t *spec, char *err, size_t errlen)
     return workload_check_blocks (spec, false, err, errlen);
 }
 
+//  A stream's buffer of bs, and for an nfs:// source as much again, a
+//  bound on what libnfs holds of the replies on their way (it receives
+//  each into a buffer of its own before copying the data into ours).
+static uint64_t
+s_copy_stream_memory (const jobspec_t *spec)
+{
+    return jobspec_src_is_nfs (spec->src)? 2 * spec->bs_bytes: spec->bs_bytes;
+}
+
 //  Check that a source of source_bytes can give what the job asks, and
 //  settle the bytes to copy. Returns 0, or -1 with the reason in err.
 static int
@@ -322,6 +331,7 @@ const workload_ops_t workload_copy_ops = {
     .name = "copy",
     .uses_files = true,
     .validate = s_copy_validate,
+    .stream_memory = s_copy_stream_memory,
     .prepare = s_copy_prepare,
     .run = s_copy_run,
     .stop = NULL,               //  the flag is checked after every block

@@ -118,6 +118,7 @@ const workload_ops_t workload_fill_ops = {
     .uses_files = true,
     .untimed = true,
     .validate = s_fill_validate,
+    .stream_memory = workload_one_buffer,
     .prepare = s_fill_prepare,
     .run = s_fill_run,
     .stop = NULL,               //  the flag is checked after every block

@@ -70,6 +70,9 @@ typedef struct {
                                             //  not bytes; it runs until STOP
     //  Check the options of a job. Returns 0, or -1 with a reason in err.
     int (*validate) (const jobspec_t *spec, char *err, size_t errlen);
+    //  Bytes one stream of the job allocates for its run (its buffers),
+    //  which the agent's bound on a test's memory counts; NULL for none.
+    uint64_t (*stream_memory) (const jobspec_t *spec);
     //  Make one stream ready. Returns 0, or -1 with "what(path): reason"
     //  in err; cleanup is called afterwards either way.
     int (*prepare) (workload_stream_t *ws, char *err, size_t errlen);
@@ -107,6 +110,9 @@ uint64_t workload_random_seed (void);
 //  Fill size_bytes of buffer with pseudo-random bytes (splitmix64),
 //  continuing from *state: incompressible data at memory speed.
 void workload_random_fill (unsigned char *buffer, size_t size_bytes, uint64_t *state);
+
+//  Memory of a stream with one buffer of bs bytes (write, fill): bs.
+uint64_t workload_one_buffer (const jobspec_t *spec);
 
 //  A page-aligned buffer of size_bytes in *buffer_p. Returns 0, or -1
 //  with "posix_memalign(bs=N): reason" in err.

@@ -118,6 +118,13 @@ workload_random_fill (unsigned char *buffer, size_t size_bytes, uint64_t *state)
     }
 }
 
+//  One buffer of bs.
+uint64_t
+workload_one_buffer (const jobspec_t *spec)
+{
+    return spec->bs_bytes;
+}
+
 //  A page-aligned buffer, good for O_DIRECT.
 int
 workload_buffer_new (unsigned char **buffer_p, size_t size_bytes, char *err, size_t errlen)

@@ -92,6 +92,7 @@ const workload_ops_t workload_write_ops = {
     .name = "write",
     .uses_files = true,
     .validate = s_write_validate,
+    .stream_memory = workload_one_buffer,
     .prepare = s_write_prepare,
     .run = s_write_run,
     .stop = NULL,               //  the flag is checked after every write call

@@ -35,6 +35,7 @@ typedef struct {
     char root2 [PATH_MAX];          //  base/root2
     char outside [PATH_MAX];        //  base/outside
     confine_t *confine;             //  with root as its only root
+    confine_dirs_t *made;           //  the directories resolves made
     char resolved [PATH_MAX];       //  output of the last resolve
     char err [1024];                //  its error
 } fixture_t;
@@ -83,6 +84,8 @@ s_setup (void **state)
     fx->confine = confine_new ();
     assert_non_null (fx->confine);
     assert_int_equal (confine_add_root (fx->confine, fx->root, fx->err, sizeof (fx->err)), 0);
+    fx->made = confine_dirs_new ();
+    assert_non_null (fx->made);
     *state = fx;
     return 0;
 }
@@ -94,17 +97,19 @@ s_teardown (void **state)
     fixture_t *fx = *state;
     confine_destroy (&fx->confine);
     assert_null (fx->confine);
+    confine_dirs_destroy (&fx->made);
     scratch_remove (fx->base);
     free (fx);
     return 0;
 }
 
-//  Resolve path with create_dirs and return what confine_resolve did.
+//  Resolve path (making missing directories if create_dirs, recorded in
+//  fx->made) and return what confine_resolve did.
 static int
 s_resolve (fixture_t *fx, const char *path, bool create_dirs)
 {
     fx->err [0] = '\0';
-    return confine_resolve (fx->confine, path, create_dirs, fx->resolved,
+    return confine_resolve (fx->confine, path, create_dirs? fx->made: NULL, fx->resolved,
                             sizeof (fx->resolved), fx->err, sizeof (fx->err));
 }
 
@@ -331,7 +336,7 @@ test_no_roots_refuses_everything (void **state)
     (void) state;
     confine_t *confine = confine_new ();
     char resolved [PATH_MAX], err [256];
-    assert_int_equal (confine_resolve (confine, "/srv/iofleet-x", true, resolved, sizeof (resolved),
+    assert_int_equal (confine_resolve (confine, "/srv/iofleet-x", NULL, resolved, sizeof (resolved),
                                        err, sizeof (err)), -1);
     assert_non_null (strstr (err, "/srv/iofleet-x"));
     confine_destroy (&confine);

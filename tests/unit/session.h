@@ -1,6 +1,6 @@
 /*  tests/unit/session.h: an agent in-process, driven over real ZeroMQ
     sockets the way a coordinator drives it; shared by the unit tests of
-    the agent's session (agent_session.c, agent_prepare.c).
+    the agent's session (agent_session.c, agent_refusals.c).
 
     Every case builds its own agent on tcp://127.0.0.1:* with a scratch
     root, runs it as an actor, and talks to it with DEALER sockets and the
@@ -59,9 +59,10 @@ s_dealer (fixture_t *fx)
     return dealer;
 }
 
-//  Build the scratch root, the agent, its actor and two coordinators.
+//  Build the scratch root, the agent (with --max-memory max_memory_bytes,
+//  0 for its default), its actor and two coordinators.
 static inline int
-s_setup (void **state)
+s_setup_agent (void **state, uint64_t max_memory_bytes)
 {
     fixture_t *fx = calloc (1, sizeof (fixture_t));
     assert_non_null (fx);
@@ -79,6 +80,7 @@ s_setup (void **state)
         .name = "t1",
         .roots = roots,
         .root_count = 1,
+        .max_memory_bytes = max_memory_bytes,
     };
     char err [512];
     fx->agent = agent_new (&config, err, sizeof (err));
@@ -92,6 +94,13 @@ s_setup (void **state)
     fx->other = s_dealer (fx);
     *state = fx;
     return 0;
+}
+
+//  The same with the agent's defaults.
+static inline int
+s_setup (void **state)
+{
+    return s_setup_agent (state, 0);
 }
 
 //  Remove everything s_setup built.
