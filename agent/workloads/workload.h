@@ -52,6 +52,7 @@ typedef struct {
     char shown [CONFINE_SHOWN_MAX];         //  path as messages show it (confine_shorten)
     _Atomic uint64_t bytes;                 //  progress of the timed part, read by samples
     int64_t start_ns;                       //  when the timed part began (for `rate`)
+    int64_t paced_ns;                       //  `rate`: instant the bytes so far are paid up to
     atomic_bool stop;                       //  set by the agent: end the timed part soon
     int64_t last_write_ns;                  //  end of the last write call, 0 if none
     int64_t end_ns;                         //  after fsync and close, 0 if not reached
