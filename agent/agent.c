@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #define S_LEASE_DEFAULT_MS      10000       //  HELLO with lease_ms = 0
@@ -1025,6 +1026,23 @@ agent_endpoint_is_loopback (const char *endpoint)
         && (ntohl (in.s_addr) >> 24) == 127;
 }
 
+//  Every stream holds its file and that file's directory open (a copy its
+//  source too): three descriptors for each of up to S_TEST_STREAMS_MAX
+//  streams is more than the usual soft limit of 1024. Raise the soft limit
+//  to the hard one, which is the administrator's to set.
+static void
+s_raise_fd_limit (agent_t *self)
+{
+    struct rlimit limit;
+    if (getrlimit (RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+        rlim_t before = limit.rlim_cur;
+        limit.rlim_cur = limit.rlim_max;
+        if (setrlimit (RLIMIT_NOFILE, &limit) == 0)
+            s_log (self, "event=fd-limit soft=%llu was=%llu",
+                   (unsigned long long) limit.rlim_cur, (unsigned long long) before);
+    }
+}
+
 //  Create, configure and bind the socket. Returns 0, or -1 with err.
 static int
 s_bind (agent_t *self, const char *endpoint, char *err, size_t errlen)
@@ -1121,6 +1139,7 @@ agent_new (const agent_config_t *config, char *err, size_t errlen)
                   config->bind_endpoint);
         goto fail;
     }
+    s_raise_fd_limit (self);
     self->notify_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (self->notify_fd == -1) {
         snprintf (err, errlen, "eventfd: %s", strerror (errno));
