@@ -33,6 +33,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #define S_LEASE_DEFAULT_MS      10000       //  HELLO with lease_ms = 0
@@ -45,6 +46,13 @@
 #define S_HEARTBEAT_TIMEOUT_MS  15000
 #define S_START_LEAD_MAX_NS     (3600 * NS_PER_SEC)    //  START instants further off are refused
 #define S_QUOTED_MAX            (2 * MSG_TEXT_MAX + 3)
+//  The buffers of one test may take MemTotal / S_MEMORY_SHARE unless
+//  --max-memory says otherwise: they stay resident for the whole test,
+//  and the rest is the page cache the test measures, the kernel and the
+//  host's own work (an NFS server, a second agent); a quarter leaves
+//  them three, and still holds 256 streams of 16M on a 24 GiB host.
+#define S_MEMORY_SHARE          4           //  logged as from=MemTotal/4
+#define S_MEMORY_FALLBACK_BYTES (1ULL << 30)    //  when MemTotal cannot be read
 
 //  A job of the current test and when its next sample is due.
 typedef struct {
@@ -79,8 +87,9 @@ struct _agent_t {
     confine_t *confine;                 //  the --root directories
     hostinfo_t *hostinfo;               //  what WELCOME says about the host
     hostwatch_t *hostwatch;             //  the host's figures over a test (HOST)
+    ledger_t *ledger;                   //  what the held test's jobs claimed (memory, files, dirs)
     uint32_t caches_dropped_test_id;    //  test whose prepare dropped the caches, 0 none
-    uint64_t malformed_count;           //  frames that did not decode
+    agent_lograte_t malformed;          //  frames that did not decode: counted, logged sparingly
     zframe_t *peer;                     //  routing id of the session's coordinator, NULL when idle
     char coordinator [MSG_TEXT_MAX + 1];    //  its name, from HELLO
     int64_t lease_ns;                   //  silence after which the session ends
@@ -263,6 +272,8 @@ s_test_clear (agent_t *self)
 {
     for (size_t index = 0; index < self->test.slot_count; index++)
         job_destroy (&self->test.slots [index].job);
+    //  Its files are gone: now the directories it made can go too.
+    ledger_clear (self->ledger);
     free (self->test.slots);
     memset (&self->test, 0, sizeof (self->test));
 }
@@ -314,6 +325,7 @@ s_test_remove_job (agent_t *self, uint32_t wanted_job_id)
             continue;
         test->stream_count -= job_stream_count (test->slots [index].job);
         job_destroy (&test->slots [index].job);
+        ledger_forget_job (self->ledger, wanted_job_id);
         memmove (test->slots + index, test->slots + index + 1,
                  (test->slot_count - index - 1) * sizeof (s_slot_t));
         test->slot_count--;
@@ -662,7 +674,7 @@ s_handle_prepare (agent_t *self, zframe_t *peer, bool from_peer)
         s_log (self, "event=caches-dropped test_id=%" PRIu32, prepare->test_id);
     }
     job_t *job = job_new (prepare->test_id, prepare->job_id, spec, self->confine,
-                          self->notify_fd, err, sizeof (err));
+                          self->ledger, self->notify_fd, err, sizeof (err));
     if (job && s_test_add_job (self, prepare->test_id, job) == -1) {
         job_destroy (&job);
         snprintf (err, sizeof (err), "job %s: %s", spec->name, strerror (ENOMEM));
@@ -712,13 +724,18 @@ s_handle_start (agent_t *self, zframe_t *peer, bool from_peer)
         return;
     }
     //  A start instant hours away is a clock mapped wrong, not a plan.
-    int64_t lead_ns = start->start_ns - clock_now_ns ();
-    if (lead_ns > S_START_LEAD_MAX_NS || lead_ns < -S_START_LEAD_MAX_NS) {
+    //  The instant is any int64 the wire carries: compare it with the
+    //  window around now before subtracting anything from it.
+    int64_t now_ns = clock_now_ns ();
+    if (start->start_ns > now_ns + S_START_LEAD_MAX_NS
+    ||  start->start_ns < now_ns - S_START_LEAD_MAX_NS) {
         s_send_error (self, peer, start->test_id, -1, "start",
-                      "start instant %" PRId64 " is %" PRId64 " s from this agent's clock",
-                      start->start_ns, (int64_t) (lead_ns / NS_PER_SEC));
+                      "start instant %" PRId64 " ns is more than %" PRId64 " s from this "
+                      "agent's clock (now %" PRId64 " ns)", start->start_ns,
+                      (int64_t) (S_START_LEAD_MAX_NS / NS_PER_SEC), now_ns);
         return;
     }
+    int64_t lead_ns = start->start_ns - now_ns;
     s_test_t *test = &self->test;
     test->started = true;
     test->start_ns = start->start_ns;
@@ -817,16 +834,23 @@ s_dispatch (agent_t *self, zframe_t *peer, bool from_peer, int64_t received_ns)
     }
 }
 
-//  Count, log and answer a frame that is not a message.
+//  Count, log and answer a frame that is not a message. Anyone who
+//  reaches the socket can send them as fast as they like, so the log
+//  gets the first few and then a line a second, saying how many it did
+//  not show. Every frame is still answered: the ROUTER socket drops what
+//  a peer does not read rather than wait for it, so answers cost only
+//  the encoding, and a coordinator that sent one bad frame among good
+//  ones learns which.
 static void
 s_reject_malformed (agent_t *self, zframe_t *peer, const char *reason)
 {
     char quoted [S_QUOTED_MAX];
     char peer_text [64];
-    self->malformed_count++;
-    s_log (self, "event=malformed from=%s reason=%s count=%" PRIu64,
-           s_peer_text (peer, peer_text, sizeof (peer_text)),
-           s_quote (reason, quoted, sizeof (quoted)), self->malformed_count);
+    uint64_t unlogged;
+    if (agent_lograte_pass (&self->malformed, clock_now_ns (), &unlogged))
+        s_log (self, "event=malformed from=%s reason=%s count=%" PRIu64 " unlogged=%" PRIu64,
+               s_peer_text (peer, peer_text, sizeof (peer_text)),
+               s_quote (reason, quoted, sizeof (quoted)), self->malformed.count, unlogged);
     s_send_error (self, peer, 0, -1, "malformed", "%s", reason);
 }
 
@@ -951,7 +975,7 @@ s_shutdown (agent_t *self)
             job_wait (self->test.slots [index].job);
         s_collect_results (self);
     }
-    s_log (self, "event=exit malformed=%" PRIu64, self->malformed_count);
+    s_log (self, "event=exit malformed=%" PRIu64, self->malformed.count);
 }
 
 //  The loop: one poller over the stream eventfd, the actor pipe (if any)
@@ -1024,6 +1048,23 @@ agent_endpoint_is_loopback (const char *endpoint)
         && (ntohl (in.s_addr) >> 24) == 127;
 }
 
+//  Every stream holds its file and that file's directory open (a copy its
+//  source too): three descriptors for each of up to S_TEST_STREAMS_MAX
+//  streams is more than the usual soft limit of 1024. Raise the soft limit
+//  to the hard one, which is the administrator's to set.
+static void
+s_raise_fd_limit (agent_t *self)
+{
+    struct rlimit limit;
+    if (getrlimit (RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+        rlim_t before = limit.rlim_cur;
+        limit.rlim_cur = limit.rlim_max;
+        if (setrlimit (RLIMIT_NOFILE, &limit) == 0)
+            s_log (self, "event=fd-limit soft=%llu was=%llu",
+                   (unsigned long long) limit.rlim_cur, (unsigned long long) before);
+    }
+}
+
 //  Create, configure and bind the socket. Returns 0, or -1 with err.
 static int
 s_bind (agent_t *self, const char *endpoint, char *err, size_t errlen)
@@ -1072,7 +1113,11 @@ agent_new (const agent_config_t *config, char *err, size_t errlen)
     self->hostinfo = hostinfo_new ();
     self->hostwatch = hostwatch_new ("/proc", "/sys");
     self->confine = confine_new ();
-    if (!self->hostinfo || !self->hostwatch || !self->confine) {
+    uint64_t mem_bytes = self->hostinfo? hostinfo_mem_bytes (self->hostinfo): 0;
+    uint64_t memory_bound_bytes = config->max_memory_bytes? config->max_memory_bytes
+                                : mem_bytes? mem_bytes / S_MEMORY_SHARE: S_MEMORY_FALLBACK_BYTES;
+    self->ledger = ledger_new (memory_bound_bytes);
+    if (!self->hostinfo || !self->hostwatch || !self->confine || !self->ledger) {
         snprintf (err, errlen, "agent: %s", strerror (ENOMEM));
         goto fail;
     }
@@ -1116,6 +1161,7 @@ agent_new (const agent_config_t *config, char *err, size_t errlen)
                   config->bind_endpoint);
         goto fail;
     }
+    s_raise_fd_limit (self);
     self->notify_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (self->notify_fd == -1) {
         snprintf (err, errlen, "eventfd: %s", strerror (errno));
@@ -1128,6 +1174,8 @@ agent_new (const agent_config_t *config, char *err, size_t errlen)
            IOFLEET_VERSION, IOFLEET_PROTOCOL_VERSION);
     for (size_t index = 0; index < confine_root_count (self->confine); index++)
         s_log (self, "event=root dir=%s", confine_root (self->confine, index));
+    s_log (self, "event=memory-bound test_bytes=%" PRIu64 " from=%s", memory_bound_bytes,
+           config->max_memory_bytes? "--max-memory": mem_bytes? "MemTotal/4": "fallback");
     if (self->keys) {
         char key_text [48];
         s_log (self, "event=security security=curve key=%s trusted=%zu keys=%s",
@@ -1170,6 +1218,7 @@ agent_destroy (agent_t **self_p)
     confine_destroy (&self->confine);
     hostinfo_destroy (&self->hostinfo);
     hostwatch_destroy (&self->hostwatch);
+    ledger_destroy (&self->ledger);
     free (self);
     *self_p = NULL;
 }

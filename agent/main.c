@@ -13,6 +13,7 @@
 
 #include <getopt.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,13 +21,19 @@
 #define S_PROGRAM       "iofleet-agent"
 #define S_DEFAULT_BIND  "tcp://*:7654"
 
+//  --max-memory is a size read by the job options' rules (512M, 4G).
+static const opt_def_t s_max_memory_opt = {
+    .name = "max-memory", .type = OPT_SIZE, .min = 1 << 20,
+    .offset = offsetof (agent_config_t, max_memory_bytes)
+};
+
 //  Print how to call the program.
 static void
 s_usage (FILE *out)
 {
     fprintf (out,
         "usage: " S_PROGRAM " --root DIR [--root DIR ...] [--bind ENDPOINT] [--name NAME]\n"
-        "                     [--keys DIR | --insecure] [--verbose]\n"
+        "                     [--keys DIR | --insecure] [--max-memory SIZE] [--verbose]\n"
         "\n"
         "Runs iofleet workloads for one coordinator at a time.\n"
         "\n"
@@ -42,6 +49,9 @@ s_usage (FILE *out)
         "                   (`iofleet keygen DIR NAME` makes a pair)\n"
         "  --insecure       allow a non-loopback --bind: traffic is not encrypted and\n"
         "                   coordinators are not authenticated\n"
+        "  --max-memory SIZE\n"
+        "                   buffers one test may hold on this agent (streams x bs of\n"
+        "                   all its jobs), e.g. 512M or 4G; by default MemTotal / 4\n"
         "  --verbose        also log pings and samples\n"
         "  --version        print the version and exit\n"
         "  --help           print this help and exit\n"
@@ -89,6 +99,7 @@ main (int argc, char *argv [])
         { "allow-nfs", required_argument, NULL, 'N' },
         { "insecure", no_argument,       NULL, 'i' },
         { "keys",     required_argument, NULL, 'k' },
+        { "max-memory", required_argument, NULL, 'm' },
         { "verbose",  no_argument,       NULL, 'v' },
         { "version",  no_argument,       NULL, 'V' },
         { "help",     no_argument,       NULL, 'h' },
@@ -112,6 +123,14 @@ main (int argc, char *argv [])
             case 'i': config.insecure = true; break;
             case 'k': config.keys_dir = optarg; break;
             case 'v': config.verbose = true; break;
+            case 'm': {
+                char reason [256];
+                if (opt_parse (&s_max_memory_opt, optarg, &config, reason, sizeof (reason)) == -1) {
+                    status = s_bad_usage ("--max-memory: %s", reason);
+                    goto done;
+                }
+                break;
+            }
             case 'V':
                 printf (S_PROGRAM " %s (protocol %d)\n", IOFLEET_VERSION, IOFLEET_PROTOCOL_VERSION);
                 goto done;

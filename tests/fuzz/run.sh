@@ -4,10 +4,11 @@
 #   tests/fuzz/run.sh FUZZ_BUILD_DIR SECONDS
 #
 # Corpora live in FUZZ_BUILD_DIR/corpus/<target> and grow from run to
-# run; the scenario corpus starts from configs/*.ini, the histogram corpus
-# from one packed histogram. Crashes are written
-# to FUZZ_BUILD_DIR/crashes/. Prints, per target, the executions per
-# second and the corpus size; exits non-zero if a target found anything.
+# run; the scenario corpus starts from configs/*.ini, the message corpus
+# from the frames in tests/fuzz/msg.seeds, the histogram corpus from one
+# packed histogram. Crashes are written to FUZZ_BUILD_DIR/crashes/.
+# Prints, per target, the executions per second and the corpus size;
+# exits non-zero if a target found anything.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:?fuzz build directory}
@@ -21,6 +22,12 @@ cp -n configs/*.ini "$build/corpus/scenario/" 2>/dev/null || true
 seed="$build/corpus/histogram/one-value"
 [ -e "$seed" ] || printf '%b' '\x86\xa6layout\x01\xa5count\x01\xa6min_ns\x05\xa6max_ns\x05' \
     '\xa6sum_ns\x92\x00\x05\xa4runs\x91\x92\x05\x01' >"$seed"
+# The message corpus starts from tests/fuzz/msg.seeds (name, escaped bytes).
+while read -r name bytes; do
+    case $name in ''|'#'*) continue;; esac
+    seed="$build/corpus/msg/seed-$name"
+    [ -e "$seed" ] || printf '%b' "$bytes" > "$seed"
+done < tests/fuzz/msg.seeds
 
 status=0
 for target in msg scenario histogram; do
