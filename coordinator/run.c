@@ -203,20 +203,15 @@ s_write_results (run_t *self)
 {
     char path [PATH_MAX + 32];
     char err [512];
-    snprintf (path, sizeof path, "%s/results.json", self->dir);
-    if (report_json_write (&self->result, path, err, sizeof err))
-        fprintf (stderr, "iofleet: %s\n", err);
-    snprintf (path, sizeof path, "%s/report.txt", self->dir);
-    if (report_text_write (&self->result, path, err, sizeof err))
-        fprintf (stderr, "iofleet: %s\n", err);
-    snprintf (path, sizeof path, "%s/report.csv", self->dir);
-    if (report_csv_write (&self->result, path, err, sizeof err))
-        fprintf (stderr, "iofleet: %s\n", err);
-    snprintf (path, sizeof path, "%s/report.html", self->dir);
-    if (report_html_write (&self->result, path, err, sizeof err))
-        fprintf (stderr, "iofleet: %s\n", err);
+    for (size_t nbr = 0; nbr < REPORT_FORMAT_COUNT; nbr++) {
+        const report_format_t *format = &report_formats [nbr];
+        snprintf (path, sizeof path, "%s/%s", self->dir, format->file_name);
+        if (report_format_write (format, &self->result, path, err, sizeof err))
+            fprintf (stderr, "iofleet: %s\n", err);
+    }
     if (self->options->json_path
-    &&  report_json_write (&self->result, self->options->json_path, err, sizeof err))
+    &&  report_format_write (&report_formats [REPORT_FORMAT_JSON], &self->result,
+                             self->options->json_path, err, sizeof err))
         fprintf (stderr, "iofleet: %s\n", err);
 }
 

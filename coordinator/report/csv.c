@@ -99,7 +99,7 @@ s_test_fields (const test_summary_t *summary, FILE *out)
 }
 
 //  Print the CSV report of a run.
-void
+int
 report_csv (const run_result_t *run, FILE *out)
 {
     assert (run);
@@ -116,4 +116,5 @@ report_csv (const run_result_t *run, FILE *out)
             fputs ("\r\n", out);
         }
     }
+    return ferror (out)? -1: 0;
 }

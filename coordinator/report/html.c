@@ -751,7 +751,7 @@ s_timeline (size_t section, const test_result_t *tests, size_t count, FILE *out)
 //  The page
 
 //  Print the HTML report of a run.
-void
+int
 report_html (const run_result_t *run, FILE *out)
 {
     assert (run);
@@ -775,7 +775,7 @@ report_html (const run_result_t *run, FILE *out)
     s_agents_table (run, out);
     if (run->test_count == 0) {
         fputs ("<p>no test ran</p>\n</body>\n</html>\n", out);
-        return;
+        return ferror (out)? -1: 0;
     }
     s_tests_table (run, out);
     fputs ("<h2>Timelines</h2>\n<p class=\"meta\">MB/s of each sample interval, per stream "
@@ -793,4 +793,5 @@ report_html (const run_result_t *run, FILE *out)
         first += count;
     }
     fputs ("</body>\n</html>\n", out);
+    return ferror (out)? -1: 0;
 }

@@ -420,19 +420,15 @@ report_json_text (const run_result_t *run)
     return text;
 }
 
-//  Write the results document atomically.
+//  Print the results document.
 int
-report_json_write (const run_result_t *run, const char *path, char *err, size_t errlen)
+report_json (const run_result_t *run, FILE *out)
 {
-    assert (run);
-    assert (path);
+    assert (out);
     char *text = report_json_text (run);
-    if (!text) {
-        if (err && errlen)
-            snprintf (err, errlen, "json_dumps(%s): %s", path, strerror (ENOMEM));
+    if (!text)
         return -1;
-    }
-    int rc = report_write_atomic (path, text, strlen (text), err, errlen);
+    int rc = fputs (text, out) < 0? -1: 0;
     free (text);
     return rc;
 }

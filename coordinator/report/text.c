@@ -545,7 +545,7 @@ s_print_test_detail (const test_result_t *test, int units, FILE *out)
 }
 
 //  Print the text report of a run.
-void
+int
 report_text (const run_result_t *run, FILE *out)
 {
     assert (run);
@@ -570,7 +570,7 @@ report_text (const run_result_t *run, FILE *out)
 
     if (run->test_count == 0) {
         fprintf (out, "no test ran\n");
-        return;
+        return ferror (out)? -1: 0;
     }
     table_t tests = {
         .columns = TEST_COLUMNS, .rows = run->test_count,
@@ -585,30 +585,5 @@ report_text (const run_result_t *run, FILE *out)
         fputc ('\n', out);
         s_print_test_detail (&run->tests [test_nbr], run->units, out);
     }
-}
-
-//  Render the text report in memory, then write it atomically.
-int
-report_text_write (const run_result_t *run, const char *path, char *err, size_t errlen)
-{
-    assert (run);
-    assert (path);
-    char *text = NULL;
-    size_t length = 0;
-    FILE *memory = open_memstream (&text, &length);
-    if (!memory) {
-        if (err && errlen)
-            snprintf (err, errlen, "open_memstream(%s): %s", path, strerror (errno));
-        return -1;
-    }
-    report_text (run, memory);
-    if (fclose (memory) != 0) {
-        if (err && errlen)
-            snprintf (err, errlen, "fclose(%s): %s", path, strerror (errno));
-        free (text);
-        return -1;
-    }
-    int rc = report_write_atomic (path, text, length, err, errlen);
-    free (text);
-    return rc;
+    return ferror (out)? -1: 0;
 }
