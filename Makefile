@@ -89,11 +89,12 @@ FUZZ_BIN     := $(FUZZ_B)/fuzz_msg $(FUZZ_B)/fuzz_scenario
 $(FUZZ_B)/fuzz_msg: tests/fuzz/fuzz_msg.c $(PROTO_SRC) $(wildcard proto/*.h)
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_msg.c $(PROTO_SRC) $(LDLIBS) -o $@
-$(FUZZ_B)/fuzz_scenario: tests/fuzz/fuzz_scenario.c coordinator/scenario.c $(PROTO_SRC) \
-                         coordinator/scenario.h $(wildcard proto/*.h)
+$(FUZZ_B)/fuzz_scenario: tests/fuzz/fuzz_scenario.c coordinator/scenario.c coordinator/scenario_check.c \
+                         $(PROTO_SRC) coordinator/scenario.h coordinator/scenario_rules.h \
+                         $(wildcard proto/*.h)
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_scenario.c coordinator/scenario.c $(PROTO_SRC) \
-	    $(LDLIBS) -o $@
+	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_scenario.c coordinator/scenario.c \
+	    coordinator/scenario_check.c $(PROTO_SRC) $(LDLIBS) -o $@
 
 fuzz-build: $(FUZZ_BIN)
 

@@ -29,6 +29,19 @@ expect 2 "bad.ini:7: size: " "$BIN/iofleet" run "$SCRATCH/bad.ini"
 grep -q "event=session" "$SCRATCH/a1.log" && fail "a bad scenario reached the agent"
 
 expect 2 "missing.ini" "$BIN/iofleet" run "$SCRATCH/missing.ini"
+
+# Not a scenario: a device is refused before a byte is read (it used to be
+# read until memory ran out), a file beyond the bound by its size, and
+# binary garbage is quoted, not echoed raw.
+start=$(date +%s%N)
+expect 2 "^iofleet: /dev/zero: is a character device, not a scenario file$" \
+    "$BIN/iofleet" run /dev/zero
+[ $(( ($(date +%s%N) - start) / 1000000 )) -lt 2000 ] || fail "iofleet run /dev/zero was not refused at once"
+head -c 2000000 /dev/zero | tr '\0' ';' > "$SCRATCH/huge.ini"
+expect 2 "huge.ini: holds more than the 1048576 bytes" "$BIN/iofleet" run "$SCRATCH/huge.ini"
+printf '[agent a1]\nendpoint = tcp://h:1\n[job \033[2J\001]\n' > "$SCRATCH/garbage.ini"
+expect 2 "garbage.ini:3: \[job \\\\x1B\[2J\\\\x01\]: " "$BIN/iofleet" run "$SCRATCH/garbage.ini"
+grep -q "$(printf '\033')" "$SCRATCH/err" && fail "a control byte of the file reached stderr"
 expect 2 "unknown command" "$BIN/iofleet" frobnicate
 expect 2 "iterations" "$BIN/iofleet" run "$SCRATCH/bad.ini" --iterations zero
 expect 2 "usage" "$BIN/iofleet" run
