@@ -256,7 +256,11 @@ aggregate_notation (const double *rates_mbps, size_t count, char *buf, size_t bu
         return;
     double mean_mbps;
     char rate [32];
-    if (count == 0)
+    size_t known = 0;
+    for (size_t nbr = 0; nbr < count; nbr++)
+        known += isfinite (rates_mbps [nbr]);
+    //  Streams that all failed have no rate to write down: "-", not "-+-+-".
+    if (known == 0)
         snprintf (buf, buflen, "%s", NOTATION_NONE);
     else
     if (count == 1)
@@ -290,11 +294,20 @@ aggregate_notation (const double *rates_mbps, size_t count, char *buf, size_t bu
 //  --------------------------------------------------------------------------
 //  Per test
 
-//  Widen a span by one stream's window, if it has one.
+//  Widen a span by one stream's window, if it has one. A stream without
+//  a RESULT whose samples say how far it got counts from the instant it
+//  was told to start (0) to its last sample: its bytes, a lower bound,
+//  were moved within that, and the combined figure over the span stays
+//  a lower bound of what the fleet did in it (and is marked partial).
 static void
 s_span_add (span_t *span, const stream_result_t *stream)
 {
     int64_t start_ns, end_ns;
+    if (!stream->finished && stream->bytes_sampled && stream->sampled_ns > 0) {
+        start_ns = 0;
+        end_ns = stream->sampled_ns;
+    }
+    else
     if (!s_stream_window (stream, &start_ns, &end_ns))
         return;
     if (!span->any || start_ns < span->first_start_ns)
@@ -764,6 +777,28 @@ aggregate_iterations (const run_result_t *run, const char *name)
     return iterations;
 }
 
+//  A stream without a RESULT (its agent was lost, or failed the job) is
+//  not a stream that moved nothing: its last sample says how far it got
+//  at the least, and that is what its bytes become, marked as such.
+static void
+s_fill_unfinished (test_result_t *test)
+{
+    for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
+        stream_result_t *stream = &test->streams [nbr];
+        if (stream->finished || stream->sample_count == 0)
+            continue;
+        //  The furthest sample, should the wire have brought them out of
+        //  order.
+        const sample_point_t *last = &stream->samples [0];
+        for (size_t k = 1; k < stream->sample_count; k++)
+            if (stream->samples [k].bytes >= last->bytes)
+                last = &stream->samples [k];
+        stream->bytes = last->bytes;
+        stream->sampled_ns = last->t_ns;
+        stream->bytes_sampled = true;
+    }
+}
+
 //  Fill test->summary from the test's streams.
 void
 aggregate_test (test_result_t *test)
@@ -772,6 +807,7 @@ aggregate_test (test_result_t *test)
     assert (test->streams || test->stream_count == 0);
     test_summary_t *summary = &test->summary;
     memset (summary, 0, sizeof (*summary));
+    s_fill_unfinished (test);
     s_fill_totals (test, summary);
     s_fill_all_running (test, summary);
     s_fill_skews (test, summary);

@@ -25,6 +25,7 @@
 #include "report.h"
 #include "../aggregate.h"
 #include "../../proto/clock.h"
+#include "../../proto/printable.h"
 #include "../../proto/version.h"
 
 #include <assert.h>
@@ -75,19 +76,26 @@ typedef struct {
 //  --------------------------------------------------------------------------
 //  Text
 
-//  Text with the characters HTML gives meaning to escaped.
+//  Text with the characters HTML gives meaning to escaped, and control
+//  bytes and stray bytes written \xNN (proto/printable.h).
 static void
 s_escaped (const char *text, FILE *out)
 {
-    for (; *text; text++)
-        switch (*text) {
+    size_t left = strlen (text);
+    while (left > 0) {
+        char piece [PRINTABLE_GROWTH + 1];
+        size_t taken = printable_char (text, left, piece);
+        switch (piece [0]) {
             case '&': fputs ("&amp;", out); break;
             case '<': fputs ("&lt;", out); break;
             case '>': fputs ("&gt;", out); break;
             case '"': fputs ("&quot;", out); break;
             case '\'': fputs ("&#39;", out); break;
-            default: fputc (*text, out);
+            default: fputs (piece, out);
         }
+        text += taken;
+        left -= taken;
+    }
 }
 
 //  A table cell with escaped text.
@@ -202,7 +210,11 @@ s_tests_table (const run_result_t *run, FILE *out)
         s_cell (label, out);
         fprintf (out, "<td class=\"n\">%" PRIu32 "</td>", summary->streams);
         s_cell (per_stream, out);
-        s_rate_cell (summary->combined_mbps, out);
+        //  A stream that did not finish cleanly: the figure is partial.
+        char combined [48];
+        aggregate_format_rate (summary->combined_mbps, combined, sizeof combined);
+        fprintf (out, "<td class=\"n\">%s%s</td>", combined,
+                 summary->failed_streams && isfinite (summary->combined_mbps)? " partial": "");
         s_rate_cell (summary->all_running_mbps, out);
         s_pct_cell (summary->sys_pct, out);
         s_pct_cell (summary->iowait_pct, out);
@@ -227,6 +239,9 @@ s_tests_table (const run_result_t *run, FILE *out)
             s_escaped (stream->job, out);
             fprintf (out, " stream %" PRIu32 ": ", stream->index);
             s_escaped (stream->error [0]? stream->error: "no result from the agent", out);
+            if (stream->bytes_sampled)
+                fprintf (out, " (last sample %" PRIu64 " bytes at %.3f s)", stream->bytes,
+                         (double) stream->sampled_ns / NS_PER_SEC);
             fputs ("</p>\n", out);
         }
         for (size_t nbr = 0; nbr < test->warning_count; nbr++) {

@@ -160,7 +160,9 @@ s_summary_json (const test_summary_t *summary)
     s_set (&builder, "hosts", json_integer (summary->hosts));
     s_set (&builder, "failed_streams", json_integer (summary->failed_streams));
     s_set (&builder, "lost_streams", json_integer (summary->lost_streams));
-    s_set (&builder, "partial", json_boolean (summary->lost_streams > 0));
+    //  A stream that failed, was aborted or was lost: the figures are
+    //  over what the others did, and what it did until then.
+    s_set (&builder, "partial", json_boolean (summary->failed_streams > 0));
     s_set (&builder, "bytes", s_json_count (summary->bytes));
     s_set (&builder, "first_start_ns", json_integer (summary->first_start_ns));
     s_set (&builder, "last_end_ns", json_integer (summary->last_end_ns));
@@ -313,6 +315,9 @@ s_stream_json (const stream_result_t *stream)
     s_set (&builder, "finished", json_boolean (stream->finished));
     s_set (&builder, "lost", json_boolean (stream->lost));
     s_set (&builder, "bytes", s_json_count (stream->bytes));
+    //  No RESULT: bytes are its last sample's, a lower bound, taken then.
+    s_set (&builder, "bytes_from_sample", json_boolean (stream->bytes_sampled));
+    s_set (&builder, "sampled_ns", json_integer (stream->sampled_ns));
     s_set (&builder, "start_ns", json_integer (stream->start_ns));
     s_set (&builder, "last_write_ns", json_integer (stream->last_write_ns));
     s_set (&builder, "end_ns", json_integer (stream->end_ns));
