@@ -44,8 +44,10 @@ session_t *fleet_find (fleet_t *self, const char *name);
 //  Wait for messages until deadline_ns (coordinator clock) and hand each
 //  to handler. Returns after the first batch of messages, or at the
 //  deadline: 0; -1 if interrupted (SIGINT, SIGTERM) or the handler asked.
-//  Frames that do not decode are counted and logged, never handed on; one
-//  of another protocol version fails its session.
+//  Frames that do not decode are counted (against their agent too, in its
+//  session_info: malformed_frames) and logged, the first few each, then
+//  one line a second at most; never handed on. One of another protocol
+//  version fails its session.
 int fleet_poll (fleet_t *self, int64_t deadline_ns, fleet_handler_fn *handler, void *arg);
 
 //  Say hello to every session not ready yet (probe: only ask, start no
@@ -68,7 +70,7 @@ void fleet_set_draining (fleet_t *self, bool draining);
 //  Send a message to every ready session.
 void fleet_broadcast (fleet_t *self, const msg_t *msg);
 
-//  Frames dropped because they did not decode.
+//  Frames dropped because they did not decode, from all agents.
 uint64_t fleet_malformed (fleet_t *self);
 
 //  True once SIGINT or SIGTERM arrived.

@@ -148,6 +148,7 @@ typedef struct {
     bool insecure;                          //  no CURVE on its socket
     int64_t clock_offset_ns;                //  last measured: agent - coordinator
     int64_t clock_rtt_ns;                   //  best round trip of that measurement
+    uint64_t malformed_frames;              //  frames from it that did not decode, dropped
 } agent_info_t;
 
 //  A whole run.

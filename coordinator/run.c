@@ -751,6 +751,7 @@ record:
         fprintf (stderr, "iofleet: test=%s event=dropped messages=%" PRIu64 "\n",
                  test->name, tr.dropped);
     aggregate_test (tr.result);
+    s_update_agents (self);         //  frames dropped during the test
     resultsdir_append_samples (self->results, tr.result);
     resultsdir_write_reports (self->results, &self->result);
 
@@ -846,6 +847,9 @@ report:
     fflush (stdout);
     //  Results that could not be written fail the run, however well the
     //  tests went: what is not on disk was not recorded.
+    if (fleet_malformed (self.fleet))
+        fprintf (stderr, "iofleet: event=malformed frames=%" PRIu64 " (all agents, whole run)\n",
+                 fleet_malformed (self.fleet));
     resultsdir_print_problems (self.results, stderr);
     fprintf (stderr, "iofleet: results in %s\n", resultsdir_path (self.results));
     status = self.failed || fleet_interrupted () || resultsdir_failed (self.results)?

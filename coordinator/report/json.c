@@ -132,6 +132,7 @@ s_agent_json (const agent_info_t *agent)
     s_set (&builder, "insecure", json_boolean (agent->insecure));
     s_set (&builder, "clock_offset_ns", json_integer (agent->clock_offset_ns));
     s_set (&builder, "clock_rtt_ns", json_integer (agent->clock_rtt_ns));
+    s_set (&builder, "malformed_frames", s_json_count (agent->malformed_frames));
     return s_finish (&builder);
 }
 

@@ -182,6 +182,10 @@ s_read_agent (reader_t *self, json_t *object, agent_info_t *agent)
     agent->insecure = s_boolean (self, object, "insecure");
     agent->clock_offset_ns = s_integer (self, object, "clock_offset_ns", INT64_MIN, INT64_MAX);
     agent->clock_rtt_ns = s_integer (self, object, "clock_rtt_ns", INT64_MIN, INT64_MAX);
+    //  Files written before frames were counted per agent lack the key.
+    if (json_object_get (object, "malformed_frames"))
+        agent->malformed_frames = (uint64_t) s_integer (self, object, "malformed_frames",
+                                                        0, INT64_MAX);
 }
 
 //  One class's figures, under the summary's place.

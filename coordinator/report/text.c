@@ -568,6 +568,26 @@ s_print_test_detail (const test_result_t *test, int units, FILE *out)
     }
 }
 
+//  The footer: frames each agent sent that did not decode and were
+//  dropped, when there were any (a peer that speaks something else, or
+//  a network that mangles).
+static void
+s_print_malformed (const run_result_t *run, FILE *out)
+{
+    const char *separator = "\nmalformed frames dropped: ";
+    for (size_t nbr = 0; nbr < run->agent_count; nbr++) {
+        const agent_info_t *agent = &run->agents [nbr];
+        if (agent->malformed_frames == 0)
+            continue;
+        char name [JOB_NAME_MAX * PRINTABLE_GROWTH + 1];
+        fprintf (out, "%s%s %" PRIu64, separator, printable (agent->name, name, sizeof name),
+                 agent->malformed_frames);
+        separator = ", ";
+    }
+    if (separator [0] == ',')
+        fputc ('\n', out);
+}
+
 //  Print the text report of a run.
 int
 report_text (const run_result_t *run, FILE *out)
@@ -596,6 +616,7 @@ report_text (const run_result_t *run, FILE *out)
 
     if (run->test_count == 0) {
         fprintf (out, "no test ran\n");
+        s_print_malformed (run, out);
         return ferror (out)? -1: 0;
     }
     table_t tests = {
@@ -611,5 +632,6 @@ report_text (const run_result_t *run, FILE *out)
         fputc ('\n', out);
         s_print_test_detail (&run->tests [test_nbr], run->units, out);
     }
+    s_print_malformed (run, out);
     return ferror (out)? -1: 0;
 }

@@ -4,7 +4,8 @@
     A lost stream shows its last sample's bytes as a lower bound ("≥ N")
     and the combined figure of its test is marked partial, as it is for a
     failed or aborted stream; names, hosts, paths and errors with control
-    bytes reach no report raw; the JSON keeps the mark for a re-rendering.
+    bytes reach no report raw; frames an agent sent that did not decode are
+    in the footer; the JSON keeps all of it for a re-rendering.
 */
 #include "../../coordinator/aggregate.h"
 #include "../../coordinator/report/report.h"
@@ -49,6 +50,7 @@ s_run_build (run_result_t *run)
     snprintf (run->agents [0].name, sizeof run->agents [0].name, "a3");
     snprintf (run->agents [0].hostname, sizeof run->agents [0].hostname, "evil\x1b[31mhost");
     snprintf (run->agents [0].kernel, sizeof run->agents [0].kernel, "6.1\r\n\xc2\x9b" "2J");
+    run->agents [0].malformed_frames = 7;
     run->tests = calloc (2, sizeof (test_result_t));
     assert_non_null (run->tests);
     run->test_count = run->test_capacity = 2;
@@ -131,6 +133,9 @@ test_lost_stream_in_the_text (void **state)
     assert_non_null (strstr (text, "\naborted  2        10.0+5.01   15 partial  15 "));
     assert_false (s_has_control (text));
     assert_non_null (strstr (text, "evil\\x1B[31mhost"));
+    //  The frames the agent sent that did not decode, in the footer.
+    const char *footer = "\nmalformed frames dropped: a3 7\n";
+    assert_string_equal (text + strlen (text) - strlen (footer), footer);
     assert_non_null (strstr (text, "6.1\\x0D\\x0A\\xC2\\x9B2J"));
     free (text);
     run_result_clear (&run);
@@ -188,6 +193,7 @@ test_mark_read_back (void **state)
     assert_true (again.tests [0].streams [1].bytes_sampled);
     assert_int_equal (again.tests [0].streams [1].sampled_ns, 1000 * MS);
     assert_false (again.tests [0].streams [0].bytes_sampled);
+    assert_int_equal (again.agents [0].malformed_frames, 7);
     //  Without its samples file the text is still the same.
     char *first = s_render (&run, REPORT_FORMAT_TEXT);
     char *second = s_render (&again, REPORT_FORMAT_TEXT);
