@@ -556,6 +556,32 @@ aggregate_class_notation (const test_result_t *test, int job_class, int units,
     free (rates);
 }
 
+//  The per-stream notation of a test in units.
+void
+aggregate_per_stream (const test_result_t *test, int units, char *buf, size_t buflen)
+{
+    const test_summary_t *summary = &test->summary;
+    char disk [sizeof summary->disk.notation], network [sizeof summary->network.notation];
+    if (units == UNITS_MB) {
+        snprintf (disk, sizeof disk, "%s", summary->disk.notation);
+        snprintf (network, sizeof network, "%s", summary->network.notation);
+    }
+    else {
+        aggregate_class_notation (test, CLASS_DISK, units, disk, sizeof disk);
+        aggregate_class_notation (test, CLASS_NETWORK, units, network, sizeof network);
+    }
+    if (summary->disk.streams && summary->network.streams)
+        snprintf (buf, buflen, "%s/%s", disk, network);
+    else
+    if (summary->network.streams)
+        snprintf (buf, buflen, "%s", network);
+    else
+    if (summary->disk.streams)
+        snprintf (buf, buflen, "%s", disk);
+    else
+        snprintf (buf, buflen, "-");
+}
+
 double
 aggregate_stream_sys_s_per_gb (const stream_result_t *stream)
 {

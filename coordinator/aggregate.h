@@ -53,6 +53,13 @@ const char *aggregate_units_name (int units);
 void aggregate_class_notation (const test_result_t *test, int job_class, int units,
                                char *buf, size_t buflen);
 
+//  The per-stream figure of a test: one class's notation, or
+//  "disk/network" ("96/35") for a mixed test, "-" without streams. In
+//  MB/s it is the notation as recorded (a re-rendered report shows what
+//  the run did); in other units it is written again from the streams'
+//  rates.
+void aggregate_per_stream (const test_result_t *test, int units, char *buf, size_t buflen);
+
 //  When the report warns (shares of the bytes a host's streams wrote, of
 //  the test's length): data still dirty when the window closed, physical
 //  writes after it, and a start skew.

@@ -57,13 +57,14 @@ s_cell (const char *text, FILE *out)
     fputs ("</td>", out);
 }
 
-//  A table cell with a rate, right-aligned.
+//  A table cell with a rate (stored in MB/s) in units, right-aligned, and
+//  a mark after it (or "").
 static void
-s_rate_cell (double rate_mbps, FILE *out)
+s_rate_cell (double rate_mbps, int units, const char *mark, FILE *out)
 {
     char text [32];
-    aggregate_format_rate (rate_mbps, text, sizeof text);
-    fprintf (out, "<td class=\"n\">%s</td>", text);
+    aggregate_format_rate (aggregate_in_units (rate_mbps, units), text, sizeof text);
+    fprintf (out, "<td class=\"n\">%s%s</td>", text, mark);
 }
 
 //  A table cell with a share of CPU time, "-" when unknown.
@@ -136,10 +137,11 @@ s_agents_table (const run_result_t *run, FILE *out)
 static void
 s_tests_table (const run_result_t *run, FILE *out)
 {
-    fputs ("<h2>Tests</h2>\n<table><tr><th>test</th><th>streams</th><th>per stream</th>"
-           "<th>combined MB/s</th><th>all-running MB/s</th><th>%sys</th><th>%iowait</th>"
-           "<th>host skew</th>"
-           "<th>stream skew</th><th>clock ±</th><th>failed</th></tr>\n", out);
+    const char *units = aggregate_units_name (run->units);
+    fprintf (out, "<h2>Tests</h2>\n<table><tr><th>test</th><th>streams</th><th>per stream</th>"
+                  "<th>combined %s</th><th>all-running %s</th><th>%%sys</th><th>%%iowait</th>"
+                  "<th>host skew</th><th>stream skew</th><th>clock ±</th><th>failed</th></tr>\n",
+             units, units);
     for (size_t nbr = 0; nbr < run->test_count; nbr++) {
         const test_result_t *test = &run->tests [nbr];
         const test_summary_t *summary = &test->summary;
@@ -149,23 +151,16 @@ s_tests_table (const run_result_t *run, FILE *out)
         else
             snprintf (label, sizeof label, "%s", test->name);
         char per_stream [300];
-        if (summary->disk.streams && summary->network.streams)
-            snprintf (per_stream, sizeof per_stream, "%s/%s",
-                      summary->disk.notation, summary->network.notation);
-        else
-            snprintf (per_stream, sizeof per_stream, "%s",
-                      summary->network.streams? summary->network.notation:
-                      summary->disk.streams? summary->disk.notation: "-");
+        aggregate_per_stream (test, run->units, per_stream, sizeof per_stream);
         fputs ("<tr>", out);
         s_cell (label, out);
         fprintf (out, "<td class=\"n\">%" PRIu32 "</td>", summary->streams);
         s_cell (per_stream, out);
         //  A stream that did not finish cleanly: the figure is partial.
-        char combined [48];
-        aggregate_format_rate (summary->combined_mbps, combined, sizeof combined);
-        fprintf (out, "<td class=\"n\">%s%s</td>", combined,
-                 summary->failed_streams && isfinite (summary->combined_mbps)? " partial": "");
-        s_rate_cell (summary->all_running_mbps, out);
+        s_rate_cell (summary->combined_mbps, run->units,
+                     summary->failed_streams && isfinite (summary->combined_mbps)? " partial": "",
+                     out);
+        s_rate_cell (summary->all_running_mbps, run->units, "", out);
         s_pct_cell (summary->sys_pct, out);
         s_pct_cell (summary->iowait_pct, out);
         s_ms_cell (summary->hosts > 1, summary->host_skew_ns, out);
@@ -227,18 +222,21 @@ report_html (const run_result_t *run, FILE *out)
     fprintf (out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>iofleet report</h1>\n"
                   "<p class=\"meta\">scenario ", s_style);
     html_escaped (run->scenario_path [0]? run->scenario_path: "-", out);
-    fprintf (out, " &middot; started %s &middot; iofleet %s<br>rates in MB/s (10<sup>6</sup> "
-                  "bytes/s); a stream's window ends after its fsync when fsync is on</p>\n",
-             started, IOFLEET_VERSION);
+    fprintf (out, " &middot; started %s &middot; iofleet %s<br>rates in %s; a stream's window "
+                  "ends after its fsync when fsync is on</p>\n", started, IOFLEET_VERSION,
+             run->units == UNITS_MIB? "MiB/s (2<sup>20</sup> bytes/s)"
+                                    : "MB/s (10<sup>6</sup> bytes/s)");
     s_agents_table (run, out);
     if (run->test_count == 0) {
         fputs ("<p>no test ran</p>\n</body>\n</html>\n", out);
         return ferror (out)? -1: 0;
     }
     s_tests_table (run, out);
-    fputs ("<h2>Timelines</h2>\n<p class=\"meta\">MB/s of each sample interval, per stream "
-           "(thin lines) and per host running several streams (thick pale lines); "
-           "iterations of a test share its chart, one dash pattern each.</p>\n", out);
+    fprintf (out, "<h2>Timelines</h2>\n<p class=\"meta\">%s of each sample interval, per "
+                  "stream (thin lines) and per host running several streams (thick pale lines); "
+                  "a stream with fewer than two intervals, as a bar of its rate over its whole "
+                  "window; iterations of a test share its chart, one dash pattern each.</p>\n",
+             aggregate_units_name (run->units));
     //  Iterations of a test run one after the other: a run of tests with
     //  the same name is one chart.
     size_t section = 0;

@@ -201,35 +201,6 @@ s_format_test_label (const test_result_t *test, char *buf, size_t buflen)
         snprintf (buf, buflen, "%s", name);
 }
 
-//  The per-stream column: one class's notation, or "disk/network". In
-//  MB/s it is the notation as recorded; in other units it is written
-//  again from the streams' rates.
-static void
-s_format_per_stream (const test_result_t *test, int units, char *buf, size_t buflen)
-{
-    const test_summary_t *summary = &test->summary;
-    char disk [sizeof summary->disk.notation], network [sizeof summary->network.notation];
-    if (units == UNITS_MB) {
-        snprintf (disk, sizeof disk, "%s", summary->disk.notation);
-        snprintf (network, sizeof network, "%s", summary->network.notation);
-    }
-    else {
-        aggregate_class_notation (test, CLASS_DISK, units, disk, sizeof disk);
-        aggregate_class_notation (test, CLASS_NETWORK, units, network, sizeof network);
-    }
-    if (summary->disk.streams && summary->network.streams)
-        snprintf (buf, buflen, "%s/%s", disk, network);
-    else
-    if (summary->network.streams)
-        snprintf (buf, buflen, "%s", network);
-    else
-    if (summary->disk.streams)
-        snprintf (buf, buflen, "%s", disk);
-    else
-        snprintf (buf, buflen, "-");
-}
-
-
 //  --------------------------------------------------------------------------
 //  The tables of the report
 
@@ -276,7 +247,7 @@ s_test_row (const void *data, size_t row, table_row_t *cells)
     const test_summary_t *summary = &test->summary;
     s_format_test_label (test, cells->cell [0], TABLE_CELL_MAX);
     snprintf (cells->cell [1], TABLE_CELL_MAX, "%" PRIu32, summary->streams);
-    s_format_per_stream (test, run->units, cells->cell [2], TABLE_CELL_MAX);
+    aggregate_per_stream (test, run->units, cells->cell [2], TABLE_CELL_MAX);
     s_format_rate (summary->combined_mbps, run->units, cells->cell [3], TABLE_CELL_MAX);
     //  A stream failed, was aborted or its host went away: the figure is
     //  over what the streams did until then, and says so rather than pass

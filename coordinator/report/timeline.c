@@ -14,7 +14,7 @@
 
     Each SVG carries its scale (data-x-origin-px, data-px-per-s,
     data-y-origin-px, data-px-per-mbps: always MB/s, whatever the units
-    of the labels) and each polyline says what it draws (data-kind,
+    of the labels, which data-units names) and each polyline says what it draws (data-kind,
     data-test, data-iteration, data-agent, data-job, data-stream), so that
     a program can read the figures back from the points.
 */
@@ -31,7 +31,7 @@
 //  The chart's geometry in SVG units; it scales to the page's width.
 #define CHART_WIDTH         960
 #define CHART_HEIGHT        340
-#define CHART_LEFT          64      //  room for the MB/s labels
+#define CHART_LEFT          64      //  room for the rate labels
 #define CHART_RIGHT         44      //  room for the %sys labels of a monitor
 #define CHART_TOP           14
 #define CHART_BOTTOM        46      //  room for the time labels
@@ -56,7 +56,9 @@ static const char *const s_dashes [] = { "", "7 3", "2 3", "10 3 2 3", "4 4" };
 typedef struct {
     double t_min_s;                 //  left end of the time axis
     double t_max_s;                 //  right end
+    int units;                      //  units_t of the labels; the scale itself is MB/s
     double rate_max_mbps;           //  top of the rate axis
+    double rate_step;               //  between two ticks of it, in units
     double x_origin_px;             //  x of t = 0
     double px_per_s;                //  x units per second
     double y_origin_px;             //  y of 0 MB/s
@@ -102,6 +104,18 @@ s_interval_mbps (const stream_result_t *stream, size_t nbr)
     //  misbehaving agent is drawn as a drop to zero, not as a wrap.
     double bytes = after->bytes >= before->bytes? (double) (after->bytes - before->bytes): 0;
     return bytes * 1e3 / (double) (after->t_ns - before->t_ns);
+}
+
+//  Whether a stream is drawn as a bar of its rate over its whole window
+//  rather than a line: it has fewer than two intervals to draw (a test
+//  shorter than two sample intervals), and a window with a rate.
+static bool
+s_drawn_as_window (const stream_result_t *stream)
+{
+    size_t points = 0;
+    for (size_t k = 0; k < stream->sample_count && points < 2; k++)
+        points += isfinite (s_interval_mbps (stream, k));
+    return points < 2 && isfinite (aggregate_stream_rate_mbps (stream));
 }
 
 //  A monitor's disk write MB/s over the interval that ends at point k
@@ -222,7 +236,7 @@ s_y (const scale_t *scale, double rate_mbps)
 //  The scale of the chart of the tests [first, last) of one name: every
 //  sample and every stream's end fits, and t = 0 is always on it.
 static scale_t
-s_scale (const test_result_t *tests, size_t count)
+s_scale (const test_result_t *tests, size_t count, int units)
 {
     int64_t t_min_ns = 0, t_max_ns = 0;
     double rate_max_mbps = 0;
@@ -232,11 +246,15 @@ s_scale (const test_result_t *tests, size_t count)
             const stream_result_t *stream = &test->streams [nbr];
             if (stream->finished && stream->end_ns > t_max_ns)
                 t_max_ns = stream->end_ns;
+            //  A bar shows the whole window's rate, not its interval's.
+            bool window = s_drawn_as_window (stream);
+            if (window && aggregate_stream_rate_mbps (stream) > rate_max_mbps)
+                rate_max_mbps = aggregate_stream_rate_mbps (stream);
             for (size_t k = 0; k < stream->sample_count; k++) {
                 int64_t t_ns = stream->samples [k].t_ns;
                 t_min_ns = t_ns < t_min_ns? t_ns: t_min_ns;
                 t_max_ns = t_ns > t_max_ns? t_ns: t_max_ns;
-                double rate_mbps = s_interval_mbps (stream, k);
+                double rate_mbps = window? NAN: s_interval_mbps (stream, k);
                 if (isfinite (rate_mbps) && rate_mbps > rate_max_mbps)
                     rate_max_mbps = rate_mbps;
             }
@@ -270,8 +288,12 @@ s_scale (const test_result_t *tests, size_t count)
     scale.t_max_s = (double) t_max_ns / NS_PER_SEC;
     if (scale.t_max_s - scale.t_min_s < 1e-3)
         scale.t_max_s = scale.t_min_s + 1;
-    double rate_step = s_tick_step (rate_max_mbps > 0? rate_max_mbps * 1.05: 1);
-    scale.rate_max_mbps = ceil ((rate_max_mbps > 0? rate_max_mbps * 1.05: 1) / rate_step) * rate_step;
+    //  The top of the axis and its ticks are round in the units shown.
+    double top = rate_max_mbps > 0? aggregate_in_units (rate_max_mbps, units) * 1.05: 1;
+    scale.units = units;
+    scale.rate_step = s_tick_step (top);
+    scale.rate_max_mbps = ceil (top / scale.rate_step) * scale.rate_step
+                        / aggregate_in_units (1, units);
     double plot_width = CHART_WIDTH - CHART_LEFT - CHART_RIGHT;
     double plot_height = CHART_HEIGHT - CHART_TOP - CHART_BOTTOM;
     scale.px_per_s = plot_width / (scale.t_max_s - scale.t_min_s);
@@ -296,10 +318,11 @@ s_axes (const scale_t *scale, FILE *out)
     double left = CHART_LEFT, right = CHART_WIDTH - CHART_RIGHT;
     double top = CHART_TOP, bottom = scale->y_origin_px;
     char label [32];
-    double rate_step = s_tick_step (scale->rate_max_mbps);
-    for (double rate = 0; rate <= scale->rate_max_mbps * (1 + 1e-9); rate += rate_step) {
-        double y = s_y (scale, rate);
-        s_tick_label (rate, rate_step, label, sizeof label);
+    double per_mbps = aggregate_in_units (1, scale->units);
+    double top_rate = scale->rate_max_mbps * per_mbps;
+    for (double rate = 0; rate <= top_rate * (1 + 1e-9); rate += scale->rate_step) {
+        double y = s_y (scale, rate / per_mbps);
+        s_tick_label (rate, scale->rate_step, label, sizeof label);
         fprintf (out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
                       "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
                  left, right, y, y, left - 6, y + 4, label);
@@ -322,7 +345,8 @@ s_axes (const scale_t *scale, FILE *out)
                   "announced start (0 = every agent told to begin)</text>\n",
              (left + right) / 2, CHART_HEIGHT - 6);
     fprintf (out, "<text transform=\"translate(14 %.1f) rotate(-90)\" text-anchor=\"middle\">"
-                  "MB/s per interval</text>\n", (top + bottom) / 2);
+                  "%s per interval</text>\n", (top + bottom) / 2,
+             aggregate_units_name (scale->units));
 }
 
 //  The attributes every series of a test iteration carries.
@@ -343,21 +367,33 @@ s_dash (uint32_t iteration, FILE *out)
         fprintf (out, " stroke-dasharray=\"%s\"", dash);
 }
 
-//  One stream's series.
-static void
+//  One stream's series: its rate per interval, or, with fewer than two
+//  intervals, a bar of its rate over its whole window (from the axis at
+//  its start, across at the rate, down at its end). Returns whether it
+//  drew anything.
+static bool
 s_stream_series (const scale_t *scale, const test_result_t *test, size_t nbr, FILE *out)
 {
     const stream_result_t *stream = &test->streams [nbr];
+    bool window = s_drawn_as_window (stream);
     fprintf (out, "<polyline class=\"series stream\" stroke=\"%s\"", s_colours [nbr % COLOURS]);
     s_dash (test->iteration, out);
-    s_series_attributes (test, "stream", out);
+    s_series_attributes (test, window? "stream-window": "stream", out);
     fputs (" data-agent=\"", out);
     html_escaped (stream->agent, out);
     fputs ("\" data-job=\"", out);
     html_escaped (stream->job, out);
     fprintf (out, "\" data-stream=\"%" PRIu32 "\" points=\"", stream->index);
     bool first = true;
-    for (size_t k = 0; k < stream->sample_count; k++) {
+    double window_mbps = aggregate_stream_rate_mbps (stream);
+    if (window) {
+        double left = s_x (scale, stream->start_ns), right = s_x (scale, stream->end_ns);
+        double zero = s_y (scale, 0), rate = s_y (scale, window_mbps);
+        fprintf (out, "%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f",
+                 left, zero, left, rate, right, rate, right, zero);
+        first = false;
+    }
+    for (size_t k = 0; !window && k < stream->sample_count; k++) {
         double rate_mbps = s_interval_mbps (stream, k);
         if (!isfinite (rate_mbps))
             continue;
@@ -369,8 +405,14 @@ s_stream_series (const scale_t *scale, const test_result_t *test, size_t nbr, FI
     html_escaped (stream->agent, out);
     fputs (" ", out);
     html_escaped (stream->job, out);
-    fprintf (out, " stream %" PRIu32 " #%" PRIu32 "</title></polyline>\n",
-             stream->index, test->iteration);
+    fprintf (out, " stream %" PRIu32 " #%" PRIu32, stream->index, test->iteration);
+    if (window) {
+        char rate [32];
+        aggregate_format_rate (aggregate_in_units (window_mbps, scale->units), rate, sizeof rate);
+        fprintf (out, ": %s %s over its whole window", rate, aggregate_units_name (scale->units));
+    }
+    fputs ("</title></polyline>\n", out);
+    return !first;
 }
 
 //  One host's total series, for a host with several streams.
@@ -400,7 +442,7 @@ s_host_series (const scale_t *scale, const test_result_t *test, const char *agen
     fprintf (out, " total #%" PRIu32 "</title></polyline>\n", test->iteration);
 }
 
-//  A monitor's two series: its host's disk writes in MB/s on the left
+//  A monitor's two series: its host's disk writes on the left
 //  axis, and its %sys on the right one (0 to 100 over the same height).
 static void
 s_monitor_series (const scale_t *scale, const test_result_t *test, const monitor_result_t *monitor,
@@ -428,8 +470,11 @@ s_monitor_series (const scale_t *scale, const test_result_t *test, const monitor
         }
         fputs ("\"><title>", out);
         html_escaped (monitor->agent, out);
-        fprintf (out, " %s #%" PRIu32 "</title></polyline>\n",
-                 kind == 0? "disk write MB/s (monitor)": "%sys (monitor)", test->iteration);
+        if (kind == 0)
+            fprintf (out, " disk write %s (monitor)", aggregate_units_name (scale->units));
+        else
+            fputs (" %sys (monitor)", out);
+        fprintf (out, " #%" PRIu32 "</title></polyline>\n", test->iteration);
     }
 }
 
@@ -459,7 +504,7 @@ s_swatch (const char *colour, const char *dash, const char *class_name, FILE *ou
 
 //  The legend: streams by colour, host totals, iterations by dash.
 static void
-s_legend (const test_result_t *tests, size_t count, FILE *out)
+s_legend (const test_result_t *tests, size_t count, int units, FILE *out)
 {
     const test_result_t *first = &tests [0];
     fputs ("<figcaption class=\"legend\">", out);
@@ -476,7 +521,15 @@ s_legend (const test_result_t *tests, size_t count, FILE *out)
         const char *agent = first->streams [nbr].agent;
         if (!s_first_of_host (first, nbr))
             continue;
-        if (s_host_has_several (first, agent)) {
+        //  A total is drawn in the iterations where the host has samples
+        //  enough; the legend names it if any of them does.
+        bool drawn = false;
+        for (size_t test_nbr = 0; test_nbr < count && !drawn; test_nbr++) {
+            int64_t from_ns, to_ns, step_ns;
+            drawn = s_host_has_several (&tests [test_nbr], agent)
+                 && s_host_grid (&tests [test_nbr], agent, &from_ns, &to_ns, &step_ns);
+        }
+        if (drawn) {
             s_swatch (s_colours [COLOURS - 1 - host_nbr % COLOURS], "", "host", out);
             html_escaped (agent, out);
             fputs (" total</span>", out);
@@ -486,7 +539,7 @@ s_legend (const test_result_t *tests, size_t count, FILE *out)
     for (size_t m = 0; m < first->monitor_count; m++) {
         s_swatch ("#555", "", "monitor", out);
         html_escaped (first->monitors [m].agent, out);
-        fputs (" disk write MB/s (monitor)</span>", out);
+        fprintf (out, " disk write %s (monitor)</span>", aggregate_units_name (units));
         s_swatch ("#b35806", "", "monitor", out);
         html_escaped (first->monitors [m].agent, out);
         fputs (" %sys, right axis (monitor)</span>", out);
@@ -524,8 +577,7 @@ s_iteration_picker (size_t section, const test_result_t *tests, size_t count, FI
 void
 html_timeline (size_t section, const test_result_t *tests, size_t count, int units, FILE *out)
 {
-    (void) units;
-    scale_t scale = s_scale (tests, count);
+    scale_t scale = s_scale (tests, count, units);
     fputs ("<section class=\"test\" data-test=\"", out);
     html_escaped (tests [0].name, out);
     fputs ("\">\n<h3>", out);
@@ -540,10 +592,11 @@ html_timeline (size_t section, const test_result_t *tests, size_t count, int uni
              CHART_WIDTH, CHART_HEIGHT);
     html_escaped (tests [0].name, out);
     fprintf (out, "\" data-x-origin-px=\"%.6f\" data-px-per-s=\"%.6f\" "
-                  "data-y-origin-px=\"%.6f\" data-px-per-mbps=\"%.9f\">\n",
-             scale.x_origin_px, scale.px_per_s, scale.y_origin_px, scale.px_per_mbps);
+                  "data-y-origin-px=\"%.6f\" data-px-per-mbps=\"%.9f\" data-units=\"%s\">\n",
+             scale.x_origin_px, scale.px_per_s, scale.y_origin_px, scale.px_per_mbps,
+             aggregate_units_name (units));
     s_axes (&scale, out);
-    bool any_samples = false;
+    bool any_drawn = false;
     for (size_t test_nbr = 0; test_nbr < count; test_nbr++) {
         const test_result_t *test = &tests [test_nbr];
         size_t host_nbr = 0;
@@ -554,21 +607,18 @@ html_timeline (size_t section, const test_result_t *tests, size_t count, int uni
                 s_host_series (&scale, test, test->streams [nbr].agent, host_nbr, out);
             host_nbr++;
         }
-        for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
-            s_stream_series (&scale, test, nbr, out);
-            any_samples |= test->streams [nbr].sample_count > 0;
-        }
+        for (size_t nbr = 0; nbr < test->stream_count; nbr++)
+            any_drawn |= s_stream_series (&scale, test, nbr, out);
         for (size_t m = 0; m < test->monitor_count; m++)
             s_monitor_series (&scale, test, &test->monitors [m], out);
     }
     if (tests [0].monitor_count)
         s_pct_axis (&scale, out);
-    if (!any_samples)
-        fprintf (out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">no samples: the test "
-                      "was shorter than one sample interval, or its samples file is missing"
-                      "</text>\n", CHART_WIDTH / 2, CHART_HEIGHT / 2);
+    if (!any_drawn)
+        fprintf (out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">nothing to draw: no "
+                      "stream has samples or a rate</text>\n", CHART_WIDTH / 2, CHART_HEIGHT / 2);
     fputs ("</svg>\n", out);
-    s_legend (tests, count, out);
+    s_legend (tests, count, units, out);
     fputs ("</figure>\n</section>\n", out);
 }
 
