@@ -22,6 +22,7 @@
 #include "resultsdir.h"
 #include "report/report.h"
 #include "../proto/clock.h"
+#include "../proto/printable.h"
 #include "../proto/version.h"
 
 #include <math.h>
@@ -409,8 +410,10 @@ s_on_test_message (session_t *session, const msg_t *msg, int64_t received_ns, vo
             const msg_error_t *error = &msg->u.error;
             char reason [MSG_TEXT_MAX + 1];
             snprintf (reason, sizeof reason, "%s: %s", error->code, error->text);
+            char shown [sizeof reason * PRINTABLE_GROWTH];
             fprintf (stderr, "iofleet: agent=%s test=%s error=\"%s\"\n",
-                     session_name (session), tr->test->name, reason);
+                     session_name (session), tr->test->name,
+                     printable (reason, shown, sizeof shown));
             if (error->test_id != tr->test_id)
                 break;
             if (tr->phase == TEST_PREPARING && error->job_id >= 0
