@@ -137,6 +137,7 @@ s_is_results_file (const char *name)
     return false;
 }
 
+//  May DIR take a run's results?
 int
 resultsdir_check (const char *dir, char *err, size_t errlen)
 {
@@ -260,6 +261,7 @@ s_open_samples (resultsdir_t *self)
     }
 }
 
+//  Make the run's directory and open its samples file.
 resultsdir_t *
 resultsdir_new (const char *dir, const char *scenario_path, const char *json_path,
                 char *err, size_t errlen)
@@ -285,6 +287,7 @@ resultsdir_new (const char *dir, const char *scenario_path, const char *json_pat
     return self;
 }
 
+//  Close what is open; the directory stays.
 void
 resultsdir_destroy (resultsdir_t **self_p)
 {
@@ -298,6 +301,7 @@ resultsdir_destroy (resultsdir_t **self_p)
     *self_p = NULL;
 }
 
+//  The directory.
 const char *
 resultsdir_path (resultsdir_t *self)
 {
@@ -334,6 +338,7 @@ resultsdir_save_scenario (resultsdir_t *self, const scenario_t *scenario)
     free (text);
 }
 
+//  One more test's samples, on disk before its reports.
 void
 resultsdir_append_samples (resultsdir_t *self, const test_result_t *test)
 {
@@ -372,6 +377,7 @@ resultsdir_append_samples (resultsdir_t *self, const test_result_t *test)
     }
 }
 
+//  Every format's file, and the --json copy, from the run so far.
 void
 resultsdir_write_reports (resultsdir_t *self, const run_result_t *run)
 {
@@ -403,6 +409,7 @@ s_files (resultsdir_t *self, s_file_t **files)
 
 #define RESULTSDIR_FILES_MAX (3 + REPORT_FORMAT_COUNT)
 
+//  Whether some file could not be written.
 bool
 resultsdir_failed (resultsdir_t *self)
 {
@@ -415,6 +422,7 @@ resultsdir_failed (resultsdir_t *self)
     return false;
 }
 
+//  What is missing and why, then what is complete.
 void
 resultsdir_print_problems (resultsdir_t *self, FILE *out)
 {

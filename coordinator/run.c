@@ -848,11 +848,11 @@ report:
     console_clear (self.console);
     report_text (&self.result, stdout);
     fflush (stdout);
+    if (fleet_malformed (self.fleet))
+        fprintf (stderr, "iofleet: event=malformed frames=%" PRIu64 " scope=run\n",
+                 fleet_malformed (self.fleet));
     //  Results that could not be written fail the run, however well the
     //  tests went: what is not on disk was not recorded.
-    if (fleet_malformed (self.fleet))
-        fprintf (stderr, "iofleet: event=malformed frames=%" PRIu64 " (all agents, whole run)\n",
-                 fleet_malformed (self.fleet));
     resultsdir_print_problems (self.results, stderr);
     fprintf (stderr, "iofleet: results in %s\n", resultsdir_path (self.results));
     status = self.failed || fleet_interrupted () || resultsdir_failed (self.results)?

@@ -32,6 +32,7 @@ scenario_quote (scenario_quote_t *buf, const char *text, size_t len)
     return printable_copy (text, len, buf->text, sizeof buf->text);
 }
 
+//  "path:line: key: reason" into err.
 void
 scenario_error_va (char *err, size_t errlen, const char *path, int line, const char *key,
                    const char *format, va_list args)
@@ -57,6 +58,7 @@ scenario_error_va (char *err, size_t errlen, const char *path, int line, const c
         vsnprintf (err + used, errlen - (size_t) used, format, args);
 }
 
+//  scenario_error_va with its arguments inline.
 void
 scenario_error (char *err, size_t errlen, const char *path, int line, const char *key,
                 const char *format, ...)
@@ -95,6 +97,7 @@ scenario_check_name (const char *name, size_t len, char *reason, size_t reasonle
     return 0;
 }
 
+//  An endpoint to connect to.
 int
 scenario_check_endpoint (const char *endpoint, char *reason, size_t reasonlen)
 {
@@ -249,6 +252,7 @@ s_check_source (const char *src, char *reason, size_t reasonlen)
     return 0;
 }
 
+//  The line a job's option came from.
 int
 scenario_key_line (const scenario_job_t *job, const char *key)
 {
@@ -360,6 +364,7 @@ s_check_overlaps (const scenario_t *self, const scenario_test_t *test,
     return 0;
 }
 
+//  The checks once the file and the command line have had their say.
 int
 scenario_check (const scenario_t *self, char *err, size_t errlen)
 {
@@ -394,6 +399,7 @@ scenario_check (const scenario_t *self, char *err, size_t errlen)
 }
 
 
+//  An agent by name.
 const scenario_agent_t *
 scenario_agent (const scenario_t *self, const char *name)
 {

@@ -45,6 +45,7 @@ s_utf8_length (const unsigned char *p, size_t left)
     return length;
 }
 
+//  One character, printable.
 size_t
 printable_char (const char *text, size_t left, char *out)
 {
@@ -59,6 +60,7 @@ printable_char (const char *text, size_t left, char *out)
     return length;
 }
 
+//  len bytes, printable, cut with a mark to fit.
 char *
 printable_copy (const char *text, size_t len, char *buf, size_t buflen)
 {
@@ -88,6 +90,7 @@ printable_copy (const char *text, size_t len, char *buf, size_t buflen)
     return buf;
 }
 
+//  A string, printable.
 char *
 printable (const char *text, char *buf, size_t buflen)
 {

@@ -77,10 +77,11 @@ test_flood_counted_and_logged_within_bounds (void **state)
     (void) state;
     zsock_t *router = zsock_new_router ("tcp://127.0.0.1:*");
     assert_non_null (router);
-    const char *endpoint = zsock_last_endpoint (router);
+    char *endpoint = zsock_last_endpoint (router);
     fleet_t *fleet = fleet_new ();
     char err [256];
     session_t *session = fleet_add (fleet, "a1", endpoint, err, sizeof err);
+    zstr_free (&endpoint);
     assert_non_null (session);
     //  Whatever the session says first tells the peer who it is.
     msg_t ping = { .type = MSG_PING };
