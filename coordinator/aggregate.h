@@ -1,4 +1,5 @@
-/*  coordinator/aggregate.h: the arithmetic behind every number in a report.
+/*  coordinator/aggregate.h: the arithmetic behind every number in a report
+    (aggregate.c), and how a rate is written (notation.c).
 
     Kept apart from the run engine and the writers so that it can be
     checked against hand-computed cases. Rates are MB/s = 10^6 bytes per
