@@ -147,9 +147,17 @@ test_wire_strings_escaped (void **state)
     (void) state;
     run_result_t run;
     s_run_build (&run);
+    //  A test name from a results file of anyone's making.
+    snprintf (run.tests [1].name, sizeof run.tests [1].name, "ab\x1b[Korted");
+    char *text = s_render (&run, REPORT_FORMAT_TEXT);
+    assert_false (s_has_control (text));
+    assert_non_null (strstr (text, "\nab\\x1B[Korted  2 "));
+    assert_non_null (strstr (text, "FAILED  test ab\\x1B[Korted agent a2 "));
+    free (text);
     char *csv = s_render (&run, REPORT_FORMAT_CSV);
     assert_false (s_has_control (csv));
     assert_non_null (strstr (csv, ",agent lost\\x0A\\x1B]0;pwned\\x07,true,"));
+    assert_non_null (strstr (csv, "\r\nab\\x1B[Korted,1,"));
     //  Every row is one line: as many CRLFs as rows and the header.
     size_t lines = 0;
     for (const char *at = csv; (at = strstr (at, "\r\n")); at += 2)
