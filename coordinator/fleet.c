@@ -13,6 +13,12 @@
 //  sessions per look.
 #define FLEET_CHECK_NS      (100 * NS_PER_MSEC)
 
+//  Frames that do not decode are logged, but a flood of them must not
+//  fill stderr: the first few each get a line, then one a second at most,
+//  with the number of frames since the line before.
+#define FLEET_MALFORMED_LINES       5
+#define FLEET_MALFORMED_EVERY_NS    NS_PER_SEC
+
 struct _fleet_t {
     session_t **sessions;           //  in the order they were added
     zmq_pollitem_t *items;          //  one per session, same order
@@ -20,6 +26,8 @@ struct _fleet_t {
     size_t capacity;                //  allocated slots
     size_t next;                    //  where the next pass starts, for fairness
     uint64_t malformed;             //  frames dropped as undecodable
+    uint64_t malformed_unlogged;    //  of those, since the last line about them
+    int64_t malformed_logged_ns;    //  when that line was written
     bool draining;                  //  an interrupt no longer stops polls
     keys_t *keys;                   //  --keys: CURVE for every session, or NULL
     char coordinator [MSG_TEXT_MAX + 1];    //  our name in hellos
@@ -340,6 +348,24 @@ s_check_sessions (fleet_t *self, int64_t now_ns)
 //  --------------------------------------------------------------------
 //  The poll loop
 
+//  Count a frame that did not decode, against its agent too, and log it
+//  within the bounds above.
+static void
+s_malformed (fleet_t *self, session_t *session, const char *reason)
+{
+    self->malformed++;
+    session_info (session)->malformed_frames++;
+    self->malformed_unlogged++;
+    int64_t now_ns = clock_now_ns ();
+    if (self->malformed > FLEET_MALFORMED_LINES
+    &&  now_ns - self->malformed_logged_ns < FLEET_MALFORMED_EVERY_NS)
+        return;
+    fprintf (stderr, "iofleet: agent=%s event=malformed frames=%" PRIu64 " reason=\"%s\"\n",
+             session_name (session), self->malformed_unlogged, reason);
+    self->malformed_unlogged = 0;
+    self->malformed_logged_ns = now_ns;
+}
+
 //  Read every frame waiting on one session and hand them on.
 static int
 s_drain (fleet_t *self, session_t *session, fleet_handler_fn *handler, void *arg)
@@ -364,9 +390,7 @@ s_drain (fleet_t *self, session_t *session, fleet_handler_fn *handler, void *arg
             continue;
         }
         if (rc != MSG_OK) {
-            self->malformed++;
-            fprintf (stderr, "iofleet: agent=%s event=malformed reason=\"%s\"\n",
-                     session_name (session), err);
+            s_malformed (self, session, err);
             if (rc == -3)
                 break;
             continue;

@@ -70,8 +70,10 @@ session_t *fleet_find (fleet_t *self, const char *name);
 //  fleet does not keep to handler (NULL: drop them), and run the fleet's
 //  timers. May return before the deadline: callers loop on their own
 //  condition. Returns 0; -1 if interrupted (SIGINT, SIGTERM) or the
-//  handler asked. Frames that do not decode are counted and logged, never
-//  handed on; one of another protocol version fails its session.
+//  handler asked. Frames that do not decode are counted (against their
+//  agent too, in its session_info: malformed_frames) and logged, the
+//  first few each, then one line a second at most; never handed on. One
+//  of another protocol version fails its session (a ready one is lost).
 int fleet_poll (fleet_t *self, int64_t deadline_ns, fleet_handler_fn *handler, void *arg);
 
 //  Say hello (a probe: only ask, open no session) to every session of
@@ -103,7 +105,7 @@ void fleet_set_draining (fleet_t *self, bool draining);
 //  Send a message to every ready session.
 void fleet_broadcast (fleet_t *self, const msg_t *msg);
 
-//  Frames dropped because they did not decode.
+//  Frames dropped because they did not decode, from all agents.
 uint64_t fleet_malformed (fleet_t *self);
 
 //  True once SIGINT or SIGTERM arrived.

@@ -65,9 +65,9 @@ s_run_help (FILE *out)
         "  --keys DIR             CURVE keys: ours and the agents' (overrides [global] keys)\n"
         "  -q, --quiet            no live status line\n"
         "  --progress=lines       status as plain lines on stderr each interval\n"
+        "                         (default terminal: one line rewritten, on a terminal only)\n"
         "  --units MB|MiB         rates in the reports in MB/s (10^6 B/s, the default) or MiB/s\n"
         "  --on-lost continue|abort  an agent lost mid-test: the others finish, or the run stops\n"
-        "                         (default terminal: one line rewritten, on a terminal only)\n"
         "\n"
         "[global] run options:\n");
     s_print_options (scenario_run_options, 0, out);
@@ -87,6 +87,23 @@ s_run_help (FILE *out)
         }
         fprintf (out, "\n");
     }
+}
+
+//  Bad keys are bad usage: a keys directory that does not load, or an
+//  agent of a job without its public key there, is said before anything
+//  is started. Returns 0, or -1 with the reason in err.
+static int
+s_check_keys (const scenario_t *scenario, char *err, size_t errlen)
+{
+    keys_t *keys = keys_new (scenario->options.keys_dir, err, errlen);
+    if (!keys)
+        return -1;
+    int rc = 0;
+    for (size_t j = 0; j < scenario->job_count && rc == 0; j++)
+        if (!keys_peer (keys, scenario->jobs [j].spec.agent, err, errlen))
+            rc = -1;
+    keys_destroy (&keys);
+    return rc;
 }
 
 static int
@@ -174,7 +191,7 @@ s_cmd_run (int argc, char **argv)
     int status = RUN_EXIT_USAGE;
     for (size_t i = 0; i < agent_count; i++)
         if (scenario_set_agent (scenario, agents [i], err, sizeof err)) {
-            fprintf (stderr, "iofleet run: --agent %s: %s\n", agents [i], err);
+            fprintf (stderr, "iofleet run: %s\n", err);
             goto done;
         }
     if (keys_dir)
@@ -187,16 +204,11 @@ s_cmd_run (int argc, char **argv)
             goto done;
         }
     }
-    if (scenario->options.keys_dir [0]) {
-        //  Bad keys are bad usage: say so before anything is started.
-        keys_t *keys = keys_new (scenario->options.keys_dir, err, sizeof err);
-        if (!keys) {
-            fprintf (stderr, "iofleet: %s\n", err);
-            goto done;
-        }
-        keys_destroy (&keys);
-    }
     if (scenario_check (scenario, err, sizeof err)) {
+        fprintf (stderr, "iofleet: %s\n", err);
+        goto done;
+    }
+    if (scenario->options.keys_dir [0] && s_check_keys (scenario, err, sizeof err)) {
         fprintf (stderr, "iofleet: %s\n", err);
         goto done;
     }

@@ -19,18 +19,16 @@
 #include "console.h"
 #include "fleet.h"
 #include "results.h"
+#include "resultsdir.h"
 #include "report/report.h"
 #include "../proto/clock.h"
+#include "../proto/printable.h"
 #include "../proto/workload.h"
 #include "../proto/version.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <pwd.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 //  How often the console status is redrawn and the streams' progress is
@@ -51,8 +49,7 @@ typedef struct {
     fleet_t *fleet;                 //  one session per agent used
     console_t *console;             //  live status line
     run_result_t result;            //  everything measured so far
-    char dir [PATH_MAX];            //  results directory
-    FILE *samples;                  //  samples.jsonl, appended per test
+    resultsdir_t *results;          //  the results directory
     uint32_t next_test_id;          //  test ids within the agents' sessions
     bool failed;                    //  a test failed or an agent was lost
     char coordinator [MSG_TEXT_MAX + 1];    //  how agents see us: "user@host pid=N"
@@ -133,114 +130,6 @@ s_coordinator_name (char *buf, size_t buflen)
     gethostname (host, sizeof host - 1);
     struct passwd *pw = getpwuid (getuid ());
     snprintf (buf, buflen, "%s@%s pid=%d", pw? pw->pw_name: "?", host, (int) getpid ());
-}
-
-//  mkdir -p for the results directory.
-static int
-s_mkdirs (const char *path, char *err, size_t errlen)
-{
-    char buf [PATH_MAX];
-    if (snprintf (buf, sizeof buf, "%s", path) >= (int) sizeof buf) {
-        snprintf (err, errlen, "%s: path too long", path);
-        return -1;
-    }
-    for (char *slash = buf + 1; ; slash++) {
-        if (*slash != '/' && *slash != '\0')
-            continue;
-        char saved = *slash;
-        *slash = '\0';
-        if (mkdir (buf, 0755) && errno != EEXIST) {
-            snprintf (err, errlen, "mkdir(%s): %s", buf, strerror (errno));
-            return -1;
-        }
-        *slash = saved;
-        if (saved == '\0')
-            break;
-    }
-    return 0;
-}
-
-//  Copy the scenario into the results directory, with the endpoints the
-//  run really used appended, so the directory says what was run.
-static int
-s_save_scenario (run_t *self, char *err, size_t errlen)
-{
-    char path [PATH_MAX + 32];
-    snprintf (path, sizeof path, "%s/scenario.ini", self->dir);
-    FILE *in = fopen (self->scenario->path, "r");
-    FILE *out = fopen (path, "w");
-    if (!in || !out) {
-        snprintf (err, errlen, "copy %s to %s: %s", self->scenario->path, path, strerror (errno));
-        if (in)
-            fclose (in);
-        if (out)
-            fclose (out);
-        return -1;
-    }
-    char block [8192];
-    size_t size;
-    while ((size = fread (block, 1, sizeof block, in)) > 0)
-        fwrite (block, 1, size, out);
-    fprintf (out, "\n; endpoints as run\n");
-    for (size_t i = 0; i < self->scenario->agent_count; i++)
-        fprintf (out, "; --agent %s=%s\n", self->scenario->agents [i].name,
-                 self->scenario->agents [i].endpoint);
-    fclose (in);
-    return fclose (out) == 0? 0: -1;
-}
-
-//  Create the results directory and its samples file.
-static int
-s_open_results (run_t *self, char *err, size_t errlen)
-{
-    if (self->options->results_dir)
-        snprintf (self->dir, sizeof self->dir, "%s", self->options->results_dir);
-    else {
-        //  results/<scenario name>-<UTC time>: sortable, never overwritten
-        const char *base = strrchr (self->scenario->path, '/');
-        base = base? base + 1: self->scenario->path;
-        int stem = (int) strcspn (base, ".");
-        time_t now = time (NULL);
-        struct tm tm;
-        gmtime_r (&now, &tm);
-        char stamp [32];
-        strftime (stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-        snprintf (self->dir, sizeof self->dir, "results/%.*s-%s", stem, base, stamp);
-    }
-    if (s_mkdirs (self->dir, err, errlen) || s_save_scenario (self, err, errlen))
-        return -1;
-    char path [PATH_MAX + 32];
-    snprintf (path, sizeof path, "%s/samples.jsonl", self->dir);
-    self->samples = fopen (path, "w");
-    if (!self->samples) {
-        snprintf (err, errlen, "fopen(%s): %s", path, strerror (errno));
-        return -1;
-    }
-    return 0;
-}
-
-//  Write what the run has so far. Each file is replaced atomically, so a
-//  coordinator killed at any point leaves every finished test readable.
-static void
-s_write_results (run_t *self)
-{
-    char path [PATH_MAX + 32];
-    char err [512];
-    snprintf (path, sizeof path, "%s/results.json", self->dir);
-    if (report_json_write (&self->result, path, err, sizeof err))
-        fprintf (stderr, "iofleet: %s\n", err);
-    snprintf (path, sizeof path, "%s/report.txt", self->dir);
-    if (report_text_write (&self->result, path, err, sizeof err))
-        fprintf (stderr, "iofleet: %s\n", err);
-    snprintf (path, sizeof path, "%s/report.csv", self->dir);
-    if (report_csv_write (&self->result, path, err, sizeof err))
-        fprintf (stderr, "iofleet: %s\n", err);
-    snprintf (path, sizeof path, "%s/report.html", self->dir);
-    if (report_html_write (&self->result, path, err, sizeof err))
-        fprintf (stderr, "iofleet: %s\n", err);
-    if (self->options->json_path
-    &&  report_json_write (&self->result, self->options->json_path, err, sizeof err))
-        fprintf (stderr, "iofleet: %s\n", err);
 }
 
 //  Record the agents as the run met them.
@@ -546,8 +435,10 @@ s_on_test_message (session_t *session, const msg_t *msg, int64_t received_ns, vo
             const msg_error_t *error = &msg->u.error;
             char reason [MSG_TEXT_MAX + 1];
             snprintf (reason, sizeof reason, "%s: %s", error->code, error->text);
+            char shown [sizeof reason * PRINTABLE_GROWTH];
             fprintf (stderr, "iofleet: agent=%s test=%s error=\"%s\"\n",
-                     session_name (session), tr->test->name, reason);
+                     session_name (session), tr->test->name,
+                     printable (reason, shown, sizeof shown));
             if (error->test_id != tr->test_id)
                 break;
             if (tr->phase == TEST_PREPARING && error->job_id >= 0
@@ -961,9 +852,9 @@ record:
         fprintf (stderr, "iofleet: test=%s event=dropped messages=%" PRIu64 "\n",
                  test->name, tr.dropped);
     aggregate_test (tr.result);
-    report_samples_append (tr.result, self->samples);
-    fflush (self->samples);
-    s_write_results (self);
+    s_update_agents (self);         //  frames dropped during the test
+    resultsdir_append_samples (self->results, tr.result);
+    resultsdir_write_reports (self->results, &self->result);
 
 done:
     self->current = NULL;
@@ -1031,6 +922,13 @@ run_scenario (const scenario_t *scenario, const run_options_t *options)
     self.result.units = options->units;
     if (!self.fleet || !self.console)
         goto done;
+    //  An -o that would mix two runs is bad usage: said before any agent
+    //  hears of this run.
+    if (resultsdir_check (options->results_dir, err, sizeof err)) {
+        fprintf (stderr, "iofleet: %s\n", err);
+        status = RUN_EXIT_USAGE;
+        goto done;
+    }
 
     //  Nothing is started unless every agent answers: a fleet run with a
     //  host missing would measure a different fleet.
@@ -1038,10 +936,13 @@ run_scenario (const scenario_t *scenario, const run_options_t *options)
         goto bye;
     if (s_record_agents (&self))
         goto bye;
-    if (s_open_results (&self, err, sizeof err)) {
+    self.results = resultsdir_new (options->results_dir, scenario->path, options->json_path,
+                                   err, sizeof err);
+    if (!self.results) {
         fprintf (stderr, "iofleet: %s\n", err);
         goto bye;
     }
+    resultsdir_save_scenario (self.results, scenario);
     uint64_t iterations = options->iterations? options->iterations: scenario->options.iterations;
     for (size_t t = 0; t < scenario->test_count; t++)
         for (uint64_t n = 1; n <= iterations; n++)
@@ -1052,8 +953,15 @@ report:
     console_clear (self.console);
     report_text (&self.result, stdout);
     fflush (stdout);
-    fprintf (stderr, "iofleet: results in %s\n", self.dir);
-    status = self.failed || fleet_interrupted ()? RUN_EXIT_FAILED: RUN_EXIT_OK;
+    if (fleet_malformed (self.fleet))
+        fprintf (stderr, "iofleet: event=malformed frames=%" PRIu64 " scope=run\n",
+                 fleet_malformed (self.fleet));
+    //  Results that could not be written fail the run, however well the
+    //  tests went: what is not on disk was not recorded.
+    resultsdir_print_problems (self.results, stderr);
+    fprintf (stderr, "iofleet: results in %s\n", resultsdir_path (self.results));
+    status = self.failed || fleet_interrupted () || resultsdir_failed (self.results)?
+             RUN_EXIT_FAILED: RUN_EXIT_OK;
 
 bye:;
     msg_t bye = { .type = MSG_BYE };
@@ -1061,8 +969,7 @@ bye:;
     fleet_broadcast (self.fleet, &bye);
 
 done:
-    if (self.samples)
-        fclose (self.samples);
+    resultsdir_destroy (&self.results);
     run_result_clear (&self.result);
     console_destroy (&self.console);
     fleet_destroy (&self.fleet);

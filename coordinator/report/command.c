@@ -14,12 +14,12 @@
 #define COMMAND_EXIT_FAILED 1       //  a file could not be read
 #define COMMAND_EXIT_USAGE  2
 
-//  Parse --format; prints the problem and returns -1 for an unknown one.
-static int
+//  Parse --format; prints the problem and returns NULL for an unknown one.
+static const report_format_t *
 s_format (const char *command, const char *name)
 {
-    int format = report_format_parse (name);
-    if (format < 0)
+    const report_format_t *format = report_format_find (name);
+    if (!format)
         fprintf (stderr, "iofleet %s: --format %s: expected text, json, csv or html\n",
                  command, name);
     return format;
@@ -35,11 +35,11 @@ report_command_report (int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
-    int format = REPORT_FORMAT_TEXT;
+    const report_format_t *format = &report_formats [REPORT_FORMAT_TEXT];
     int units = -1;                 //  as the run was reported
     int c;
     while ((c = getopt_long (argc, argv, "f:h", long_options, NULL)) != -1) {
-        if (c == 'f' && (format = s_format ("report", optarg)) >= 0)
+        if (c == 'f' && (format = s_format ("report", optarg)))
             continue;
         if (c == 'f')
             return COMMAND_EXIT_USAGE;
@@ -68,7 +68,7 @@ report_command_report (int argc, char **argv)
     }
     if (units >= 0)
         run.units = units;
-    int rc = report_render (&run, (report_format_t) format, stdout);
+    int rc = format->render (&run, stdout);
     run_result_clear (&run);
     if (rc || fflush (stdout) || ferror (stdout)) {
         fprintf (stderr, "iofleet report: could not write the report\n");
@@ -107,7 +107,7 @@ report_command_compare (int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
-    int format = REPORT_FORMAT_TEXT;
+    const report_format_t *format = &report_formats [REPORT_FORMAT_TEXT];
     char *labels_text = NULL;
     int c;
     while ((c = getopt_long (argc, argv, "l:f:h", long_options, NULL)) != -1) {
@@ -115,7 +115,7 @@ report_command_compare (int argc, char **argv)
             labels_text = optarg;
             continue;
         }
-        if (c == 'f' && (format = s_format ("compare", optarg)) >= 0)
+        if (c == 'f' && (format = s_format ("compare", optarg)))
             continue;
         if (c == 'f')
             return COMMAND_EXIT_USAGE;
@@ -144,7 +144,7 @@ report_command_compare (int argc, char **argv)
     }
     char err [1024];
     int rc = report_compare ((const char *const *) argv + optind, labels, count,
-                             (report_format_t) format, stdout, err, sizeof err);
+                             format, stdout, err, sizeof err);
     free (labels);
     if (rc) {
         fprintf (stderr, "iofleet compare: %s\n", err);
