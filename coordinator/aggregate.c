@@ -772,6 +772,7 @@ aggregate_test (test_result_t *test)
     assert (test->streams || test->stream_count == 0);
     test_summary_t *summary = &test->summary;
     memset (summary, 0, sizeof (*summary));
+    summary->latency_p99_ns = NAN;          //  no workload measures it yet
     s_fill_totals (test, summary);
     s_fill_all_running (test, summary);
     s_fill_skews (test, summary);

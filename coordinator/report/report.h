@@ -67,6 +67,11 @@ int report_html_write (const run_result_t *run, const char *path, char *err, siz
 //  is left empty and err says "file: what is wrong". Returns 0 or -1.
 int report_read (const char *path, run_result_t *run, char *err, size_t errlen);
 
+//  report_read without the samples: what compare and the archive need.
+//  Every value is checked alike: types, integer bounds, rates 0 or more,
+//  percentages 0 to 100, a number written as a string refused.
+int report_read_results (const char *path, run_result_t *run, char *err, size_t errlen);
+
 //  Output formats of `iofleet report` and `iofleet compare`.
 typedef enum {
     REPORT_FORMAT_TEXT,
