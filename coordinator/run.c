@@ -16,6 +16,7 @@
 */
 #include "run.h"
 #include "aggregate.h"
+#include "archive.h"
 #include "console.h"
 #include "fleet.h"
 #include "results.h"
@@ -49,6 +50,7 @@ typedef struct {
     run_result_t result;            //  everything measured so far
     char dir [PATH_MAX];            //  results directory
     FILE *samples;                  //  samples.jsonl, appended per test
+    archive_t *archive;             //  the runs database, or NULL (--no-db)
     uint32_t next_test_id;          //  test ids within the agents' sessions
     bool failed;                    //  a test failed or an agent was lost
     char coordinator [MSG_TEXT_MAX + 1];    //  how agents see us: "user@host pid=N"
@@ -866,6 +868,7 @@ record:
     report_samples_append (tr.result, self->samples);
     fflush (self->samples);
     s_write_results (self);
+    archive_record_test (self->archive, &self->result);
 
 done:
     free (tr.first_stream);
@@ -922,6 +925,7 @@ run_scenario (const scenario_t *scenario, const run_options_t *options)
     char err [1024];
     int status = RUN_EXIT_FAILED;
     msg_strcpy (self.result.scenario_path, scenario->path, sizeof self.result.scenario_path);
+    msg_strcpy (self.result.label, options->label? options->label: "", sizeof self.result.label);
     self.result.started_wall_ns = clock_wall_ns ();
     self.result.units = options->units;
     if (!self.fleet || !self.console)
@@ -937,6 +941,8 @@ run_scenario (const scenario_t *scenario, const run_options_t *options)
         fprintf (stderr, "iofleet: %s\n", err);
         goto bye;
     }
+    if (!options->no_db)
+        self.archive = archive_new_for_run (options->db_path, self.dir);
     uint64_t iterations = options->iterations? options->iterations: scenario->options.iterations;
     for (size_t t = 0; t < scenario->test_count; t++)
         for (uint64_t n = 1; n <= iterations; n++)
@@ -948,7 +954,8 @@ report:
     report_text (&self.result, stdout);
     fflush (stdout);
     fprintf (stderr, "iofleet: results in %s\n", self.dir);
-    status = self.failed || fleet_interrupted ()? RUN_EXIT_FAILED: RUN_EXIT_OK;
+    status = self.failed || fleet_interrupted ()? RUN_EXIT_FAILED:
+             archive_failed (self.archive)? RUN_EXIT_ARCHIVE: RUN_EXIT_OK;
 
 bye:;
     msg_t bye = { .type = MSG_BYE };
@@ -958,6 +965,7 @@ bye:;
 done:
     if (self.samples)
         fclose (self.samples);
+    archive_destroy (&self.archive);
     run_result_clear (&self.result);
     console_destroy (&self.console);
     fleet_destroy (&self.fleet);

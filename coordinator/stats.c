@@ -355,6 +355,9 @@ stats_compare (const double *a, size_t m, const double *b, size_t n)
     double base = verdict.median_a;
     if (base != 0)
         verdict.change_pct = (verdict.median_b - base) / fabs (base) * 100;
+    else
+    if (verdict.median_b == 0)
+        verdict.change_pct = 0;     //  nothing then, nothing now
     if (m < STATS_STRONG_MIN || n < STATS_STRONG_MIN) {
         verdict.real = !s_within_range (a, m, verdict.median_b)
                     && !s_within_range (b, n, verdict.median_a);

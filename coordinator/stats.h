@@ -63,7 +63,7 @@ double stats_shift_interval (const double *a, size_t m, const double *b, size_t 
 typedef struct {
     size_t m, n;                    //  values in a and in b
     double median_a, median_b;      //  the medians
-    double change_pct;              //  median b against median a, %; NAN if median a is 0
+    double change_pct;              //  median b against median a, %; NAN from 0 to not 0
     bool strong;                    //  the test decided (STATS_STRONG_MIN values a side)
     bool real;                      //  the change is more than run-to-run noise
     double p_value;                 //  two-sided, exact; NAN for a weak verdict

@@ -1,8 +1,9 @@
 /*  coordinator/report/compare.c: results of several runs side by side
     (`iofleet compare`); see report.h.
 
-    Loads every file into a set, builds the rows, and prints them in the
-    format asked; compare.h says which file does what.
+    Makes a set of each run, the rows of the table from their tests,
+    prints them in the format asked, then lets the gate judge the same
+    rows; compare.h says which file does what.
 */
 #include "compare.h"
 
@@ -11,62 +12,44 @@
 #include <stdlib.h>
 #include <string.h>
 
-//  --------------------------------------------------------------------------
-//  Entry
-
-//  Load every file, build the rows, print them in the format asked.
 int
-report_compare (const char *const *paths, const char *const *labels, size_t count,
-                report_format_t format, FILE *out, char *err, size_t errlen)
+report_compare (const run_result_t *runs, const char *const *origins,
+                const char *const *labels, size_t count, const compare_options_t *options,
+                FILE *out, FILE *log, char *err, size_t errlen)
 {
-    assert (paths);
+    assert (runs && origins && options);
     assert (count > 0);
     int rc = -1;
     row_t *rows = NULL;
-    char (*cells) [CELL_MAX] = NULL;
     set_t *sets = (set_t *) calloc (count, sizeof (set_t));
-    if (!sets) {
-        snprintf (err, errlen, "compare: %s", strerror (ENOMEM));
-        return -1;
-    }
-    for (size_t nbr = 0; nbr < count; nbr++)
-        if (compare_load (&sets [nbr], paths [nbr], err, errlen))
-            goto done;
-    compare_label (sets, count, labels);
-    size_t row_count;
-    rows = compare_rows (sets, count, &row_count);
-    size_t columns = count + 2;
-    cells = calloc ((row_count + 1) * columns, CELL_MAX);
-    if (!rows || !cells) {
-        snprintf (err, errlen, "compare: %s", strerror (ENOMEM));
+    if (!sets)
         goto done;
-    }
-    switch (format) {
+    compare_sets (sets, runs, origins, labels, count);
+    size_t row_count;
+    rows = compare_rows (sets, count, options->tests, options->test_count, &row_count);
+    if (!rows)
+        goto done;
+    switch (options->format) {
         case REPORT_FORMAT_TEXT:
-        case REPORT_FORMAT_HTML: {
-            size_t lines = compare_text_table (sets, count, rows, row_count, cells, columns);
-            if (format == REPORT_FORMAT_TEXT)
-                compare_print_text (cells, lines, columns, out);
-            else
-                compare_print_html (cells, lines, columns, out);
-            rc = 0;
+            rc = compare_print_text (sets, count, rows, row_count, out);
             break;
-        }
+        case REPORT_FORMAT_HTML:
+            rc = compare_print_html (sets, count, rows, row_count, out);
+            break;
         case REPORT_FORMAT_CSV:
-            compare_print_csv (sets, count, rows, row_count, out);
-            rc = 0;
+            rc = compare_print_csv (sets, count, rows, row_count, out);
             break;
         case REPORT_FORMAT_JSON:
             rc = compare_print_json (sets, count, rows, row_count, out);
-            if (rc)
-                snprintf (err, errlen, "compare: %s", strerror (ENOMEM));
             break;
     }
+    if (rc == 0)
+        rc = compare_gate (sets, count, rows, row_count, options->bounds,
+                           options->bound_count, log);
 done:
-    for (size_t nbr = 0; nbr < count; nbr++)
-        free (sets [nbr].tests);
+    if (rc < 0)
+        snprintf (err, errlen, "compare: %s", strerror (ENOMEM));
     free (sets);
     free (rows);
-    free (cells);
     return rc;
 }

@@ -1,146 +1,60 @@
-/*  coordinator/report/compare_sets.c: result files read into the sets
-    of `iofleet compare`, and their labels; see compare.h.
+/*  coordinator/report/compare_sets.c: runs as the columns of `iofleet
+    compare`, and the rows they make; see compare.h.
 
-    Only the summaries are read, straight from the JSON, so that result
-    files of other versions with more keys compare as well.
+    A run comes from a results file or from the archive, read by the one
+    reader (reader.c), so that the same checks apply whatever compare is
+    given. Its tests are grouped by name: a test that ran N times is N
+    entries, iteration 1 being its first run.
 */
 #include "compare.h"
-#include "../aggregate.h"
 
-#include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-//  Add a value to a spread, unless it is not a number.
-static void
-s_spread_add (spread_t *spread, json_t *value)
+//  Whether the distinct values before agent nbr include value.
+static bool
+s_seen (const run_result_t *run, size_t nbr, bool hosts, const char *value)
 {
-    if (!json_is_number (value))
-        return;
-    double number = json_number_value (value);
-    if (!isfinite (number))
-        return;
-    if (spread->count == 0 || number < spread->min)
-        spread->min = number;
-    if (spread->count == 0 || number > spread->max)
-        spread->max = number;
-    spread->sum += number;
-    spread->count++;
+    for (size_t before = 0; before < nbr; before++) {
+        const agent_info_t *agent = &run->agents [before];
+        if (!strcmp (hosts? agent->hostname: agent->kernel, value))
+            return true;
+    }
+    return false;
 }
 
-//  The test of a set with a name, added if new; NULL when memory ran out.
-static set_test_t *
-s_set_test (set_t *set, const char *name)
-{
-    for (size_t nbr = 0; nbr < set->test_count; nbr++)
-        if (!strcmp (set->tests [nbr].name, name))
-            return &set->tests [nbr];
-    set_test_t *tests = realloc (set->tests, (set->test_count + 1) * sizeof *tests);
-    if (!tests)
-        return NULL;
-    set->tests = tests;
-    set_test_t *test = &tests [set->test_count++];
-    memset (test, 0, sizeof *test);
-    snprintf (test->name, sizeof test->name, "%s", name);
-    return test;
-}
-
-//  Join the distinct kernel releases of the agents: "6.1.0-18-amd64".
-static void
-s_kernels (set_t *set, json_t *agents)
+//  Join the distinct kernels (or host names) of the agents.
+void
+compare_join_agents (const run_result_t *run, bool hosts, char *buf, size_t buflen)
 {
     size_t used = 0;
-    set->kernels [0] = 0;
-    for (size_t nbr = 0; nbr < json_array_size (agents); nbr++) {
-        const char *kernel = json_string_value (json_object_get (json_array_get (agents, nbr),
-                                                                 "kernel"));
-        if (!kernel || !kernel [0])
+    buf [0] = 0;
+    for (size_t nbr = 0; nbr < run->agent_count; nbr++) {
+        const agent_info_t *agent = &run->agents [nbr];
+        const char *value = hosts? agent->hostname: agent->kernel;
+        if (!value [0] || s_seen (run, nbr, hosts, value) || used >= buflen)
             continue;
-        //  Each release once, however many agents run it.
-        bool seen = false;
-        for (size_t before = 0; before < nbr && !seen; before++) {
-            const char *other = json_string_value (
-                json_object_get (json_array_get (agents, before), "kernel"));
-            seen = other && !strcmp (other, kernel);
-        }
-        if (!seen && used < sizeof set->kernels)
-            used += (size_t) snprintf (set->kernels + used, sizeof set->kernels - used,
-                                       "%s%s", used? "+": "", kernel);
+        used += (size_t) snprintf (buf + used, buflen - used, "%s%s", used? "+": "", value);
     }
-}
-
-//  Read one results file's summaries into set.
-int
-compare_load (set_t *set, const char *path, char *err, size_t errlen)
-{
-    set->path = path;
-    json_error_t error;
-    json_t *root = json_load_file (path, 0, &error);
-    if (!root) {
-        if (error.line < 0 && errno)
-            snprintf (err, errlen, "%s: %s", path, strerror (errno));
-        else
-            snprintf (err, errlen, "%s:%d:%d: %s", path, error.line, error.column, error.text);
-        return -1;
-    }
-    int rc = -1;
-    json_t *tests = json_object_get (root, "tests");
-    json_t *agents = json_object_get (root, "agents");
-    if (!json_is_object (root) || !json_is_array (tests) || !json_is_array (agents)) {
-        snprintf (err, errlen, "%s: not an iofleet results file (no tests and agents arrays)",
-                  path);
-        goto done;
-    }
-    s_kernels (set, agents);
-    for (size_t nbr = 0; nbr < json_array_size (tests); nbr++) {
-        json_t *test = json_array_get (tests, nbr);
-        const char *name = json_string_value (json_object_get (test, "name"));
-        json_t *summary = json_object_get (test, "summary");
-        if (!name || !json_is_object (summary)) {
-            snprintf (err, errlen, "%s: tests[%zu]: expected a name and a summary", path, nbr);
-            goto done;
-        }
-        if (strlen (name) > JOB_NAME_MAX) {
-            snprintf (err, errlen, "%s: tests[%zu].name: longer than %d bytes",
-                      path, nbr, JOB_NAME_MAX);
-            goto done;
-        }
-        set_test_t *figures = s_set_test (set, name);
-        if (!figures) {
-            snprintf (err, errlen, "%s: %s", path, strerror (ENOMEM));
-            goto done;
-        }
-        json_t *disk = json_object_get (summary, "disk");
-        json_t *network = json_object_get (summary, "network");
-        s_spread_add (&figures->figure [FIGURE_COMBINED], json_object_get (summary, "combined_mbps"));
-        s_spread_add (&figures->figure [FIGURE_SYS], json_object_get (summary, "sys_pct"));
-        if (json_integer_value (json_object_get (disk, "streams")) > 0
-        &&  json_integer_value (json_object_get (network, "streams")) > 0) {
-            figures->mixed = true;
-            s_spread_add (&figures->figure [FIGURE_DISK], json_object_get (disk, "combined_mbps"));
-            s_spread_add (&figures->figure [FIGURE_NETWORK],
-                          json_object_get (network, "combined_mbps"));
-        }
-    }
-    rc = 0;
-done:
-    json_decref (root);
-    return rc;
 }
 
 //  Label the columns: the given labels, else the kernel releases, else
 //  the file names; a label seen before gets " #2", " #3".
 void
-compare_label (set_t *sets, size_t count, const char *const *labels)
+compare_sets (set_t *sets, const run_result_t *runs, const char *const *origins,
+              const char *const *labels, size_t count)
 {
     for (size_t nbr = 0; nbr < count; nbr++) {
-        const char *base = strrchr (sets [nbr].path, '/');
+        set_t *set = &sets [nbr];
+        set->run = &runs [nbr];
+        set->origin = origins [nbr];
+        compare_join_agents (set->run, false, set->kernels, sizeof set->kernels);
+        const char *base = strrchr (set->origin, '/');
         const char *label = labels? labels [nbr]:
-                            sets [nbr].kernels [0]? sets [nbr].kernels:
-                            base? base + 1: sets [nbr].path;
-        snprintf (sets [nbr].label, sizeof sets [nbr].label, "%s", label);
+                            set->kernels [0]? set->kernels:
+                            base? base + 1: set->origin;
+        snprintf (set->label, sizeof set->label, "%s", label);
         size_t same = 1;
         for (size_t before = 0; before < nbr; before++) {
             const char *other = labels? labels [before]:
@@ -151,8 +65,140 @@ compare_label (set_t *sets, size_t count, const char *const *labels)
         if (same > 1) {
             char numbered [LABEL_MAX + 16];
             snprintf (numbered, sizeof numbered, "%s #%zu", label, same);
-            snprintf (sets [nbr].label, sizeof sets [nbr].label, "%s", numbered);
+            snprintf (set->label, sizeof set->label, "%s", numbered);
         }
     }
 }
 
+//  Whether name is one of the tests, or a phase of one ("name/phase").
+bool
+compare_selected (const char *name, const char *const *tests, size_t test_count)
+{
+    if (test_count == 0)
+        return true;
+    for (size_t nbr = 0; nbr < test_count; nbr++) {
+        size_t length = strlen (tests [nbr]);
+        if (!strncmp (name, tests [nbr], length) && (name [length] == 0 || name [length] == '/'))
+            return true;
+    }
+    return false;
+}
+
+//  The values of a row in one set.
+size_t
+compare_values (const set_t *set, const row_t *row, double *values)
+{
+    size_t count = 0;
+    for (size_t nbr = 0; nbr < set->run->test_count; nbr++) {
+        const test_result_t *test = &set->run->tests [nbr];
+        if (strcmp (test->name, row->test))
+            continue;
+        bool first = test->iteration == 1;
+        if (row->split && (row->kind == ROW_FIRST) != first)
+            continue;
+        double value = row->metric->get (test);
+        if (isfinite (value))
+            values [count++] = value;
+    }
+    return count;
+}
+
+//  How many values any set has for a row, at most.
+static size_t
+s_most_values (const set_t *sets, size_t count, const row_t *row)
+{
+    size_t most = 0;
+    for (size_t nbr = 0; nbr < count; nbr++) {
+        double *values = (double *) malloc ((sets [nbr].run->test_count + 1) * sizeof (double));
+        size_t found = values? compare_values (&sets [nbr], row, values): 0;
+        most = found > most? found: most;
+        free (values);
+    }
+    return most;
+}
+
+//  Whether some set ran a test more than once.
+static bool
+s_split (const set_t *sets, size_t count, const char *test)
+{
+    for (size_t nbr = 0; nbr < count; nbr++)
+        for (size_t t = 0; t < sets [nbr].run->test_count; t++)
+            if (sets [nbr].run->tests [t].iteration > 1
+            &&  !strcmp (sets [nbr].run->tests [t].name, test))
+                return true;
+    return false;
+}
+
+//  Append the rows of one test.
+static void
+s_test_rows (const set_t *sets, size_t count, const char *test, row_t *rows, size_t *row_count)
+{
+    bool split = s_split (sets, count, test);
+    for (int kind = ROW_MAIN; kind <= ROW_FIRST; kind++) {
+        //  Spread rows follow their main rows; the first runs come last.
+        if (kind == ROW_SPREAD || (kind == ROW_FIRST && !split))
+            continue;
+        for (size_t metric = 0; metric < compare_metric_count; metric++) {
+            row_t row = { test, &compare_metrics [metric], (row_kind_t) kind, split };
+            size_t most = s_most_values (sets, count, &row);
+            if (most == 0 && !(row.metric->always && kind == ROW_MAIN))
+                continue;
+            rows [(*row_count)++] = row;
+            if (kind == ROW_MAIN && most > 1)
+                rows [(*row_count)++] = (row_t) { test, row.metric, ROW_SPREAD, split };
+        }
+    }
+}
+
+//  Whether some set has phases of a test: "name/phase".
+static bool
+s_has_phases (const set_t *sets, size_t count, const char *test)
+{
+    size_t length = strlen (test);
+    for (size_t nbr = 0; nbr < count; nbr++)
+        for (size_t t = 0; t < sets [nbr].run->test_count; t++) {
+            const char *name = sets [nbr].run->tests [t].name;
+            if (!strncmp (name, test, length) && name [length] == '/')
+                return true;
+        }
+    return false;
+}
+
+//  The rows: every test, in the order of the sets.
+row_t *
+compare_rows (const set_t *sets, size_t count, const char *const *tests, size_t test_count,
+              size_t *row_count)
+{
+    size_t names = test_count;
+    for (size_t nbr = 0; nbr < count; nbr++)
+        names += sets [nbr].run->test_count;
+    //  At most three rows per figure of each distinct test.
+    row_t *rows = (row_t *) calloc (names * compare_metric_count * 3 + 1, sizeof (row_t));
+    const char **listed = (const char **) calloc (names + 1, sizeof (char *));
+    *row_count = 0;
+    if (!rows || !listed) {
+        free (rows);
+        free (listed);
+        return NULL;
+    }
+    size_t listed_count = 0;
+    //  Tests asked for come first, in the order asked, even if no set has
+    //  them (a test a set lacks is missing, never dropped), unless they
+    //  are tests of phases: then their phases are the rows.
+    for (size_t nbr = 0; nbr < test_count; nbr++)
+        if (!s_has_phases (sets, count, tests [nbr]))
+            listed [listed_count++] = tests [nbr];
+    for (size_t nbr = 0; nbr < count; nbr++)
+        for (size_t t = 0; t < sets [nbr].run->test_count; t++) {
+            const char *name = sets [nbr].run->tests [t].name;
+            bool seen = !compare_selected (name, tests, test_count);
+            for (size_t before = 0; before < listed_count && !seen; before++)
+                seen = !strcmp (listed [before], name);
+            if (!seen)
+                listed [listed_count++] = name;
+        }
+    for (size_t nbr = 0; nbr < listed_count; nbr++)
+        s_test_rows (sets, count, listed [nbr], rows, row_count);
+    free (listed);
+    return rows;
+}

@@ -1,105 +1,104 @@
-/*  coordinator/report/compare_verdict.c: the rows of `iofleet compare`,
-    and each cell against the first set; see compare.h.
+/*  coordinator/report/compare_verdict.c: each cell of `iofleet compare`
+    against the same row of the first set; see compare.h.
 
-    The table the mailing-list threads were made of: a row per test, a
-    column per result set (a kernel, usually), each figure with its change
-    against the first column in percent. A test that ran N times counts
-    as the mean of its iterations, and the iterations' range (min..max) is
-    its run-to-run spread. A change is marked "~" when it lies within the
-    spread of either side: the other column's mean inside the first
-    column's range, or the first column's mean inside the other's. A side
-    with one iteration has no spread. Tests one set lacks are shown as
-    missing, never dropped.
+    A test that ran more than once counts as iterations 2..N, and its
+    first run is a row of its own: the first run after a boot or on a new
+    file is often much slower, and mixed in it would be read as noise.
+    The value shown is the median of the iterations; the change is the
+    median's, in percent of the first set's.
 
-    Rows: the combined MB/s of each test; for a test that mixes disk and
-    network streams, the two classes' combined MB/s (one "disk/network"
-    row in text, as the threads wrote "96/35"); and system CPU in percent
-    when the results carry it (summary.sys_pct), skipped otherwise.
+    Whether a change is real is stats.h's verdict: with three values a
+    side or more, the Mann-Whitney U test at 10% and its interval; with
+    fewer, the old min..max rule, said to be weak. Spread rows (the
+    stddev of the main row's values) and first-run rows (one value each)
+    show their change but get no verdict.
 */
 #include "compare.h"
 #include "../aggregate.h"
 
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-//  The mean of a spread.
-double
-compare_mean (const spread_t *spread)
+//  A row's values in one set, in a new array for the caller to free.
+static double *
+s_values (const set_t *set, const row_t *row, size_t *count)
 {
-    return spread->count? spread->sum / (double) spread->count: NAN;
+    row_t values_row = *row;
+    if (row->kind == ROW_SPREAD)
+        values_row.kind = ROW_MAIN;
+    double *values = (double *) malloc ((set->run->test_count + 1) * sizeof (double));
+    *count = values? compare_values (set, &values_row, values): 0;
+    return values;
 }
 
-//  Whether value lies within a spread of at least two iterations.
-static bool
-s_inside (const spread_t *spread, double value)
+//  The change from base to value in percent of base; NAN from 0 to
+//  anything else.
+static double
+s_change_pct (double base, double value)
 {
-    return spread->count > 1 && value >= spread->min && value <= spread->max;
+    if (base == 0 && value == 0)
+        return 0;
+    return base != 0 && isfinite (base) && isfinite (value)?
+           (value - base) / fabs (base) * 100: NAN;
 }
 
-//  The cell of a row in set nbr, against the same row in set 0.
-cell_t
-compare_cell (const set_t *sets, size_t nbr, const row_t *row)
+//  The cell of a row in set nbr.
+int
+compare_cell (const set_t *sets, size_t nbr, const row_t *row, cell_t *cell)
 {
-    cell_t cell = { .missing = true, .change_pct = NAN };
-    const spread_t *base = NULL;
-    for (size_t test = 0; test < sets [0].test_count; test++)
-        if (!strcmp (sets [0].tests [test].name, row->test))
-            base = &sets [0].tests [test].figure [row->figure];
-    for (size_t test = 0; test < sets [nbr].test_count; test++)
-        if (!strcmp (sets [nbr].tests [test].name, row->test)) {
-            cell.spread = sets [nbr].tests [test].figure [row->figure];
-            cell.missing = cell.spread.count == 0;
+    memset (cell, 0, sizeof *cell);
+    cell->missing = true;
+    cell->median = cell->min = cell->max = cell->stddev = cell->change_pct = NAN;
+    size_t count, base_count = 0;
+    double *values = s_values (&sets [nbr], row, &count);
+    double *base = s_values (&sets [0], row, &base_count);
+    if (!values || !base) {
+        free (values);
+        free (base);
+        return -1;
+    }
+    aggregate_stats_t stats = aggregate_stats (values, count);
+    aggregate_stats_t base_stats = aggregate_stats (base, base_count);
+    //  A spread needs two values.
+    size_t least = row->kind == ROW_SPREAD? 2: 1;
+    if (count >= least) {
+        cell->missing = false;
+        cell->count = count;
+        cell->median = row->kind == ROW_SPREAD? stats.stddev: stats.median;
+        cell->min = stats.min;
+        cell->max = stats.max;
+        cell->stddev = stats.stddev;
+    }
+    if (nbr > 0 && !cell->missing && base_count >= least) {
+        cell->compared = true;
+        if (row->kind == ROW_MAIN) {
+            cell->judged = true;
+            cell->verdict = stats_compare (base, base_count, values, count);
+            cell->change_pct = cell->verdict.change_pct;
         }
-    if (nbr == 0 || cell.missing || !base || base->count == 0)
-        return cell;
-    double first = compare_mean (base);
-    double mean = compare_mean (&cell.spread);
-    if (first != 0)
-        cell.change_pct = (mean - first) / first * 100;
-    cell.within_spread = s_inside (base, mean) || s_inside (&cell.spread, first);
-    return cell;
+        else
+        if (row->kind == ROW_SPREAD)
+            cell->change_pct = s_change_pct (base_stats.stddev, stats.stddev);
+        else
+            cell->change_pct = s_change_pct (base_stats.median, stats.median);
+    }
+    free (values);
+    free (base);
+    return 0;
 }
 
-//  Whether any set has a figure for a test.
-static bool
-s_any (const set_t *sets, size_t count, const char *test, figure_t figure)
+//  "dd1", or "dd1 first run".
+void
+compare_row_test (const row_t *row, char *buf, size_t buflen)
 {
-    for (size_t nbr = 0; nbr < count; nbr++)
-        for (size_t t = 0; t < sets [nbr].test_count; t++)
-            if (!strcmp (sets [nbr].tests [t].name, test)
-            &&  sets [nbr].tests [t].figure [figure].count)
-                return true;
-    return false;
+    snprintf (buf, buflen, "%s%s", row->test, row->kind == ROW_FIRST? " first run": "");
 }
 
-//  The rows: every test of every set, in the order of the first set and
-//  then of those that follow; its figures in a fixed order. A test that
-//  no set has a combined rate for is still listed: as missing everywhere.
-row_t *
-compare_rows (const set_t *sets, size_t count, size_t *row_count)
+//  "MB/s", or "MB/s stddev".
+void
+compare_row_figure (const row_t *row, char *buf, size_t buflen)
 {
-    size_t capacity = 0;
-    for (size_t nbr = 0; nbr < count; nbr++)
-        capacity += sets [nbr].test_count * FIGURES;
-    row_t *rows = (row_t *) calloc (capacity? capacity: 1, sizeof (row_t));
-    *row_count = 0;
-    if (!rows)
-        return NULL;
-    for (size_t nbr = 0; nbr < count; nbr++)
-        for (size_t t = 0; t < sets [nbr].test_count; t++) {
-            const char *name = sets [nbr].tests [t].name;
-            bool listed = false;
-            for (size_t row = 0; row < *row_count && !listed; row++)
-                listed = !strcmp (rows [row].test, name);
-            if (listed)
-                continue;
-            for (int figure = 0; figure < FIGURES; figure++)
-                if (figure == FIGURE_COMBINED || s_any (sets, count, name, (figure_t) figure))
-                    rows [(*row_count)++] = (row_t) { name, (figure_t) figure };
-        }
-    return rows;
+    snprintf (buf, buflen, "%s%s", row->metric->name, row->kind == ROW_SPREAD? " stddev": "");
 }
-
