@@ -129,24 +129,34 @@ s_split (const set_t *sets, size_t count, const char *test)
     return false;
 }
 
-//  Append the rows of one test.
+//  Append the rows of one test: per figure its main row and its spread,
+//  except that a pair of figures shown as one ("disk/network") keeps its
+//  two main rows together, then its two spreads; then the first runs.
 static void
 s_test_rows (const set_t *sets, size_t count, const char *test, row_t *rows, size_t *row_count)
 {
     bool split = s_split (sets, count, test);
-    for (int kind = ROW_MAIN; kind <= ROW_FIRST; kind++) {
-        //  Spread rows follow their main rows; the first runs come last.
-        if (kind == ROW_SPREAD || (kind == ROW_FIRST && !split))
-            continue;
-        for (size_t metric = 0; metric < compare_metric_count; metric++) {
-            row_t row = { test, &compare_metrics [metric], (row_kind_t) kind, split };
-            size_t most = s_most_values (sets, count, &row);
-            if (most == 0 && !(row.metric->always && kind == ROW_MAIN))
-                continue;
+    row_t held [2];                 //  spreads waiting for the end of a pair
+    size_t held_count = 0;
+    for (size_t metric = 0; metric < compare_metric_count; metric++) {
+        row_t row = { test, &compare_metrics [metric], ROW_MAIN, split };
+        size_t most = s_most_values (sets, count, &row);
+        if (most > 0 || row.metric->always)
             rows [(*row_count)++] = row;
-            if (kind == ROW_MAIN && most > 1)
-                rows [(*row_count)++] = (row_t) { test, row.metric, ROW_SPREAD, split };
-        }
+        if (most > 1)
+            held [held_count++] = (row_t) { test, row.metric, ROW_SPREAD, split };
+        if (row.metric->joined && most > 0)
+            continue;               //  its spread after its partner's row
+        for (size_t nbr = 0; nbr < held_count; nbr++)
+            rows [(*row_count)++] = held [nbr];
+        held_count = 0;
+    }
+    for (size_t nbr = 0; nbr < held_count; nbr++)
+        rows [(*row_count)++] = held [nbr];
+    for (size_t metric = 0; split && metric < compare_metric_count; metric++) {
+        row_t row = { test, &compare_metrics [metric], ROW_FIRST, split };
+        if (s_most_values (sets, count, &row) > 0)
+            rows [(*row_count)++] = row;
     }
 }
 
