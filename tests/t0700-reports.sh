@@ -83,12 +83,7 @@ print("csv: %d rows, sums agree" % len(rows))
 PY
 
 # HTML in a real browser: the DOM Chromium built from the page.
-command -v chromium > /dev/null || fail "chromium is not installed (scripts/deps.sh installs it)"
-timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
-    --disable-component-update --disable-sync --no-first-run \
-    --user-data-dir="$SCRATCH/chrome" --dump-dom "file://$RESULTS/report.html" \
-    > "$SCRATCH/dom.html" 2> "$SCRATCH/chrome.log" ||
-    { tail -20 "$SCRATCH/chrome.log"; fail "chromium could not load report.html"; }
+dump_dom "$RESULTS/report.html" "$SCRATCH/dom.html"
 python3 - "$RESULTS" "$SCRATCH/dom.html" <<'PY' || fail "the timelines do not match the samples"
 import json, sys
 from html.parser import HTMLParser

@@ -15,6 +15,7 @@
 #include "../../proto/clock.h"
 
 #include <getopt.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +59,8 @@ history_utc (int64_t wall_ns, char *buf, size_t buflen)
 }
 
 //  A date as UTC nanoseconds: "2026-12-01", "2026-12-01T09:30", with
-//  seconds or not, T or a space; -1 for anything else.
+//  seconds or not, T or a space; -1 for anything else, or for a date
+//  before 1970 or after 2262.
 static int64_t
 s_date (const char *text)
 {
@@ -69,8 +71,10 @@ s_date (const char *text)
         struct tm tm;
         memset (&tm, 0, sizeof tm);
         const char *end = strptime (text, formats [nbr], &tm);
-        if (end && !*end)
-            return (int64_t) timegm (&tm) * NS_PER_SEC;
+        time_t seconds = end && !*end? timegm (&tm): -1;
+        //  Instants are nanoseconds in 64 bits: up to the year 2262.
+        if (seconds >= 0 && seconds < INT64_MAX / NS_PER_SEC)
+            return (int64_t) seconds * NS_PER_SEC;
     }
     return -1;
 }
