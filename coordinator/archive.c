@@ -122,6 +122,7 @@ s_open (const char *path, int flags, char *err, size_t errlen)
     return self;
 }
 
+//  Open or create the archive at path, its schema brought up to date.
 archive_t *
 archive_new (const char *path, char *err, size_t errlen)
 {
@@ -149,6 +150,7 @@ fail:
     return NULL;
 }
 
+//  Open an existing archive for queries only.
 archive_t *
 archive_new_reader (const char *path, char *err, size_t errlen)
 {
@@ -167,6 +169,7 @@ archive_new_reader (const char *path, char *err, size_t errlen)
     return self;
 }
 
+//  Close the archive.
 void
 archive_destroy (archive_t **self_p)
 {
@@ -367,6 +370,7 @@ fail:
     return -1;
 }
 
+//  Record some tests of a run, with the run and its agents.
 int
 archive_record (archive_t *self, const run_result_t *run, const char *results_dir,
                 size_t first, size_t count, char *err, size_t errlen)
@@ -374,6 +378,7 @@ archive_record (archive_t *self, const run_result_t *run, const char *results_di
     return s_write (self, run, results_dir, first, count, false, err, errlen);
 }
 
+//  Record a whole run, replacing it if it is there.
 int
 archive_import (archive_t *self, const run_result_t *run, const char *results_dir,
                 char *err, size_t errlen)
@@ -397,6 +402,7 @@ s_run_failed (archive_t *self, const char *err)
     self->db = NULL;
 }
 
+//  The archive of a run, which never stops it.
 archive_t *
 archive_new_for_run (const char *path, const char *results_dir)
 {
@@ -430,6 +436,7 @@ archive_new_for_run (const char *path, const char *results_dir)
     return self;
 }
 
+//  Record the run's last test, unless the archive failed before.
 void
 archive_record_test (archive_t *self, const run_result_t *run)
 {
@@ -440,6 +447,7 @@ archive_record_test (archive_t *self, const run_result_t *run)
         s_run_failed (self, err);
 }
 
+//  Whether the run's archive failed.
 bool
 archive_failed (const archive_t *self)
 {

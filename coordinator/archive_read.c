@@ -41,6 +41,7 @@ s_bind_instant (sqlite3_stmt *stmt, int param, int64_t wall_ns)
     return wall_ns? sqlite3_bind_int64 (stmt, param, wall_ns): sqlite3_bind_null (stmt, param);
 }
 
+//  The ids of the runs that match, oldest first.
 int
 archive_find (archive_t *self, const archive_filter_t *filter, int64_t **ids, size_t *count,
               char *err, size_t errlen)
@@ -118,6 +119,7 @@ s_read_rows (archive_t *self, const archive_table_t *table, const char *where, i
     return rc == SQLITE_DONE || rc == SQLITE_OK? 0: -1;
 }
 
+//  One run back from its rows: the run, its agents, its tests.
 int
 archive_load (archive_t *self, int64_t id, run_result_t *run, char **results_dir,
               char *err, size_t errlen)

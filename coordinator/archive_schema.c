@@ -127,12 +127,14 @@ const archive_table_t archive_hosts = {
     s_host_columns, COUNT (s_host_columns), "", "test_id"
 };
 
+//  A stream's rate, as the reports compute it.
 static double
 s_stream_rate (const void *row)
 {
     return aggregate_stream_rate_mbps ((const stream_result_t *) row);
 }
 
+//  A stream's rate up to its last write.
 static double
 s_stream_write_rate (const void *row)
 {
@@ -216,6 +218,7 @@ typedef struct {
     FILE *stream;                   //  open_memstream over it
 } s_sql_t;
 
+//  Start building SQL text.
 static bool
 s_sql_open (s_sql_t *sql)
 {
@@ -224,6 +227,7 @@ s_sql_open (s_sql_t *sql)
     return sql->stream != NULL;
 }
 
+//  The SQL text built, for the caller to free; NULL on failure.
 static char *
 s_sql_close (s_sql_t *sql)
 {
@@ -305,6 +309,7 @@ archive_schema_upgrade (sqlite3 *db, int from, char *err, size_t errlen)
     return s_exec (db, sql, err, errlen);
 }
 
+//  The INSERT of one row of a table.
 char *
 archive_insert_sql (const archive_table_t *table)
 {
@@ -321,6 +326,7 @@ archive_insert_sql (const archive_table_t *table)
     return s_sql_close (&sql);
 }
 
+//  The SELECT of a table's columns.
 char *
 archive_select_sql (const archive_table_t *table, const char *where)
 {
@@ -351,6 +357,7 @@ s_utc (int64_t wall_ns, char *buf, size_t buflen)
         snprintf (buf, buflen, "%s.%03dZ", stamp, (int) ((wall_ns % NS_PER_SEC) / NS_PER_MSEC));
 }
 
+//  Bind a row's fields to an INSERT's parameters.
 int
 archive_bind_row (sqlite3_stmt *stmt, int first, const archive_table_t *table, const void *row)
 {
@@ -412,6 +419,7 @@ archive_bind_row (sqlite3_stmt *stmt, int first, const archive_table_t *table, c
     return failed;
 }
 
+//  Read a SELECT's columns into a row's fields.
 void
 archive_read_row (sqlite3_stmt *stmt, int first, const archive_table_t *table, void *row)
 {

@@ -132,6 +132,7 @@ s_mwu_cdf_table (size_t m, size_t n, double *total)
     return cdf;
 }
 
+//  Orderings with U <= u, out of *total.
 double
 stats_mwu_count_le (size_t m, size_t n, size_t u, double *total)
 {
@@ -186,6 +187,7 @@ s_mwu_critical (size_t m, size_t n, double alpha, double *probability)
     return critical;
 }
 
+//  The largest U that is unusual at level alpha, or -1.
 long
 stats_mwu_critical (size_t m, size_t n, double alpha)
 {
@@ -211,6 +213,7 @@ s_compare_pooled (const void *left, const void *right)
                               &((const s_pooled_t *) right)->value);
 }
 
+//  The two-sided p-value of a against b, ties as midranks.
 double
 stats_mwu_p (const double *a, size_t m, const double *b, size_t n)
 {
@@ -283,6 +286,7 @@ done:
     return p;
 }
 
+//  The interval of the shift b - a; the confidence it reached.
 double
 stats_shift_interval (const double *a, size_t m, const double *b, size_t n,
                       double confidence, double *low, double *high)
@@ -311,6 +315,7 @@ stats_shift_interval (const double *a, size_t m, const double *b, size_t n,
 //  --------------------------------------------------------------------------
 //  The verdict
 
+//  The median of the values.
 double
 stats_median (const double *values, size_t count)
 {
@@ -341,6 +346,7 @@ s_within_range (const double *values, size_t count, double value)
     return value >= min && value <= max;
 }
 
+//  Noise or real: the test with enough values, min..max without.
 stats_verdict_t
 stats_compare (const double *a, size_t m, const double *b, size_t n)
 {

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+//  Compare runs: sets, rows, the table, then the gate.
 int
 report_compare (const run_result_t *runs, const char *const *origins,
                 const char *const *labels, size_t count, const compare_options_t *options,

@@ -22,30 +22,35 @@ s_mixed (const test_result_t *test)
     return test->summary.disk.streams > 0 && test->summary.network.streams > 0;
 }
 
+//  The combined MB/s of the test.
 static double
 s_combined_mbps (const test_result_t *test)
 {
     return test->summary.combined_mbps;
 }
 
+//  The disk streams' combined MB/s, in a mixed test.
 static double
 s_disk_mbps (const test_result_t *test)
 {
     return s_mixed (test)? test->summary.disk.combined_mbps: NAN;
 }
 
+//  The network streams' combined MB/s, in a mixed test.
 static double
 s_network_mbps (const test_result_t *test)
 {
     return s_mixed (test)? test->summary.network.combined_mbps: NAN;
 }
 
+//  System CPU of the test's hosts, %.
 static double
 s_sys_pct (const test_result_t *test)
 {
     return test->summary.sys_pct;
 }
 
+//  The 99th percentile of request latency, when measured.
 static double
 s_latency_p99_ns (const test_result_t *test)
 {

@@ -217,6 +217,7 @@ s_table (const history_t *history, const char *test, FILE *out)
     fputs ("</table>\n", out);
 }
 
+//  The page: per test its figure and its table.
 int
 history_print_html (const history_t *history, FILE *out)
 {
