@@ -16,7 +16,7 @@ B   ?= build
 SAN ?= 0
 
 MSGPACK := $(shell pkg-config --exists msgpack-c 2>/dev/null && echo msgpack-c || echo msgpack)
-PKGS    := libczmq libzmq $(MSGPACK) libnfs inih jansson
+PKGS    := libczmq libzmq $(MSGPACK) libnfs inih jansson sqlite3
 
 # Messages are built with snprintf into bounded buffers and cut on purpose
 # when a peer sends long names, so gcc's guesses at truncation are noise.

@@ -622,6 +622,7 @@ aggregate_test (test_result_t *test)
     test_summary_t *summary = &test->summary;
     memset (summary, 0, sizeof (*summary));
     s_fill_unfinished (test);
+    summary->latency_p99_ns = NAN;          //  no workload measures it yet
     s_fill_totals (test, summary);
     s_fill_all_running (test, summary);
     s_fill_skews (test, summary);

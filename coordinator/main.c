@@ -6,7 +6,8 @@
 
     Exit status: 0 everything ran and every agent reported; 1 a test
     failed or an agent was lost or unreachable; 2 bad usage or a bad
-    scenario, and then nothing was started.
+    scenario, and then nothing was started; 3 everything ran and the
+    results directory is complete, but the archive could not record it.
 */
 #include "aggregate.h"
 #include "fleet.h"
@@ -32,7 +33,10 @@ s_usage (FILE *out)
         "       iofleet keygen DIR [NAME]\n"
         "       iofleet report RESULT.json [--format text|json|csv|html]\n"
         "       iofleet compare A.json B.json [C.json ...] [--labels a,b,c]\n"
-        "                       [--format text|json|csv|html]\n"
+        "                       [--format text|json|csv|html] [--fail-on BOUND ...]\n"
+        "       iofleet compare --db FILE --by kernel|host|label|scenario [--test NAME]\n"
+        "       iofleet db import RESULTS.json ... [--db FILE]\n"
+        "       iofleet history [--db FILE] [--test NAME] [filters] [--format text|html]\n"
         "       iofleet --version\n"
         "\n"
         "`iofleet run --help` lists the scenario file's keys.\n");
@@ -68,6 +72,10 @@ s_run_help (FILE *out)
         "                         (default terminal: one line rewritten, on a terminal only)\n"
         "  --units MB|MiB         rates in the reports in MB/s (10^6 B/s, the default) or MiB/s\n"
         "  --on-lost continue|abort  an agent lost mid-test: the others finish, or the run stops\n"
+        "  --label TEXT           what this run is (a patch, a setting), for compare --by label\n"
+        "  --db FILE              the archive each test is recorded in (default iofleet.db\n"
+        "                         beside the results directory)\n"
+        "  --no-db                record the run in no archive\n"
         "\n"
         "[global] run options:\n");
     s_print_options (scenario_run_options, 0, out);
@@ -119,6 +127,9 @@ s_cmd_run (int argc, char **argv)
         { "progress", required_argument, NULL, 'P' },
         { "units", required_argument, NULL, 'u' },
         { "on-lost", required_argument, NULL, 'L' },
+        { "label", required_argument, NULL, 'l' },
+        { "db", required_argument, NULL, 'd' },
+        { "no-db", no_argument, NULL, 'D' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
@@ -153,6 +164,15 @@ s_cmd_run (int argc, char **argv)
             case 'L':
                 on_lost = optarg;
                 break;
+            case 'l':
+                if (strlen (optarg) > RUN_LABEL_MAX) {
+                    fprintf (stderr, "iofleet run: --label: longer than %d bytes\n", RUN_LABEL_MAX);
+                    return RUN_EXIT_USAGE;
+                }
+                options.label = optarg;
+                break;
+            case 'd': options.db_path = optarg; break;
+            case 'D': options.no_db = true; break;
             case 'u':
                 options.units = aggregate_units_parse (optarg);
                 if (options.units < 0) {
@@ -362,6 +382,10 @@ main (int argc, char **argv)
         return report_command_report (argc - 1, argv + 1);
     if (streq (command, "compare"))
         return report_command_compare (argc - 1, argv + 1);
+    if (streq (command, "db"))
+        return report_command_db (argc - 1, argv + 1);
+    if (streq (command, "history"))
+        return report_command_history (argc - 1, argv + 1);
     fprintf (stderr, "iofleet: unknown command '%s'\n", command);
     s_usage (stderr);
     return RUN_EXIT_USAGE;

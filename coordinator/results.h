@@ -76,6 +76,8 @@ typedef struct {
     double usr_pct;                         //  CPU time of those hosts, all added up: a
     double sys_pct;                         //  ratio of sums, not an average of
     double iowait_pct;                      //  per-host percentages; NAN if none
+    double latency_p99_ns;                  //  99th percentile of request latency, all
+                                            //  hosts merged; NAN when not measured
 } test_summary_t;
 
 //  One agent's host over one test: its HOST message and what it means.
@@ -151,9 +153,12 @@ typedef struct {
     uint64_t malformed_frames;              //  frames from it that did not decode, dropped
 } agent_info_t;
 
+#define RUN_LABEL_MAX 63                    //  bytes of a run's label
+
 //  A whole run.
 typedef struct {
     char scenario_path [JOB_PATH_MAX + 1];
+    char label [RUN_LABEL_MAX + 1];         //  what the engineer called the run, or ""
     int64_t started_wall_ns;                //  CLOCK_REALTIME at start
     int units;                              //  units_t the reports show rates in
     agent_info_t *agents;

@@ -16,6 +16,7 @@
 */
 #include "run.h"
 #include "aggregate.h"
+#include "archive.h"
 #include "console.h"
 #include "fleet.h"
 #include "results.h"
@@ -50,6 +51,7 @@ typedef struct {
     console_t *console;             //  live status line
     run_result_t result;            //  everything measured so far
     resultsdir_t *results;          //  the results directory
+    archive_t *archive;             //  the runs database, or NULL (--no-db)
     uint32_t next_test_id;          //  test ids within the agents' sessions
     bool failed;                    //  a test failed or an agent was lost
     char coordinator [MSG_TEXT_MAX + 1];    //  how agents see us: "user@host pid=N"
@@ -855,6 +857,7 @@ record:
     s_update_agents (self);         //  frames dropped during the test
     resultsdir_append_samples (self->results, tr.result);
     resultsdir_write_reports (self->results, &self->result);
+    archive_record_test (self->archive, &self->result);
 
 done:
     self->current = NULL;
@@ -918,6 +921,7 @@ run_scenario (const scenario_t *scenario, const run_options_t *options)
     char err [1024];
     int status = RUN_EXIT_FAILED;
     msg_strcpy (self.result.scenario_path, scenario->path, sizeof self.result.scenario_path);
+    msg_strcpy (self.result.label, options->label? options->label: "", sizeof self.result.label);
     self.result.started_wall_ns = clock_wall_ns ();
     self.result.units = options->units;
     if (!self.fleet || !self.console)
@@ -943,6 +947,8 @@ run_scenario (const scenario_t *scenario, const run_options_t *options)
         goto bye;
     }
     resultsdir_save_scenario (self.results, scenario);
+    if (!options->no_db)
+        self.archive = archive_new_for_run (options->db_path, resultsdir_path (self.results));
     uint64_t iterations = options->iterations? options->iterations: scenario->options.iterations;
     for (size_t t = 0; t < scenario->test_count; t++)
         for (uint64_t n = 1; n <= iterations; n++)
@@ -961,7 +967,7 @@ report:
     resultsdir_print_problems (self.results, stderr);
     fprintf (stderr, "iofleet: results in %s\n", resultsdir_path (self.results));
     status = self.failed || fleet_interrupted () || resultsdir_failed (self.results)?
-             RUN_EXIT_FAILED: RUN_EXIT_OK;
+             RUN_EXIT_FAILED: archive_failed (self.archive)? RUN_EXIT_ARCHIVE: RUN_EXIT_OK;
 
 bye:;
     msg_t bye = { .type = MSG_BYE };
@@ -970,6 +976,7 @@ bye:;
 
 done:
     resultsdir_destroy (&self.results);
+    archive_destroy (&self.archive);
     run_result_clear (&self.result);
     console_destroy (&self.console);
     fleet_destroy (&self.fleet);

@@ -17,6 +17,7 @@
 #define RUN_EXIT_OK      0          //  every test ran and every agent reported
 #define RUN_EXIT_FAILED  1          //  a test failed or an agent was lost
 #define RUN_EXIT_USAGE   2          //  bad usage or bad scenario: nothing started
+#define RUN_EXIT_ARCHIVE 3          //  all ran, results complete, the archive failed
 
 typedef struct {
     const char *results_dir;        //  -o DIR; NULL: results/<scenario>-<UTC time>
@@ -25,6 +26,9 @@ typedef struct {
     bool quiet;                     //  -q: no live status line
     bool progress_lines;            //  --progress=lines: status as plain lines on stderr
     int units;                      //  --units: units_t of the reports' rates
+    const char *label;              //  --label: what the run is, or NULL
+    const char *db_path;            //  --db FILE; NULL: iofleet.db beside the results
+    bool no_db;                     //  --no-db: no archive
 } run_options_t;
 
 //  Run a checked scenario. Prints the report on stdout, problems on

@@ -5,8 +5,8 @@ set -eu
 
 packages="build-essential pkg-config
     libzmq3-dev libczmq-dev libmsgpack-dev libnfs-dev libnfs-utils
-    libinih-dev libjansson-dev libcmocka-dev
-    iproute2 fio coreutils python3 chromium
+    libinih-dev libjansson-dev libcmocka-dev libsqlite3-dev
+    iproute2 fio coreutils python3 chromium git
     clang libclang-rt-14-dev tcpdump
     nfs-ganesha nfs-ganesha-vfs rpcbind"
 

@@ -79,3 +79,15 @@ json () {
     python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' \
         "$RESULTS/results.json" "$1"
 }
+
+# dump_dom PAGE OUT: the DOM headless Chromium builds from the file PAGE,
+# into OUT; fails the test when Chromium is missing or cannot load it.
+dump_dom () {
+    local page=$1 out=$2
+    command -v chromium > /dev/null || fail "chromium is not installed (scripts/deps.sh installs it)"
+    timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+        --disable-component-update --disable-sync --no-first-run \
+        --user-data-dir="$SCRATCH/chrome" --dump-dom "file://$page" \
+        > "$out" 2> "$SCRATCH/chrome.log" ||
+        { tail -20 "$SCRATCH/chrome.log"; fail "chromium could not load $page"; }
+}

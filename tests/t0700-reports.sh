@@ -9,8 +9,9 @@
 #     rates (recomputed here from samples.jsonl);
 #   - `iofleet compare` of three result files (copies of the real one with
 #     rates set by hand, so that the spreads are known) prints the table
-#     with the changes computed here, marks a change within the spread and
-#     not one outside it, and shows a missing test as missing.
+#     with the changes computed here, the first runs apart, marks a change
+#     within the spread and not one outside it (weakly: two values a side),
+#     and shows a missing test as missing.
 . "$(dirname "$0")/lib.sh"
 
 {
@@ -82,12 +83,7 @@ print("csv: %d rows, sums agree" % len(rows))
 PY
 
 # HTML in a real browser: the DOM Chromium built from the page.
-command -v chromium > /dev/null || fail "chromium is not installed (scripts/deps.sh installs it)"
-timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
-    --disable-component-update --disable-sync --no-first-run \
-    --user-data-dir="$SCRATCH/chrome" --dump-dom "file://$RESULTS/report.html" \
-    > "$SCRATCH/dom.html" 2> "$SCRATCH/chrome.log" ||
-    { tail -20 "$SCRATCH/chrome.log"; fail "chromium could not load report.html"; }
+dump_dom "$RESULTS/report.html" "$SCRATCH/dom.html"
 python3 - "$RESULTS" "$SCRATCH/dom.html" <<'PY' || fail "the timelines do not match the samples"
 import json, sys
 from html.parser import HTMLParser
@@ -216,11 +212,13 @@ assert compared >= 6, compared
 print("mib: %d rows of the page as the text report's, charts in MiB/s" % compared)
 PY
 
-# Compare: three copies of the real results with rates set by hand.
-#   one: A 100,110,90 (mean 100, spread 90..110)   B 104,105,106 (+5%, inside A's spread)
-#        C has no "one" at all                                    (missing)
-#   mix: A 200,200,200 (no spread)                 B 290,300,310 (+50%, outside both)
-#        C 190,200,210 (0%, A's mean inside C's spread)
+# Compare: three copies of the real results with rates set by hand. Three
+# iterations each: the first run apart, two values a side for the rest,
+# so every verdict is the weak min..max one.
+#   one: A 100 | 110,90  (median 100, spread 90..110)   B 104 | 105,106 (+5.5%, inside A's)
+#        C has no "one" at all                                          (missing)
+#   mix: A 200 | 200,200 (no spread)                    B 290 | 300,310 (+52.5%, outside both)
+#        C 190 | 200,210 (+2.5%, A's median inside C's spread)
 #        per class: disk = 3/4 and network = 1/4 of the combined rate
 python3 - "$RESULTS/results.json" "$SCRATCH" <<'PY' || fail "could not build the compare inputs"
 import copy, json, sys
@@ -248,63 +246,81 @@ cat "$SCRATCH/compare.txt"
 "$BIN/iofleet" compare "$SCRATCH/A.json" "$SCRATCH/B.json" "$SCRATCH/C.json" --labels k1,k2,k3 \
     --format json > "$SCRATCH/compare.json" || fail "iofleet compare --format json exited $?"
 python3 - "$SCRATCH" <<'PY' || fail "compare figures are wrong"
-import json, re, sys
+import json, re, statistics, sys
 d = sys.argv[1]
 sets = [json.load(open("%s/%s.json" % (d, n))) for n in "ABC"]
-def iters(r, test, get):
-    # A figure that could not be computed (null: a %sys over a window
-    # without a clock tick) is left out, as compare leaves it out.
-    values = [get(t["summary"]) for t in r["tests"] if t["name"] == test]
-    return [v for v in values if v is not None]
 figures = {
     "MB/s": lambda s: s["combined_mbps"],
-    "disk MB/s": lambda s: s["disk"]["combined_mbps"],
-    "network MB/s": lambda s: s["network"]["combined_mbps"],
+    "disk MB/s": lambda s: s["disk"]["combined_mbps"] if s["network"]["streams"] else None,
+    "network MB/s": lambda s: s["network"]["combined_mbps"] if s["network"]["streams"] else None,
     "%sys": lambda s: s["sys_pct"],
 }
+def values(r, test, get, kind):
+    runs = [t for t in r["tests"] if t["name"] == test]
+    if kind == "first run":
+        runs = [t for t in runs if t["iteration"] == 1]
+    elif any(t["iteration"] > 1 for s in sets for t in s["tests"] if t["name"] == test):
+        runs = [t for t in runs if t["iteration"] > 1]
+    return [v for v in (get(t["summary"]) for t in runs) if v is not None]
+def within(vs, value):
+    return len(vs) > 1 and min(vs) <= value <= max(vs)
 cmp = json.load(open(d + "/compare.json"))
 assert [s["label"] for s in cmp["sets"]] == ["k1", "k2", "k3"]
+assert cmp["test"]["alpha"] == 0.1 and cmp["test"]["min_values"] == 3, cmp["test"]
 seen = set()
 for row in cmp["rows"]:
     get = figures[row["figure"]]
-    base = iters(sets[0], row["test"], get)
+    base = values(sets[0], row["test"], get, row["kind"])
     for n, cell in enumerate(row["cells"]):
-        values = iters(sets[n], row["test"], get)
-        if not values:
+        vs = values(sets[n], row["test"], get, row["kind"])
+        if row["kind"] == "spread":
+            vs = vs if len(vs) > 1 else []
+        if not vs:
             assert cell["missing"], (row, n)
             continue
-        mean = sum(values) / len(values)
-        assert abs(cell["mean"] - mean) < 1e-9 and cell["iterations"] == len(values)
-        if n == 0:
+        value = statistics.stdev(vs) if row["kind"] == "spread" else statistics.median(vs)
+        assert abs(cell["median"] - value) < 1e-9 and cell["values"] == len(vs), (row, n, cell)
+        if n == 0 or not base:
             continue
-        b = sum(base) / len(base)
+        b = statistics.stdev(base) if row["kind"] == "spread" else statistics.median(base)
         if b == 0:
             # No change in percent from nothing (a %sys of 0.0 over a
-            # window of a few clock ticks).
-            assert cell["change_pct"] is None, (row, n, cell)
+            # window of a few clock ticks), unless it is nothing still.
+            assert cell["change_pct"] == (0 if value == 0 else None), (row, n, cell)
             continue
-        change = (mean - b) / b * 100
-        inside = (len(base) > 1 and min(base) <= mean <= max(base)) or \
-                 (len(values) > 1 and min(values) <= b <= max(values))
+        change = (value - b) / b * 100
         assert abs(cell["change_pct"] - change) < 1e-9, (row["test"], n, cell, change)
-        assert cell["within_spread"] == inside, (row["test"], n, cell, inside)
-        seen.add((row["test"], row["figure"], n, round(change, 1), inside))
+        if row["kind"] != "main":
+            assert cell["verdict"] is None, (row, cell)
+            continue
+        # Two values a side: the weak verdict, min..max.
+        noise = within(base, value) or within(vs, b)
+        assert cell["strong"] is False and cell["verdict"] == ("noise" if noise else "real"), \
+            (row["test"], n, cell, noise)
+        seen.add((row["test"], row["figure"], n, round(change, 1), noise))
 # The cases the fixture was built for.
-assert ("one", "MB/s", 1, 5.0, True) in seen, seen
-assert ("mix", "MB/s", 1, 50.0, False) in seen, seen
-assert ("mix", "MB/s", 2, 0.0, True) in seen, seen
-assert ("mix", "disk MB/s", 1, 50.0, False) in seen, seen
+assert ("one", "MB/s", 1, 5.5, True) in seen, seen
+assert ("mix", "MB/s", 1, 52.5, False) in seen, seen
+assert ("mix", "MB/s", 2, 2.5, True) in seen, seen
+assert ("mix", "disk MB/s", 1, 52.5, False) in seen, seen
 
-# The text table: header, marks, missing, the mixed row as disk/network.
+# The text table: header, marks, missing, first runs apart, the mixed
+# row as disk/network.
 text = open(d + "/compare.txt").read().splitlines()
 assert re.match(r"^test +figure +k1 +k2 +k3$", text[0]), text[0]
 rows = {tuple(re.split(r"  +", line.strip())[:2]): re.split(r"  +", line.strip())[2:]
-        for line in text[1:] if line.strip() and not line.startswith("values:")}
-assert rows[("one", "MB/s")] == ["100", "105 +5.0%~", "missing"], rows[("one", "MB/s")]
-assert rows[("mix", "MB/s")] == ["200", "300 +50.0%", "200 +0.0%~"], rows[("mix", "MB/s")]
-assert rows[("mix", "disk/network")] == ["150/50", "225/75 +50.0%/+50.0%",
-                                         "150/50 +0.0%~/+0.0%~"], rows[("mix", "disk/network")]
-print("compare: changes and marks as computed by hand")
+        for line in text[1:] if line and not line.startswith(" ") and ":" not in line}
+assert rows[("one", "MB/s")] == ["100", "106 +5.5%~ weak", "missing"], rows[("one", "MB/s")]
+assert rows[("one first run", "MB/s")] == ["100", "104 +4.0%", "missing"], rows[("one first run", "MB/s")]
+assert rows[("one", "MB/s stddev")] == ["14.1", "0.707 -95.0%", "missing"], rows[("one", "MB/s stddev")]
+assert rows[("mix", "MB/s")] == ["200", "305 +52.5% weak", "205 +2.5%~ weak"], rows[("mix", "MB/s")]
+assert rows[("mix first run", "MB/s")] == ["200", "290 +45.0%", "190 -5.0%"], rows[("mix first run", "MB/s")]
+assert rows[("mix", "disk/network")] == ["150/50", "229/76.2 +52.5% weak/+52.5% weak",
+                                         "154/51.2 +2.5%~ weak/+2.5%~ weak"], rows[("mix", "disk/network")]
+assert rows[("mix", "disk/network stddev")] == ["0/0", "5.3/1.77 (from 0)/(from 0)",
+                                                "5.3/1.77 (from 0)/(from 0)"], rows[("mix", "disk/network stddev")]
+assert any(line.startswith("values: the median of iterations 2..N") for line in text), text
+print("compare: changes, first runs and marks as computed by hand")
 PY
 
 # Without labels the columns are the kernels; the same kernel twice is #2.
@@ -313,7 +329,13 @@ kernel=$(json 'r["agents"][0]["kernel"]')
 grep -qF "$kernel  $kernel #2" "$SCRATCH/header.txt" ||
     { cat "$SCRATCH/header.txt"; fail "columns are not labelled by kernel"; }
 "$BIN/iofleet" compare "$SCRATCH/A.json" "$SCRATCH/B.json" --format csv |
-    python3 -c 'import csv,sys; rows=list(csv.DictReader(sys.stdin)); cpu=[x for x in rows if x["figure"]=="%sys"]; assert len(rows)-len(cpu)==8 and len(cpu)==4 and rows[0]["figure"]=="MB/s", rows' ||
+    python3 -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+main = [x for x in rows if x["kind"] == "main" and x["figure"] == "MB/s"]
+assert sorted((x["test"], x["set"]) for x in main) == [("mix", "1"), ("mix", "2"), ("one", "1"), ("one", "2")], main
+assert {x["kind"] for x in rows} == {"main", "spread", "first run"}, rows
+assert rows[0]["figure"] == "MB/s" and rows[0]["verdict"] == "" and rows[1]["verdict"] == "real", rows[:2]' ||
     fail "compare --format csv"
 "$BIN/iofleet" compare "$SCRATCH/A.json" "$SCRATCH/B.json" --labels x > /dev/null 2>&1 &&
     fail "one label for two files was accepted"

@@ -2,8 +2,9 @@
     results, without agents: `iofleet report` and `iofleet compare`; see
     report.h.
 */
-#include "report.h"
+#include "compare.h"
 #include "../aggregate.h"
+#include "../archive.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #define COMMAND_EXIT_OK     0
 #define COMMAND_EXIT_FAILED 1       //  a file could not be read
 #define COMMAND_EXIT_USAGE  2
+#define COMMAND_LIST_MAX    64      //  --test and --fail-on flags, each
 
 //  Parse --format; prints the problem and returns NULL for an unknown one.
 static const report_format_t *
@@ -97,58 +99,288 @@ s_split_labels (char *text, const char **labels, size_t expected)
     return count == expected? 0: -1;
 }
 
+//  The help of `iofleet compare`.
+static void
+s_compare_help (FILE *out)
+{
+    fprintf (out,
+        "usage: iofleet compare A.json B.json [C.json ...] [options]\n"
+        "       iofleet compare --db FILE --by kernel|host|label|scenario [options]\n"
+        "one row per test and figure, one column per results file (labelled by\n"
+        "--labels, else by the agents' kernel releases), changes against the first\n"
+        "column, each judged real or noise (Mann-Whitney U at 10%%, 3 values a side)\n"
+        "\n"
+        "  --labels a,b,...     column labels, one per file\n"
+        "  --format F           text, json, csv or html (default text)\n"
+        "  --test NAME          only this test and its phases (repeatable)\n"
+        "  --fail-on BOUND      exit 1 when a real change passes BOUND, e.g. 'MB/s<-5%%',\n"
+        "                       '%%sys>+5%%', 'p99>+10%%' (repeatable); 125 when a set is\n"
+        "                       partial, failed or lacks a test; 0 otherwise\n"
+        "  --db FILE            compare runs of the archive instead of files\n"
+        "  --by FIELD           with --db: the newest run of each kernel, host, label\n"
+        "                       or scenario, oldest group first\n");
+}
+
+//  Free count runs and the array.
+static void
+s_free_runs (run_result_t *runs, size_t count)
+{
+    for (size_t nbr = 0; runs && nbr < count; nbr++)
+        run_result_clear (&runs [nbr]);
+    free (runs);
+}
+
+//  Say that a flag came too often; the usage status.
+static int
+s_too_many (const char *flag)
+{
+    fprintf (stderr, "iofleet compare: more than %d --%s flags\n", COMMAND_LIST_MAX, flag);
+    return COMMAND_EXIT_USAGE;
+}
+
+//  Free count strings and the array.
+static void
+s_free_strings (char **strings, size_t count)
+{
+    for (size_t nbr = 0; strings && nbr < count; nbr++)
+        free (strings [nbr]);
+    free (strings);
+}
+
+//  The group of a run that --by names: its agents' kernels or hosts,
+//  its label or its scenario; NULL for a bad field.
+static char *
+s_group (const run_result_t *run, const char *by)
+{
+    char joined [512];
+    if (!strcmp (by, "kernel") || !strcmp (by, "host"))
+        compare_join_agents (run, !strcmp (by, "host"), joined, sizeof joined);
+    else
+    if (!strcmp (by, "label"))
+        snprintf (joined, sizeof joined, "%s", run->label [0]? run->label: "(no label)");
+    else
+    if (!strcmp (by, "scenario"))
+        snprintf (joined, sizeof joined, "%s", run->scenario_path);
+    else
+        return NULL;
+    return strdup (joined);
+}
+
+//  The newest run of each group of the archive (that has test, if
+//  given), the group with the oldest such run first: runs, their results
+//  directories and the groups, count of each. Returns 0, or an exit
+//  status after saying what is wrong.
+static int
+s_runs_by (const char *db_path, const char *by, const char *test, run_result_t **runs_p,
+           char ***origins_p, char ***keys_p, size_t *count_p)
+{
+    static const char *const fields [] = { "kernel", "host", "label", "scenario" };
+    bool known = false;
+    for (size_t nbr = 0; nbr < sizeof fields / sizeof fields [0]; nbr++)
+        known |= !strcmp (by, fields [nbr]);
+    if (!known) {
+        fprintf (stderr, "iofleet compare: --by %s: expected kernel, host, label or scenario\n", by);
+        return COMMAND_EXIT_USAGE;
+    }
+    char err [1024];
+    int64_t *ids = NULL;
+    size_t id_count = 0, count = 0;
+    run_result_t *runs = NULL;
+    char **origins = NULL, **keys = NULL;
+    archive_filter_t filter = { .test = test };
+    archive_t *archive = archive_new_reader (db_path, err, sizeof err);
+    if (!archive || archive_find (archive, &filter, &ids, &id_count, err, sizeof err))
+        goto fail;
+    runs = (run_result_t *) calloc (id_count + 1, sizeof (run_result_t));
+    origins = (char **) calloc (id_count + 1, sizeof (char *));
+    keys = (char **) calloc (id_count + 1, sizeof (char *));
+    if (!runs || !origins || !keys) {
+        snprintf (err, sizeof err, "compare: out of memory");
+        goto fail;
+    }
+    //  Oldest first: a later run of a group replaces the one before.
+    for (size_t nbr = 0; nbr < id_count; nbr++) {
+        run_result_t run;
+        char *dir;
+        memset (&run, 0, sizeof run);
+        if (archive_load (archive, ids [nbr], &run, &dir, err, sizeof err))
+            goto fail;
+        char *key = s_group (&run, by);
+        size_t group = 0;
+        while (key && group < count && strcmp (keys [group], key))
+            group++;
+        if (!key) {
+            run_result_clear (&run);
+            free (dir);
+            snprintf (err, sizeof err, "compare: out of memory");
+            goto fail;
+        }
+        if (group == count)
+            count++;
+        run_result_clear (&runs [group]);
+        free (origins [group]);
+        free (keys [group]);
+        runs [group] = run;
+        origins [group] = dir;
+        keys [group] = key;
+    }
+    if (count == 0) {
+        snprintf (err, sizeof err, "archive %s: no run%s%s", db_path, test? " has test ": "",
+                  test? test: "");
+        goto fail;
+    }
+    //  Groups in the order of their newest runs, oldest first.
+    for (size_t done = 1; done < count; done++)
+        for (size_t at = done; at > 0 && runs [at].started_wall_ns < runs [at - 1].started_wall_ns;
+             at--) {
+            run_result_t run = runs [at]; runs [at] = runs [at - 1]; runs [at - 1] = run;
+            char *origin = origins [at]; origins [at] = origins [at - 1]; origins [at - 1] = origin;
+            char *key = keys [at]; keys [at] = keys [at - 1]; keys [at - 1] = key;
+        }
+    free (ids);
+    archive_destroy (&archive);
+    *runs_p = runs;
+    *origins_p = origins;
+    *keys_p = keys;
+    *count_p = count;
+    return 0;
+fail:
+    fprintf (stderr, "iofleet compare: %s\n", err);
+    free (ids);
+    archive_destroy (&archive);
+    s_free_runs (runs, count);
+    s_free_strings (origins, count);
+    s_free_strings (keys, count);
+    return COMMAND_EXIT_FAILED;
+}
+
 //  iofleet compare A.json B.json ... [--labels a,b,...] [--format F]
+//                  [--test NAME ...] [--fail-on BOUND ...] [--db FILE --by FIELD]
 int
 report_command_compare (int argc, char **argv)
 {
     static const struct option long_options [] = {
         { "labels", required_argument, NULL, 'l' },
         { "format", required_argument, NULL, 'f' },
+        { "test", required_argument, NULL, 't' },
+        { "fail-on", required_argument, NULL, 'F' },
+        { "db", required_argument, NULL, 'd' },
+        { "by", required_argument, NULL, 'b' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
-    const report_format_t *format = &report_formats [REPORT_FORMAT_TEXT];
+    compare_options_t options = { .format = REPORT_FORMAT_TEXT };
+    const char *tests [COMMAND_LIST_MAX];
+    compare_bound_t bounds [COMMAND_LIST_MAX];
     char *labels_text = NULL;
+    const char *db_path = NULL, *by = NULL;
+    char err [1024];
     int c;
     while ((c = getopt_long (argc, argv, "l:f:h", long_options, NULL)) != -1) {
-        if (c == 'l') {
-            labels_text = optarg;
-            continue;
+        const report_format_t *format;
+        switch (c) {
+            case 'l': labels_text = optarg; break;
+            case 'd': db_path = optarg; break;
+            case 'b': by = optarg; break;
+            case 'f':
+                if (!(format = s_format ("compare", optarg)))
+                    return COMMAND_EXIT_USAGE;
+                options.format = format->id;
+                break;
+            case 't':
+                if (options.test_count == COMMAND_LIST_MAX)
+                    return s_too_many ("test");
+                tests [options.test_count++] = optarg;
+                break;
+            case 'F':
+                if (options.bound_count == COMMAND_LIST_MAX)
+                    return s_too_many ("fail-on");
+                if (report_compare_bound (optarg, &bounds [options.bound_count++],
+                                          err, sizeof err)) {
+                    fprintf (stderr, "iofleet compare: --fail-on %s\n", err);
+                    return COMMAND_EXIT_USAGE;
+                }
+                break;
+            case 'h':
+                s_compare_help (stdout);
+                return COMMAND_EXIT_OK;
+            default:
+                s_compare_help (stderr);
+                return COMMAND_EXIT_USAGE;
         }
-        if (c == 'f' && (format = s_format ("compare", optarg)))
-            continue;
-        if (c == 'f')
-            return COMMAND_EXIT_USAGE;
-        fprintf (c == 'h'? stdout: stderr,
-                 "usage: iofleet compare A.json B.json [C.json ...] [--labels a,b,c]\n"
-                 "                       [--format text|json|csv|html]\n"
-                 "one row per test, one column per results file (labelled by --labels,\n"
-                 "else by the agents' kernel releases), changes against the first column\n");
-        return c == 'h'? COMMAND_EXIT_OK: COMMAND_EXIT_USAGE;
     }
+    options.tests = tests;
+    options.bounds = bounds;
+    //  With a gate, a set that cannot be read cannot be judged either:
+    //  a bisect skips it rather than call it bad.
+    int failed = options.bound_count? COMPARE_GATE_SKIP: COMMAND_EXIT_FAILED;
     size_t count = (size_t) (argc - optind);
-    if (count < 1) {
-        fprintf (stderr, "iofleet compare: name at least one results file\n");
+    if ((db_path || by) && (count || !db_path || !by)) {
+        fprintf (stderr, "iofleet compare: --db FILE and --by FIELD go together, "
+                         "without results files\n");
         return COMMAND_EXIT_USAGE;
     }
-    const char **labels = NULL;
-    if (labels_text) {
-        labels = (const char **) calloc (count, sizeof (char *));
-        if (!labels)
-            return COMMAND_EXIT_FAILED;
-        if (s_split_labels (labels_text, labels, count)) {
-            fprintf (stderr, "iofleet compare: --labels: give one label per file (%zu)\n", count);
-            free (labels);
+    run_result_t *runs = NULL;
+    char **origins = NULL, **keys = NULL;
+    if (db_path) {
+        int rc = s_runs_by (db_path, by, options.test_count? tests [0]: NULL,
+                            &runs, &origins, &keys, &count);
+        if (rc)
+            return rc == COMMAND_EXIT_USAGE? rc: failed;
+    }
+    else {
+        if (count < 1) {
+            fprintf (stderr, "iofleet compare: name at least one results file\n");
             return COMMAND_EXIT_USAGE;
         }
+        runs = (run_result_t *) calloc (count, sizeof (run_result_t));
+        origins = (char **) calloc (count, sizeof (char *));
+        if (!runs || !origins) {
+            free (runs);
+            free (origins);
+            return failed;
+        }
+        for (size_t nbr = 0; nbr < count; nbr++) {
+            origins [nbr] = argv [optind + (int) nbr];
+            if (report_read_results (origins [nbr], &runs [nbr], err, sizeof err)) {
+                fprintf (stderr, "iofleet compare: %s\n", err);
+                s_free_runs (runs, count);
+                free (origins);
+                return failed;
+            }
+        }
     }
-    char err [1024];
-    int rc = report_compare ((const char *const *) argv + optind, labels, count,
-                             format, stdout, err, sizeof err);
-    free (labels);
-    if (rc) {
+    const char **labels = NULL;
+    int status = failed;
+    if (labels_text) {
+        labels = (const char **) calloc (count + 1, sizeof (char *));
+        if (!labels)
+            goto done;
+        if (s_split_labels (labels_text, labels, count)) {
+            fprintf (stderr, "iofleet compare: --labels: give one label per set (%zu)\n", count);
+            status = COMMAND_EXIT_USAGE;
+            goto done;
+        }
+    }
+    if (!labels && keys)
+        labels = (const char **) keys;
+    int rc = report_compare (runs, (const char *const *) origins, labels, count, &options,
+                             stdout, stderr, err, sizeof err);
+    if (rc < 0)
         fprintf (stderr, "iofleet compare: %s\n", err);
-        return COMMAND_EXIT_FAILED;
-    }
-    return COMMAND_EXIT_OK;
+    else
+    if (fflush (stdout) || ferror (stdout))
+        fprintf (stderr, "iofleet compare: could not write the table\n");
+    else
+        status = rc;
+done:
+    if (labels != (const char **) keys)
+        free (labels);
+    s_free_strings (keys, count);
+    if (db_path)
+        s_free_strings (origins, count);
+    else
+        free (origins);
+    s_free_runs (runs, count);
+    return status;
 }

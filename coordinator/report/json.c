@@ -179,6 +179,10 @@ s_summary_json (const test_summary_t *summary)
     s_set (&builder, "usr_pct", s_json_rate (summary->usr_pct));
     s_set (&builder, "sys_pct", s_json_rate (summary->sys_pct));
     s_set (&builder, "iowait_pct", s_json_rate (summary->iowait_pct));
+    //  Only when measured: the key is new, and results without it stay
+    //  as they were.
+    if (isfinite (summary->latency_p99_ns))
+        s_set (&builder, "latency_p99_ns", json_real (summary->latency_p99_ns));
     return s_finish (&builder);
 }
 
@@ -384,6 +388,7 @@ s_run_json (const run_result_t *run)
     s_set (&builder, "iofleet_version", json_string (IOFLEET_VERSION));
     s_set (&builder, "protocol_version", json_integer (IOFLEET_PROTOCOL_VERSION));
     s_set (&builder, "scenario", s_json_text (run->scenario_path));
+    s_set (&builder, "label", s_json_text (run->label));
     s_set (&builder, "started_utc", s_json_utc (run->started_wall_ns));
     s_set (&builder, "started_wall_ns", json_integer (run->started_wall_ns));
     s_set (&builder, "units", json_string (UNITS_TEXT));

@@ -1,6 +1,7 @@
 /*  coordinator/report/reader.c: a results file read back into a run
-    result, for `iofleet report` to render a finished run again; see
-    report.h.
+    result, for `iofleet report` to render a finished run again, and for
+    `iofleet compare` and `iofleet db import`: one reader, so that a file
+    one of them refuses none accepts; see report.h.
 
     Everything the writers print is taken from the file as written: the
     summaries are not computed again from the streams, so that a report
@@ -16,6 +17,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
@@ -86,9 +88,11 @@ s_integer (reader_t *self, json_t *object, const char *key, int64_t minimum, int
     return number;
 }
 
-//  A rate member: a number, or null for a rate that could not be computed.
+//  A number member within [minimum, maximum], or null for a figure that
+//  could not be computed (NAN). Strings that look like numbers are not
+//  numbers.
 static double
-s_rate (reader_t *self, json_t *object, const char *key)
+s_number (reader_t *self, json_t *object, const char *key, double minimum, double maximum)
 {
     json_t *value = s_member (self, object, key);
     if (!value || json_is_null (value))
@@ -97,7 +101,36 @@ s_rate (reader_t *self, json_t *object, const char *key)
         s_fail (self, key, "expected a number or null");
         return NAN;
     }
-    return json_number_value (value);
+    double number = json_number_value (value);
+    if (!(number >= minimum && number <= maximum)) {
+        if (maximum < DBL_MAX)
+            s_fail (self, key, "%g is out of range (%g to %g)", number, minimum, maximum);
+        else
+            s_fail (self, key, "%g is out of range (%g or more)", number, minimum);
+        return NAN;
+    }
+    return number;
+}
+
+//  A rate (MB/s) member: no rate is negative.
+static double
+s_rate (reader_t *self, json_t *object, const char *key)
+{
+    return s_number (self, object, key, 0, DBL_MAX);
+}
+
+//  A share of CPU time in percent.
+static double
+s_pct (reader_t *self, json_t *object, const char *key)
+{
+    return s_number (self, object, key, 0, 100);
+}
+
+//  A figure files of older versions lack: NAN when absent.
+static double
+s_optional (reader_t *self, json_t *object, const char *key, double minimum, double maximum)
+{
+    return json_object_get (object, key)? s_number (self, object, key, minimum, maximum): NAN;
 }
 
 //  A boolean member.
@@ -232,9 +265,10 @@ s_read_summary (reader_t *self, json_t *test, test_summary_t *summary)
     s_read_class (self, object, "disk", &summary->disk);
     s_read_class (self, object, "network", &summary->network);
     summary->hosts_measured = (uint32_t) s_integer (self, object, "hosts_measured", 0, UINT32_MAX);
-    summary->usr_pct = s_rate (self, object, "usr_pct");
-    summary->sys_pct = s_rate (self, object, "sys_pct");
-    summary->iowait_pct = s_rate (self, object, "iowait_pct");
+    summary->usr_pct = s_pct (self, object, "usr_pct");
+    summary->sys_pct = s_pct (self, object, "sys_pct");
+    summary->iowait_pct = s_pct (self, object, "iowait_pct");
+    summary->latency_p99_ns = s_optional (self, object, "latency_p99_ns", 0, DBL_MAX);
     memcpy (self->place, saved, sizeof saved);
 }
 
@@ -254,10 +288,10 @@ s_read_host (reader_t *self, json_t *object, host_result_t *host)
     host->window_start_ns = s_integer (self, object, "window_start_ns", INT64_MIN, INT64_MAX);
     host->window_end_ns = s_integer (self, object, "window_end_ns", INT64_MIN, INT64_MAX);
     host->settle_end_ns = s_integer (self, object, "settle_end_ns", INT64_MIN, INT64_MAX);
-    host->usr_pct = s_rate (self, object, "usr_pct");
-    host->sys_pct = s_rate (self, object, "sys_pct");
-    host->iowait_pct = s_rate (self, object, "iowait_pct");
-    host->idle_pct = s_rate (self, object, "idle_pct");
+    host->usr_pct = s_pct (self, object, "usr_pct");
+    host->sys_pct = s_pct (self, object, "sys_pct");
+    host->iowait_pct = s_pct (self, object, "iowait_pct");
+    host->idle_pct = s_pct (self, object, "idle_pct");
     host->stream_bytes = s_counter (self, object, "stream_bytes");
 #define S_READ_COUNTER(name) host->counters.name = s_counter (self, object, #name);
     MSG_HOST_COUNTERS (S_READ_COUNTER)
@@ -289,9 +323,9 @@ s_read_monitor (reader_t *self, json_t *object, monitor_result_t *monitor)
 {
     s_string (self, object, "agent", monitor->agent, sizeof monitor->agent);
     s_string (self, object, "job", monitor->job, sizeof monitor->job);
-    monitor->usr_pct = s_rate (self, object, "usr_pct");
-    monitor->sys_pct = s_rate (self, object, "sys_pct");
-    monitor->iowait_pct = s_rate (self, object, "iowait_pct");
+    monitor->usr_pct = s_pct (self, object, "usr_pct");
+    monitor->sys_pct = s_pct (self, object, "sys_pct");
+    monitor->iowait_pct = s_pct (self, object, "iowait_pct");
     monitor->disk_read_mbps = s_rate (self, object, "disk_read_mbps");
     monitor->disk_write_mbps = s_rate (self, object, "disk_write_mbps");
     monitor->nfsd_read_mbps = s_rate (self, object, "nfsd_read_mbps");
@@ -481,6 +515,8 @@ s_read_run (reader_t *self, json_t *root, run_result_t *run)
     if (!self->failed && run->units == UNITS_MB && strcmp (units, aggregate_units_name (UNITS_MB)))
         s_fail (self, "display_units", "\"%s\" is neither MB/s nor MiB/s", units);
     s_string (self, root, "scenario", run->scenario_path, sizeof run->scenario_path);
+    if (json_object_get (root, "label"))
+        s_string (self, root, "label", run->label, sizeof run->label);
     run->started_wall_ns = s_integer (self, root, "started_wall_ns", INT64_MIN, INT64_MAX);
     size_t agent_count, test_count;
     json_t *agents = s_array (self, root, "agents", &agent_count);
@@ -634,9 +670,9 @@ s_read_samples (reader_t *self, const char *results_path, run_result_t *run)
 //  --------------------------------------------------------------------------
 //  Entry
 
-//  Read results.json and its samples into run.
+//  Read results.json into run, without its samples.
 int
-report_read (const char *path, run_result_t *run, char *err, size_t errlen)
+report_read_results (const char *path, run_result_t *run, char *err, size_t errlen)
 {
     assert (path);
     assert (run);
@@ -656,8 +692,21 @@ report_read (const char *path, run_result_t *run, char *err, size_t errlen)
     }
     s_read_run (&self, root, run);
     json_decref (root);
-    if (!self.failed)
-        s_read_samples (&self, path, run);
+    if (self.failed) {
+        run_result_clear (run);
+        return -1;
+    }
+    return 0;
+}
+
+//  Read results.json and its samples into run.
+int
+report_read (const char *path, run_result_t *run, char *err, size_t errlen)
+{
+    if (report_read_results (path, run, err, errlen))
+        return -1;
+    reader_t self = { .file = path, .err = err, .errlen = errlen };
+    s_read_samples (&self, path, run);
     if (self.failed) {
         run_result_clear (run);
         return -1;

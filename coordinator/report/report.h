@@ -99,18 +99,61 @@ int report_write_atomic (const char *path, const char *data, size_t length,
 //  is left empty and err says "file: what is wrong". Returns 0 or -1.
 int report_read (const char *path, run_result_t *run, char *err, size_t errlen);
 
-//  Compare result files: one row per test (and per class of a mixed
-//  test), one column per file, changes against the first column in %.
-//  labels may be NULL (kernel releases then), else holds count labels.
-//  Returns 0, or -1 with "file: what is wrong" in err.
-int report_compare (const char *const *paths, const char *const *labels, size_t count,
-                    const report_format_t *format, FILE *out, char *err, size_t errlen);
+//  report_read without the samples: what compare and the archive need.
+//  Every value is checked alike: types, integer bounds, rates 0 or more,
+//  percentages 0 to 100, a number written as a string refused.
+int report_read_results (const char *path, run_result_t *run, char *err, size_t errlen);
+
+//  A bound of the gate, `--fail-on 'MB/s<-5%'`: the figure, which way,
+//  and how far its change may go.
+typedef struct {
+    char metric [32];               //  a figure's name, as compare rows name it
+    char op;                        //  '<': fails below pct; '>': above it
+    double pct;                     //  change in % of the first column
+    char text [64];                 //  as given, for messages
+} compare_bound_t;
+
+//  Parse "NAME<PCT%" or "NAME>PCT%" (PCT signed: "-5", "+10"). Returns 0,
+//  or -1 with what is wrong in err.
+int report_compare_bound (const char *text, compare_bound_t *bound, char *err, size_t errlen);
+
+//  Exit statuses of a gate (--fail-on), as `git bisect run` reads them.
+#define COMPARE_GATE_PASS   0       //  no change past its bound is real
+#define COMPARE_GATE_FAIL   1       //  a real change past a bound
+#define COMPARE_GATE_SKIP   125     //  a set is partial, failed or lacks a test
+
+//  What to compare and how to judge it.
+typedef struct {
+    const char *const *tests;       //  only these tests (and their phases), or NULL
+    size_t test_count;
+    const compare_bound_t *bounds;  //  the gate's bounds, or NULL
+    size_t bound_count;
+    report_format_id_t format;      //  of the table
+} compare_options_t;
+
+//  Compare runs: one row per test and figure (first runs apart, spread
+//  rows), one column per run, changes against the first column in %,
+//  each judged noise or real. origins name the runs (their files) and
+//  labels the columns (NULL: kernel releases). The table goes to out,
+//  the gate's findings to log. Returns the gate's status (PASS without
+//  bounds), or -1 with what went wrong in err.
+int report_compare (const run_result_t *runs, const char *const *origins,
+                    const char *const *labels, size_t count, const compare_options_t *options,
+                    FILE *out, FILE *log, char *err, size_t errlen);
 
 //  `iofleet report RESULT.json [--format F]` and `iofleet compare A.json
-//  B.json ... [--labels a,b,...] [--format F]`: argv [0] is the command's
-//  name. Return the exit status: 0, 1 for a file that cannot be read,
-//  2 for bad usage.
+//  B.json ... [--labels a,b,...] [--format F] [--fail-on B ...]`: argv [0]
+//  is the command's name. Return the exit status: 0, 1 for a file that
+//  cannot be read, 2 for bad usage; with --fail-on, the gate's status
+//  (a file that cannot be read is then 125: it cannot be judged).
 int report_command_report (int argc, char **argv);
 int report_command_compare (int argc, char **argv);
+
+//  `iofleet db import FILE... [--db FILE]` (db_command.c) and `iofleet
+//  history [--db FILE] [filters] [--format text|html]` (history.c), on
+//  the archive (../archive.h). Return 0, 1 when a file or the archive
+//  could not be read or written, 2 for bad usage.
+int report_command_db (int argc, char **argv);
+int report_command_history (int argc, char **argv);
 
 #endif

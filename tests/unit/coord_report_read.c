@@ -15,6 +15,7 @@
 #include "../../coordinator/report/report.h"
 #include "../../proto/clock.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -276,6 +277,81 @@ test_bad_files (void **state)
     free (good);
 }
 
+//  Write good with tests[0].summary.KEY set to value (taken), as a file.
+static void
+s_write_with_summary (const char *path, const char *good, const char *key, json_t *value)
+{
+    json_t *root = json_loads (good, 0, NULL);
+    assert_non_null (root);
+    json_t *summary = json_object_get (json_array_get (json_object_get (root, "tests"), 0),
+                                       "summary");
+    assert_int_equal (json_object_set_new (summary, key, value), 0);
+    assert_int_equal (json_dump_file (root, path, JSON_INDENT (1)), 0);
+    json_decref (root);
+}
+
+//  Figures out of their range, or numbers written as strings, are refused
+//  by report_read and report_read_results alike, with the same words.
+static void
+test_bad_numbers (void **state)
+{
+    fixture_t *fixture = *state;
+    char *good = report_json_text (&fixture->run);
+    assert_non_null (good);
+    static const struct {
+        const char *key;            //  summary key
+        const char *json;           //  value written
+        const char *message;        //  what the reader says
+    } cases [] = {
+        { "combined_mbps", "\"774\"", "tests[0].summary.combined_mbps: expected a number or null" },
+        { "combined_mbps", "-1e308", "tests[0].summary.combined_mbps: -1e+308 is out of range (0 or more)" },
+        { "sys_pct", "100.5", "tests[0].summary.sys_pct: 100.5 is out of range (0 to 100)" },
+        { "sys_pct", "-0.1", "tests[0].summary.sys_pct: -0.1 is out of range (0 to 100)" },
+        { "latency_p99_ns", "\"5\"", "tests[0].summary.latency_p99_ns: expected a number or null" },
+    };
+    for (size_t nbr = 0; nbr < sizeof cases / sizeof cases [0]; nbr++) {
+        json_t *value = json_loads (cases [nbr].json, JSON_DECODE_ANY, NULL);
+        assert_non_null (value);
+        s_write_with_summary (fixture->results, good, cases [nbr].key, value);
+        char message [512];
+        snprintf (message, sizeof message, "%s: %s", fixture->results, cases [nbr].message);
+        s_expect_failure (fixture->results, message);
+        run_result_t run;
+        memset (&run, 0, sizeof run);
+        char err [512] = "";
+        assert_int_equal (report_read_results (fixture->results, &run, err, sizeof err), -1);
+        assert_string_equal (err, message);
+    }
+    free (good);
+}
+
+//  The label and a p99 latency go out and come back; files without them
+//  read as unlabelled and unmeasured.
+static void
+test_optional_figures (void **state)
+{
+    fixture_t *fixture = *state;
+    run_result_t again;
+    memset (&again, 0, sizeof again);
+    char err [256] = "";
+    assert_int_equal (report_read_results (fixture->results, &again, err, sizeof err), 0);
+    assert_string_equal (again.label, "");
+    assert_true (isnan (again.tests [0].summary.latency_p99_ns));
+    assert_int_equal (again.tests [0].streams [1].sample_count, 0);
+    run_result_clear (&again);
+
+    snprintf (fixture->run.label, sizeof fixture->run.label, "patched");
+    fixture->run.tests [0].summary.latency_p99_ns = 1.25e6;
+    assert_int_equal (report_format_write (&report_formats [REPORT_FORMAT_JSON], &fixture->run,
+                                           fixture->results, err, sizeof err), 0);
+    memset (&again, 0, sizeof again);
+    assert_int_equal (report_read_results (fixture->results, &again, err, sizeof err), 0);
+    assert_string_equal (again.label, "patched");
+    assert_true (again.tests [0].summary.latency_p99_ns == 1.25e6);
+    assert_true (isnan (again.tests [1].summary.latency_p99_ns));
+    run_result_clear (&again);
+}
+
 //  CSV: a header, a row per stream, fields with commas and quotes quoted.
 static void
 test_csv (void **state)
@@ -299,6 +375,8 @@ main (void)
         cmocka_unit_test_setup_teardown (test_round_trip, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_summary_as_written, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_bad_files, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_bad_numbers, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_optional_figures, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_csv, s_setup, s_teardown),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
