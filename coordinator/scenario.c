@@ -1,34 +1,9 @@
 /*  coordinator/scenario.c: read a scenario file into a scenario_t and
     check it; see scenario.h.
 
-    inih splits lines into key and value, strips whitespace, skips
-    comments and cuts inline comments. Everything that needs a line
-    number goes through our own line reader (s_read_line), which hands
-    inih one physical line at a time through ini_parse_stream, so the key
-    handler always knows the line it is looking at. Debian builds inih
-    without INI_HANDLER_LINENO, so inih cannot tell us itself.
-
-    The reader also takes three things out of inih's hands:
-
-    - Section headers. inih cuts section names at 50 bytes and never calls
-      the handler for a section without keys, so an empty or repeated
-      [job X] would go unseen. The reader parses every header itself and
-      passes inih an empty line instead; the handler ignores the section
-      inih reports and uses ours.
-    - Leading whitespace. The reader strips it, so inih never sees an
-      indented line and never joins it to the previous value (inih's
-      Python-style multi-line values). An indented `key = value` line is a
-      key of its own; multi-line values do not exist.
-    - Line length. inih reads into a fixed buffer (200 bytes in Debian's
-      build) and cuts a longer line in two: the value is cut short, the
-      tail is parsed as a line of its own, and every line number after it
-      is off by one. The reader refuses such a line with an error instead.
-
-    What inih still decides: `;` and `#` begin a comment at the start of a
-    line; ` ;` (a semicolon after whitespace) begins an inline comment,
-    `#` after a value does not (it becomes part of the value, and the
-    value's parser then says what is wrong with it); `key: value` means
-    the same as `key = value`.
+    The file is read by proto/inifile.c, which knows every line's number
+    and hands section headers here unparsed: an empty or repeated [job X]
+    is seen, and a name is never cut short.
 
     Keys given twice in one section are an error, not "last one wins":
     a scenario is a record of what was measured, and a silently ignored
@@ -37,13 +12,11 @@
 */
 #include "scenario.h"
 #include "../proto/clock.h"
+#include "../proto/inifile.h"
 
 #include <assert.h>
 #include <ctype.h>
-#include <errno.h>
-#include <ini.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,10 +24,6 @@
 
 //  How much of a value an error message quotes.
 #define QUOTE_MAX 64
-
-//  How much of a key or section header an error message quotes: enough
-//  for any header with a name of valid length.
-#define KEY_QUOTE_MAX 128
 
 //  Bytes a reason from opt_parse or a check may take.
 #define REASON_MAX 256
@@ -130,9 +99,6 @@ typedef struct {
 //  is read.
 typedef struct {
     scenario_t *scenario;       //  being built
-    FILE *file;                 //  the scenario file
-    char *raw;                  //  last line read, owned by getline
-    size_t raw_capacity;        //  bytes allocated for raw
     int line;                   //  number of the line being parsed, from 1
     s_section_t section;        //  kind of the current section
     size_t current;             //  index of the current agent or job
@@ -152,43 +118,6 @@ typedef struct {
 //  --------------------------------------------------------------------
 //  Error messages
 
-//  Write "path:line: key: reason" into err; without a line (0) or a key
-//  (NULL) that part is left out: "path: reason" for the whole file.
-static void
-s_error_va (char *err, size_t errlen, const char *path, int line, const char *key,
-            const char *format, va_list args)
-{
-    if (!err || errlen == 0)
-        return;
-    //  Keys come from the file; a very long one is cut and marked.
-    int key_len = key && strlen (key) > KEY_QUOTE_MAX? KEY_QUOTE_MAX: INT_MAX;
-    const char *cut = key_len == KEY_QUOTE_MAX? "...": "";
-    int used;
-    if (line > 0 && key)
-        used = snprintf (err, errlen, "%s:%d: %.*s%s: ", path, line, key_len, key, cut);
-    else
-    if (line > 0)
-        used = snprintf (err, errlen, "%s:%d: ", path, line);
-    else
-    if (key)
-        used = snprintf (err, errlen, "%s: %.*s%s: ", path, key_len, key, cut);
-    else
-        used = snprintf (err, errlen, "%s: ", path);
-    if (used >= 0 && (size_t) used < errlen)
-        vsnprintf (err + used, errlen - (size_t) used, format, args);
-}
-
-//  s_error_va with its arguments inline.
-static void
-s_error (char *err, size_t errlen, const char *path, int line, const char *key,
-         const char *format, ...)
-{
-    va_list args;
-    va_start (args, format);
-    s_error_va (err, errlen, path, line, key, format, args);
-    va_end (args);
-}
-
 //  Record the parser's first error; later ones are consequences and are
 //  dropped.
 static void
@@ -199,7 +128,7 @@ s_fail (s_parser_t *self, int line, const char *key, const char *format, ...)
     self->failed = true;
     va_list args;
     va_start (args, format);
-    s_error_va (self->err, self->errlen, self->scenario->path, line, key, format, args);
+    inifile_verror (self->err, self->errlen, self->scenario->path, line, key, format, args);
     va_end (args);
 }
 
@@ -466,113 +395,16 @@ s_section_begin (s_parser_t *self, char *text)
 }
 
 //  --------------------------------------------------------------------
-//  The line reader inih pulls from
+//  What the reader calls
 
-//  Where the key of a key line ends: at the first '=' or ':' as inih
-//  splits it, or NULL if inih would find none before an inline comment
-//  (" ;") or the end of the line, which inih calls a syntax error.
-static const char *
-s_key_end (const char *text)
+//  A "[...]" line: start the section it names.
+static int
+s_on_section (void *user, int line, char *header)
 {
-    bool after_space = false;
-    for (const char *p = text; *p; p++) {
-        if (*p == '=' || *p == ':')
-            return p;
-        if (after_space && *p == ';')
-            return NULL;
-        after_space = isspace ((unsigned char) *p);
-    }
-    return NULL;
-}
-
-//  Copy the key of a key line (or the start of any other line) into buf,
-//  to name the line in an error message.
-static void
-s_line_key (const char *text, char *buf, size_t buflen)
-{
-    const char *end = s_key_end (text);
-    size_t len = end? (size_t) (end - text): strlen (text);
-    while (len > 0 && isspace ((unsigned char) text [len - 1]))
-        len--;
-    snprintf (buf, buflen, "%.*s", (int) len, text);
-}
-
-//  Check a key line (without surrounding whitespace) before inih sees it:
-//  inih must find a key and a separator in it, and the line must fit the
-//  num bytes inih reads into.
-static void
-s_check_key_line (s_parser_t *self, const char *text, size_t text_len, int num)
-{
-    char key [KEY_QUOTE_MAX + 4];
-    const char *key_end = s_key_end (text);
-    if (!key_end) {
-        s_line_key (text, key, sizeof (key));
-        s_fail (self, self->line, key, "expected KEY = VALUE");
-    }
-    else
-    if (key_end == text)
-        s_fail (self, self->line, text, "a key is missing before '%c'", *text);
-    else
-    if (text_len + 1 > (size_t) num) {
-        s_line_key (text, key, sizeof (key));
-        s_fail (self, self->line, key, "the line is longer than %d characters, "
-                "the most a scenario line may hold", num - 1);
-    }
-}
-
-//  inih's reader: hands over the next physical line of the file, without
-//  leading whitespace, in str (num bytes). Section headers are handled
-//  here and passed on as empty lines. Returns NULL at the end of the file
-//  or after an error, which stops inih.
-static char *
-s_read_line (char *str, int num, void *stream)
-{
-    s_parser_t *self = (s_parser_t *) stream;
-    assert (num > 0);
-    if (self->failed)
-        return NULL;
-    errno = 0;
-    ssize_t len = getline (&self->raw, &self->raw_capacity, self->file);
-    if (len < 0) {
-        if (ferror (self->file)) {
-            self->failed = true;
-            s_error (self->err, self->errlen, self->scenario->path, 0, NULL,
-                     "cannot read: %s", strerror (errno? errno: EIO));
-        }
-        return NULL;
-    }
-    self->line++;
-    char *text = self->raw;
-    if ((size_t) len != strlen (text)) {
-        s_fail (self, self->line, "line", "contains a NUL byte; is this a text file?");
-        return NULL;
-    }
-    //  A UTF-8 byte order mark, as some editors write, is not text.
-    if (self->line == 1 && strncmp (text, "\xEF\xBB\xBF", 3) == 0)
-        text += 3;
-    while (isspace ((unsigned char) *text))
-        text++;
-    size_t text_len = strlen (text);
-    while (text_len > 0 && isspace ((unsigned char) text [text_len - 1]))
-        text [--text_len] = 0;
-
-    //  Headers and comments reach inih as empty lines: it has nothing
-    //  to do with them, and a long comment must not overflow str.
-    if (*text == '[') {
-        s_section_begin (self, text);
-        text_len = 0;
-    }
-    else
-    if (*text == ';' || *text == '#')
-        text_len = 0;
-    else
-    if (*text)
-        s_check_key_line (self, text, text_len, num);
-    if (self->failed)
-        return NULL;
-    memcpy (str, text, text_len);
-    str [text_len] = 0;
-    return str;
+    s_parser_t *self = (s_parser_t *) user;
+    self->line = line;
+    s_section_begin (self, header);
+    return self->failed? -1: 0;
 }
 
 //  --------------------------------------------------------------------
@@ -717,17 +549,12 @@ s_job_key (s_parser_t *self, const char *name, const char *value)
         job->agent_line = self->line;
 }
 
-//  inih's handler: one key = value of the current line. The section inih
-//  passes is always empty (the reader keeps headers to itself).
+//  A KEY = VALUE line of the current section.
 static int
-s_handle_key (void *user, const char *section, const char *name, const char *value)
+s_on_key (void *user, int line, const char *name, const char *value)
 {
     s_parser_t *self = (s_parser_t *) user;
-    (void) section;
-    if (self->failed)
-        return 0;
-    if (!value)
-        value = "";                 //  only an inih built to allow keys without '='
+    self->line = line;
     switch (self->section) {
         case S_SECTION_NONE:
             s_fail (self, self->line, name, "comes before any section: start with "
@@ -743,7 +570,7 @@ s_handle_key (void *user, const char *section, const char *name, const char *val
             s_job_key (self, name, value);
             break;
     }
-    return self->failed? 0: 1;
+    return self->failed? -1: 0;
 }
 
 //  --------------------------------------------------------------------
@@ -835,9 +662,6 @@ s_parser_clear (s_parser_t *self)
     free (self->defaults);
     free (self->run_lines);
     free (self->job_lines);
-    free (self->raw);
-    if (self->file)
-        fclose (self->file);
 }
 
 //  --------------------------------------------------------------------
@@ -850,12 +674,12 @@ scenario_load (const char *path, char *err, size_t errlen)
     s_parser_t parser = { .err = err, .errlen = errlen };
     scenario_t *self = calloc (1, sizeof (scenario_t));
     if (!self) {
-        s_error (err, errlen, path, 0, NULL, "out of memory");
+        inifile_error (err, errlen, path, 0, NULL, "out of memory");
         return NULL;
     }
     parser.scenario = self;
     if (strlen (path) > JOB_PATH_MAX) {
-        s_error (err, errlen, path, 0, NULL, "the file name is longer than %d characters",
+        inifile_error (err, errlen, path, 0, NULL, "the file name is longer than %d characters",
                  JOB_PATH_MAX);
         goto fail;
     }
@@ -875,23 +699,12 @@ scenario_load (const char *path, char *err, size_t errlen)
     parser.run_lines = calloc (parser.run_option_count, sizeof (int));
     parser.defaults = calloc (parser.option_count, sizeof (s_default_t));
     if (!parser.run_lines || !parser.defaults) {
-        s_error (err, errlen, path, 0, NULL, "out of memory");
+        inifile_error (err, errlen, path, 0, NULL, "out of memory");
         goto fail;
     }
 
-    parser.file = fopen (path, "r");
-    if (!parser.file) {
-        s_error (err, errlen, path, 0, NULL, "cannot open: %s", strerror (errno));
-        goto fail;
-    }
-    int rc = ini_parse_stream (s_read_line, &parser, s_handle_key, &parser);
-    if (!parser.failed && rc > 0)
-        //  The reader sees every syntax error inih knows before inih does;
-        //  this is for an inih that knows more.
-        s_fail (&parser, rc, "line", "inih cannot parse this line");
-    else
-    if (!parser.failed && rc < 0)
-        s_fail (&parser, 0, NULL, "inih failed (out of memory)");
+    if (inifile_read (path, s_on_section, s_on_key, &parser, err, errlen))
+        parser.failed = true;
     if (!parser.failed)
         s_finish_jobs (&parser);
     if (!parser.failed)
@@ -1003,49 +816,49 @@ s_check_workload (const scenario_t *self, const scenario_job_t *job,
     char reason [JOB_PATH_MAX + 64];
     const char *workload = jobspec_workload_name (spec->workload);
     if (spec->workload == WORKLOAD_WRITE && spec->path [0] == 0) {
-        s_error (err, errlen, self->path, job->line, "path",
+        inifile_error (err, errlen, self->path, job->line, "path",
                  "the %s workload needs a path", workload);
         return -1;
     }
     if (spec->workload == WORKLOAD_FILL && spec->path [0] == 0) {
-        s_error (err, errlen, self->path, job->line, "path",
+        inifile_error (err, errlen, self->path, job->line, "path",
                  "the %s workload needs a path (the file to create)", workload);
         return -1;
     }
     if (spec->workload == WORKLOAD_COPY && spec->src [0] == 0) {
-        s_error (err, errlen, self->path, job->line, "src",
+        inifile_error (err, errlen, self->path, job->line, "src",
                  "the %s workload needs a src: a path or nfs://server/export/file", workload);
         return -1;
     }
     if (spec->workload == WORKLOAD_COPY && spec->dst [0] == 0) {
-        s_error (err, errlen, self->path, job->line, "dst",
+        inifile_error (err, errlen, self->path, job->line, "dst",
                  "the %s workload needs a dst", workload);
         return -1;
     }
     if (spec->src [0] && s_check_source (spec->src, reason, sizeof (reason))) {
-        s_error (err, errlen, self->path, job->line, "src", "%s", reason);
+        inifile_error (err, errlen, self->path, job->line, "src", "%s", reason);
         return -1;
     }
     if ((spec->workload == WORKLOAD_WRITE || spec->workload == WORKLOAD_NULL
     ||   spec->workload == WORKLOAD_FILL)
     &&  spec->size_bytes == 0) {
-        s_error (err, errlen, self->path, job->line, "size",
+        inifile_error (err, errlen, self->path, job->line, "size",
                  "the %s workload needs a size", workload);
         return -1;
     }
     if (spec->workload == WORKLOAD_MONITOR && spec->streams != 1) {
-        s_error (err, errlen, self->path, job->line, "streams",
+        inifile_error (err, errlen, self->path, job->line, "streams",
                  "a monitor watches its host once: streams must be 1");
         return -1;
     }
     if (spec->direct && spec->bs_bytes % DIRECT_ALIGN_BYTES) {
-        s_error (err, errlen, self->path, job->line, "bs",
+        inifile_error (err, errlen, self->path, job->line, "bs",
                  "direct = yes needs a multiple of %d bytes, and %" PRIu64 " is not",
                  DIRECT_ALIGN_BYTES, spec->bs_bytes);
         return -1;
     }
     if (spec->direct && spec->size_bytes % DIRECT_ALIGN_BYTES) {
-        s_error (err, errlen, self->path, job->line, "size",
+        inifile_error (err, errlen, self->path, job->line, "size",
                  "direct = yes needs a multiple of %d bytes, and %" PRIu64 " is not",
                  DIRECT_ALIGN_BYTES, spec->size_bytes);
         return -1;
@@ -1069,7 +882,7 @@ s_check_overlaps (const scenario_t *self, const scenario_test_t *test,
             ||  !s_paths_overlap (earlier->spec.path, earlier->spec.streams,
                                   later->spec.path, later->spec.streams))
                 continue;
-            s_error (err, errlen, self->path, later->line, "path",
+            inifile_error (err, errlen, self->path, later->line, "path",
                      "[job %s] and [job %s] (line %d) write the same file on agent %s "
                      "in test %s; they would overwrite each other",
                      later->spec.name, earlier->spec.name, earlier->line,
@@ -1085,13 +898,13 @@ scenario_check (const scenario_t *self, char *err, size_t errlen)
 {
     assert (self);
     if (self->job_count == 0) {
-        s_error (err, errlen, self->path, 0, NULL, "no [job] sections");
+        inifile_error (err, errlen, self->path, 0, NULL, "no [job] sections");
         return -1;
     }
     for (size_t i = 0; i < self->agent_count; i++) {
         const scenario_agent_t *agent = &self->agents [i];
         if (agent->endpoint [0] == 0) {
-            s_error (err, errlen, self->path, agent->line, "endpoint",
+            inifile_error (err, errlen, self->path, agent->line, "endpoint",
                      "[agent %s] has no endpoint and no --agent %s=ENDPOINT was given",
                      agent->name, agent->name);
             return -1;
@@ -1100,7 +913,7 @@ scenario_check (const scenario_t *self, char *err, size_t errlen)
     for (size_t j = 0; j < self->job_count; j++) {
         const scenario_job_t *job = &self->jobs [j];
         if (!scenario_agent (self, job->spec.agent)) {
-            s_error (err, errlen, self->path, job->agent_line, "agent",
+            inifile_error (err, errlen, self->path, job->agent_line, "agent",
                      "no [agent %s] section and no --agent %s=ENDPOINT",
                      job->spec.agent, job->spec.agent);
             return -1;
