@@ -1002,6 +1002,20 @@ agent_endpoint_is_loopback (const char *endpoint)
         && (ntohl (in.s_addr) >> 24) == 127;
 }
 
+//  An agent's keys directory: its own pair and at least one coordinator.
+keys_t *
+agent_keys_new (const char *dir, char *err, size_t errlen)
+{
+    keys_t *keys = keys_new (dir, err, errlen);
+    if (keys && keys_peer_count (keys) == 0) {
+        snprintf (err, errlen, "keys %s: no coordinator public key (*" KEYS_PUBLIC_SUFFIX
+                  ") beside the agent's own: copy in the NAME" KEYS_PUBLIC_SUFFIX
+                  " of every coordinator to trust", dir);
+        keys_destroy (&keys);
+    }
+    return keys;
+}
+
 //  Create, configure and bind the socket. Returns 0, or -1 with err.
 static int
 s_bind (agent_t *self, const char *endpoint, char *err, size_t errlen)
@@ -1074,15 +1088,9 @@ agent_new (const agent_config_t *config, char *err, size_t errlen)
             goto fail;
 
     if (config->keys_dir) {
-        self->keys = keys_new (config->keys_dir, err, errlen);
+        self->keys = agent_keys_new (config->keys_dir, err, errlen);
         if (!self->keys)
             goto fail;
-        if (keys_peer_count (self->keys) == 0) {
-            snprintf (err, errlen, "keys %s: no coordinator public key (*" KEYS_PUBLIC_SUFFIX
-                      ") beside the agent's own: copy in the NAME" KEYS_PUBLIC_SUFFIX
-                      " of every coordinator to trust", config->keys_dir);
-            goto fail;
-        }
         self->auth = auth_new (self->keys, self->name, err, errlen);
         if (!self->auth)
             goto fail;
