@@ -361,10 +361,11 @@ s_validate (settings_t *self, char *err, size_t errlen)
         return -1;
     }
     if (!self->keys [0] && !self->insecure && !agent_endpoint_is_loopback (self->bind)) {
+        bool in_file = self->path && bind_line != S_FROM_FLAG;
         s_error (self, bind, bind_line, err, errlen,
                  "%s is not a loopback address and this agent runs without encryption; "
-                 "give keys (--keys DIR), or insecure (--insecure) to serve it anyway",
-                 self->bind);
+                 "give %s, or add %s to serve it anyway", self->bind,
+                 in_file? "keys = DIR": "--keys DIR", in_file? "insecure = yes": "--insecure");
         return -1;
     }
     if (self->roots.count == 0) {
