@@ -64,6 +64,7 @@ struct _settings_t {
     bool help;                          //  --help
     bool version;                       //  --version
     bool man;                           //  --man: print the manual page
+    bool completion;                    //  --completion: print the shell completion's words
     const char *path;                   //  config file read (config or the default), NULL if none
     int lines [S_ROWS_MAX];             //  per row: line of the file, S_FROM_FLAG or S_FROM_DEFAULT
 };
@@ -125,6 +126,9 @@ static const s_setting_t s_settings [] = {
                .help = "print this help and exit" } },
     { .opt = { .name = "man", .type = OPT_BOOL, .offset = AT (man),
                .help = "print the manual page as roff and exit" },
+      .flags = S_HIDDEN },
+    { .opt = { .name = "completion", .type = OPT_BOOL, .offset = AT (completion),
+               .help = "print the words of the shell completion and exit" },
       .flags = S_HIDDEN },
     { .opt = { .name = NULL } }
 };
@@ -404,6 +408,18 @@ s_read_config (settings_t *self, char *err, size_t errlen)
     return inifile_read (self->path, s_on_section, s_on_key, &reading, err, errlen);
 }
 
+//  The flags and what their values are, for scripts/completion.bash.
+static void
+s_completion (FILE *out)
+{
+    fprintf (out, "# Generated from the settings table of iofleet-agent.\n_iofleet_agent_flags='");
+    for (const s_setting_t *row = s_settings; row->opt.name; row++)
+        if (!(row->flags & S_HIDDEN))
+            fprintf (out, "%s--%s %s", row == s_settings? "": "\n", row->opt.name,
+                     row->arg? row->arg: "-");
+    fprintf (out, "'\n");
+}
+
 settings_result_t
 settings_parse (settings_t *self, int argc, char **argv, char *err, size_t errlen)
 {
@@ -433,14 +449,17 @@ settings_parse (settings_t *self, int argc, char **argv, char *err, size_t errle
         snprintf (err, errlen, "unexpected argument '%s'", argv [optind]);
         return SETTINGS_BAD_USAGE;
     }
-    if (self->help || self->version || self->man) {
+    if (self->help || self->version || self->man || self->completion) {
         if (self->help)
             settings_help (stdout);
         else
         if (self->version)
             printf (S_PROGRAM " %s (protocol %d)\n", IOFLEET_VERSION, IOFLEET_PROTOCOL_VERSION);
         else
+        if (self->man)
             settings_man (stdout);
+        else
+            s_completion (stdout);
         return SETTINGS_DONE;
     }
     //  The file, then every flag over it.

@@ -70,6 +70,16 @@ const opt_def_t scenario_run_options [] = {
     { .name = NULL }
 };
 
+#define AGENT_AT(f) offsetof (scenario_agent_t, f)
+
+const opt_def_t scenario_agent_options [] = {
+    { .name = "endpoint", .type = OPT_STRING, .offset = AGENT_AT (endpoint),
+      .capacity = sizeof (((scenario_agent_t *) 0)->endpoint),
+      .help = "where the agent listens: tcp://HOST:PORT or ipc://PATH "
+              "(--agent NAME=ENDPOINT sets or overrides it)" },
+    { .name = NULL }
+};
+
 const opt_def_t *
 scenario_run_option (const char *name)
 {
@@ -513,19 +523,20 @@ s_global_key (s_parser_t *self, const char *name, const char *value)
 static void
 s_agent_key (s_parser_t *self, const char *name, const char *value)
 {
-    if (strcmp (name, "endpoint") != 0) {
+    const opt_def_t *endpoint = &scenario_agent_options [0];
+    if (strcmp (name, endpoint->name) != 0) {
         s_fail_misplaced (self, name);
         return;
     }
     if (s_check_twice (self, name, self->endpoint_line))
         return;
     char reason [REASON_MAX];
-    if (s_check_endpoint (value, reason, sizeof (reason))) {
+    scenario_agent_t *agent = &self->scenario->agents [self->current];
+    if (s_check_endpoint (value, reason, sizeof (reason))
+    ||  opt_parse (endpoint, value, agent, reason, sizeof (reason))) {
         s_fail (self, self->line, name, "%s", reason);
         return;
     }
-    scenario_agent_t *agent = &self->scenario->agents [self->current];
-    snprintf (agent->endpoint, sizeof (agent->endpoint), "%s", value);
     self->endpoint_line = self->line;
 }
 

@@ -49,7 +49,7 @@ doc_help_row (FILE *out, int indent, const char *left, int column, const char *t
         fputc ('\n', out);
         return;
     }
-    if (at + 1 >= column) {
+    if (at > 0 && at + 1 >= column) {
         fprintf (out, "\n%*s", column, "");
         at = column;
     }

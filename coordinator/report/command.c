@@ -4,8 +4,8 @@
 */
 #include "report.h"
 #include "../aggregate.h"
+#include "../cli.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,35 +25,44 @@ s_format (const char *command, const char *name)
     return format;
 }
 
+//  The flags of `iofleet report`.
+enum { REPORT_FORMAT, REPORT_UNITS };
+static const cli_flag_t s_report_flags [] = {
+    [REPORT_FORMAT] = { "format", 'f', "text|json|csv|html", "what to write (default text)" },
+    [REPORT_UNITS] = { "units", 0, "MB|MiB", "rates in MB/s or MiB/s (default: as the run was reported)" },
+    { NULL }
+};
+
+const cli_command_t report_report_command = {
+    .name = "report", .synopsis = "RESULT.json [flags]",
+    .summary = "render a finished run again",
+    .description =
+        "Renders a finished run again from its results.json (and the samples.jsonl "
+        "beside it, for the timelines of the html format), without agents.",
+    .flags = s_report_flags, .run = report_command_report
+};
+
 //  iofleet report RESULT.json [--format text|json|csv|html]
 int
 report_command_report (int argc, char **argv)
 {
-    static const struct option long_options [] = {
-        { "format", required_argument, NULL, 'f' },
-        { "units", required_argument, NULL, 'u' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
     int format = REPORT_FORMAT_TEXT;
     int units = -1;                 //  as the run was reported
-    int c;
-    while ((c = getopt_long (argc, argv, "f:h", long_options, NULL)) != -1) {
-        if (c == 'f' && (format = s_format ("report", optarg)) >= 0)
+    cli_args_t args;
+    cli_begin (&args, &report_report_command, argc, argv);
+    int flag;
+    while ((flag = cli_next (&args)) != CLI_END) {
+        if (flag == REPORT_FORMAT && (format = s_format ("report", optarg)) >= 0)
             continue;
-        if (c == 'f')
+        if (flag == REPORT_FORMAT)
             return COMMAND_EXIT_USAGE;
-        if (c == 'u' && (units = aggregate_units_parse (optarg)) >= 0)
+        if (flag == REPORT_UNITS && (units = aggregate_units_parse (optarg)) >= 0)
             continue;
-        if (c == 'u') {
+        if (flag == REPORT_UNITS) {
             fprintf (stderr, "iofleet report: --units %s: expected MB or MiB\n", optarg);
             return COMMAND_EXIT_USAGE;
         }
-        fprintf (c == 'h'? stdout: stderr,
-                 "usage: iofleet report RESULT.json [--format text|json|csv|html] [--units MB|MiB]\n"
-                 "renders a finished run again from its results.json (and the\n"
-                 "samples.jsonl beside it, for the timelines of the html format)\n");
-        return c == 'h'? COMMAND_EXIT_OK: COMMAND_EXIT_USAGE;
+        return cli_status (flag);
     }
     if (optind != argc - 1) {
         fprintf (stderr, "iofleet report: expected one results file\n");
@@ -97,34 +106,43 @@ s_split_labels (char *text, const char **labels, size_t expected)
     return count == expected? 0: -1;
 }
 
+//  The flags of `iofleet compare`.
+enum { COMPARE_LABELS, COMPARE_FORMAT };
+static const cli_flag_t s_compare_flags [] = {
+    [COMPARE_LABELS] = { "labels", 'l', "a,b,c",
+        "name the columns, one label per file (default: the agents' kernel releases)" },
+    [COMPARE_FORMAT] = { "format", 'f', "text|json|csv|html", "what to write (default text)" },
+    { NULL }
+};
+
+const cli_command_t report_compare_command = {
+    .name = "compare", .synopsis = "A.json B.json [C.json ...] [flags]",
+    .summary = "one table across result sets, changes in %",
+    .description =
+        "One row per test, one column per results file, and the change of each column "
+        "against the first in %, marked when it is inside the run-to-run spread.",
+    .flags = s_compare_flags, .run = report_command_compare
+};
+
 //  iofleet compare A.json B.json ... [--labels a,b,...] [--format F]
 int
 report_command_compare (int argc, char **argv)
 {
-    static const struct option long_options [] = {
-        { "labels", required_argument, NULL, 'l' },
-        { "format", required_argument, NULL, 'f' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
     int format = REPORT_FORMAT_TEXT;
     char *labels_text = NULL;
-    int c;
-    while ((c = getopt_long (argc, argv, "l:f:h", long_options, NULL)) != -1) {
-        if (c == 'l') {
+    cli_args_t args;
+    cli_begin (&args, &report_compare_command, argc, argv);
+    int flag;
+    while ((flag = cli_next (&args)) != CLI_END) {
+        if (flag == COMPARE_LABELS) {
             labels_text = optarg;
             continue;
         }
-        if (c == 'f' && (format = s_format ("compare", optarg)) >= 0)
+        if (flag == COMPARE_FORMAT && (format = s_format ("compare", optarg)) >= 0)
             continue;
-        if (c == 'f')
+        if (flag == COMPARE_FORMAT)
             return COMMAND_EXIT_USAGE;
-        fprintf (c == 'h'? stdout: stderr,
-                 "usage: iofleet compare A.json B.json [C.json ...] [--labels a,b,c]\n"
-                 "                       [--format text|json|csv|html]\n"
-                 "one row per test, one column per results file (labelled by --labels,\n"
-                 "else by the agents' kernel releases), changes against the first column\n");
-        return c == 'h'? COMMAND_EXIT_OK: COMMAND_EXIT_USAGE;
+        return cli_status (flag);
     }
     size_t count = (size_t) (argc - optind);
     if (count < 1) {

@@ -15,6 +15,7 @@
 #ifndef IOFLEET_REPORT_H
 #define IOFLEET_REPORT_H
 
+#include "../cli.h"
 #include "../results.h"
 
 #include <stddef.h>
@@ -92,8 +93,11 @@ int report_compare (const char *const *paths, const char *const *labels, size_t 
 //  B.json ... [--labels a,b,...] [--format F]`: argv [0] is the command's
 //  name. Return the exit status: 0, 1 for a file that cannot be read,
 //  2 for bad usage.
+//  Their tables (coordinator/cli.h), for the list of commands in main.c.
 int report_command_report (int argc, char **argv);
 int report_command_compare (int argc, char **argv);
+extern const cli_command_t report_report_command;
+extern const cli_command_t report_compare_command;
 
 //  Write length bytes of data to PATH atomically (PATH.tmp, fsync, rename,
 //  fsync of the directory). Returns 0, or -1 with the failing call in err.
