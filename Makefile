@@ -140,4 +140,5 @@ bench: deps-test
 clean:
 	rm -rf build build-asan build-fuzz
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+# (build/deb/ holds a copy of the tree, with directories named *.d.)
+-include $(shell find $(B) -path $(B)/deb -prune -o -name '*.d' -type f -print 2>/dev/null)
