@@ -1,10 +1,13 @@
-/*  agent/manpage.c: the iofleet-agent(8) manual page. The flags and the
-    config keys come from the settings table (agent/settings.c); only the
-    prose is written here.
+/*  agent/manpage.c: the agent's settings table as --help, as the
+    iofleet-agent(8) manual page and as the words of the shell completion.
+    The flags and the config keys come from the table (agent/settings.c);
+    only the prose is written here.
 */
 #include "settings.h"
 
 #include "../proto/doc.h"
+
+#include <string.h>
 
 static const char *const s_description =
     "iofleet-agent runs on every client and NFS server of a fleet. It listens on one "
@@ -76,4 +79,74 @@ settings_man (FILE *out)
     doc_roff_item (out, "/var/lib/iofleet", NULL, "the packaged agent's default root");
     doc_roff_section (out, "SEE ALSO");
     doc_roff_text (out, "iofleet(1), iofleet-scenario(5)");
+}
+
+//  The flag of a row as --help and the manual write it: "--bind ENDPOINT",
+//  "--insecure[=no]".
+static void
+s_flag_text (const settings_row_t *row, char *buf, size_t buflen)
+{
+    if (row->arg)
+        snprintf (buf, buflen, "--%s %s", row->opt.name, row->arg);
+    else
+    if (row->opt.type == OPT_BOOL && (row->flags & SETTING_FILE))
+        snprintf (buf, buflen, "--%s[=no]", row->opt.name);
+    else
+        snprintf (buf, buflen, "--%s", row->opt.name);
+}
+
+void
+settings_help (FILE *out)
+{
+    fprintf (out, "usage: iofleet-agent [--config FILE] [--root DIR ...] [--bind ENDPOINT] "
+             "[--keys DIR | --insecure] [...]\n\n"
+             "Runs iofleet workloads for one coordinator at a time. Every setting is a key of\n"
+             "the config file (" SETTINGS_DEFAULT_CONFIG ", or --config FILE) and a flag; a flag\n"
+             "overrides the file. Logs go to stderr, one key=value line per event.\n\n");
+    for (const settings_row_t *row = settings_rows; row->opt.name; row++) {
+        if (row->flags & SETTING_HIDDEN)
+            continue;
+        char flag [96], notes [128], text [1024];
+        s_flag_text (row, flag, sizeof (flag));
+        doc_option_notes (&row->opt, notes, sizeof (notes));
+        snprintf (text, sizeof (text), "%s%s", row->opt.help, notes);
+        doc_help_row (out, 2, flag, 20, text);
+    }
+}
+
+void
+settings_man_rows (FILE *out, bool with_keys)
+{
+    for (const settings_row_t *row = settings_rows; row->opt.name; row++) {
+        if ((row->flags & SETTING_HIDDEN) || (with_keys && !(row->flags & SETTING_FILE)))
+            continue;
+        char flag [96], notes [128], body [1024];
+        doc_option_notes (&row->opt, notes, sizeof (notes));
+        if (with_keys) {
+            snprintf (body, sizeof (body), "%s%s. Value: %s.%s", row->opt.help, notes,
+                      doc_option_unit (&row->opt),
+                      (row->flags & SETTING_LIST)? " May be given on several lines.": "");
+            snprintf (flag, sizeof (flag), "%s =", row->opt.name);
+            doc_roff_item (out, flag, row->arg? row->arg: "yes|no", body);
+        }
+        else {
+            snprintf (body, sizeof (body), "%s%s.%s", row->opt.help, notes,
+                      (row->flags & SETTING_FILE)? "": " Not a key of the config file.");
+            snprintf (flag, sizeof (flag), "--%s", row->opt.name);
+            const char *arg = row->arg? row->arg
+                            : (row->flags & SETTING_FILE)? "[=no]": NULL;
+            doc_roff_item (out, flag, arg, body);
+        }
+    }
+}
+
+void
+settings_completion (FILE *out)
+{
+    fprintf (out, "# Generated from the settings table of iofleet-agent.\n_iofleet_agent_flags='");
+    for (const settings_row_t *row = settings_rows; row->opt.name; row++)
+        if (!(row->flags & SETTING_HIDDEN))
+            fprintf (out, "%s--%s %s", row == settings_rows? "": "\n", row->opt.name,
+                     row->arg? row->arg: "-");
+    fprintf (out, "'\n");
 }

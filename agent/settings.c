@@ -2,15 +2,16 @@
     command line; see settings.h.
 
     To add a setting: add a field to struct _settings_t, a row to
-    s_settings[] (name, type, offset, default, help; .arg names the value
-    in --help; S_FILE if the config file may give it, S_LIST if it may be
-    repeated), and pass it on in settings_agent_config. The flag, the key,
+    settings_rows[] (name, type, offset, default, help; .arg names the
+    value in --help; SETTING_FILE if the config file may give it,
+    SETTING_LIST if it may be repeated), and pass it on in
+    settings_agent_config (a field of agent_config_t). The flag, the key,
     --help and the manual page follow from the row. A size, for example:
 
         { .opt = { .name = "max-memory", .type = OPT_SIZE, .offset = AT (max_memory_bytes),
                    .min = 0, .max = 1ULL << 50, .default_text = "0",
                    .help = "most memory one test may hold, e.g. 512M (0: no limit)" },
-          .arg = "SIZE", .flags = S_FILE },
+          .arg = "SIZE", .flags = SETTING_FILE },
 
     with `uint64_t max_memory_bytes;` in the struct: `--max-memory 512M`
     and `max-memory = 512M` then both read through opt_parse.
@@ -18,7 +19,6 @@
 #include "settings.h"
 #include "confine.h"
 
-#include "../proto/doc.h"
 #include "../proto/inifile.h"
 #include "../proto/jobspec.h"
 #include "../proto/version.h"
@@ -33,13 +33,8 @@
 
 #define S_PROGRAM       "iofleet-agent"
 #define S_ENDPOINT_MAX  255             //  a bind endpoint
-#define S_ROWS_MAX      32              //  rows s_settings[] may have
+#define S_ROWS_MAX      32              //  rows settings_rows[] may have
 #define S_CODE_BASE     256             //  getopt code of row i: S_CODE_BASE + i
-
-//  Row flags.
-#define S_FILE      0x1                 //  may be a key of the config file
-#define S_LIST      0x2                 //  may be given again: a list (OPT_STRING only)
-#define S_HIDDEN    0x4                 //  not in --help or the manual (the build uses it)
 
 //  Where a value came from, besides a line of the file (1, 2, ...).
 #define S_FROM_DEFAULT  0
@@ -69,17 +64,10 @@ struct _settings_t {
     int lines [S_ROWS_MAX];             //  per row: line of the file, S_FROM_FLAG or S_FROM_DEFAULT
 };
 
-//  One setting: a config key and a flag of the same name.
-typedef struct {
-    opt_def_t opt;                      //  name, type, offset into settings_t, bounds, default, help
-    const char *arg;                    //  the value's name in --help (ENDPOINT), NULL for a switch
-    int flags;                          //  S_FILE | S_LIST | S_HIDDEN
-} s_setting_t;
-
 #define AT(f)       offsetof (struct _settings_t, f)
 #define CAPACITY(f) sizeof (((struct _settings_t *) 0)->f)
 
-static const s_setting_t s_settings [] = {
+const settings_row_t settings_rows [] = {
     { .opt = { .name = "config", .type = OPT_STRING, .offset = AT (config),
                .capacity = CAPACITY (config),
                .help = "read the settings from FILE instead of " SETTINGS_DEFAULT_CONFIG
@@ -89,47 +77,47 @@ static const s_setting_t s_settings [] = {
                .capacity = CAPACITY (bind), .default_text = "tcp://*:7654",
                .help = "ZeroMQ endpoint to listen on: tcp://HOST:PORT, tcp://*:PORT for every "
                        "address; tcp://127.0.0.1:* picks a free port, logged as event=bound" },
-      .arg = "ENDPOINT", .flags = S_FILE },
+      .arg = "ENDPOINT", .flags = SETTING_FILE },
     { .opt = { .name = "name", .type = OPT_STRING, .offset = AT (name),
                .capacity = CAPACITY (name),
                .help = "name reported to coordinators: 1 to 63 letters, digits, '.', '_' "
                        "or '-' (default: the host name)" },
-      .arg = "NAME", .flags = S_FILE },
+      .arg = "NAME", .flags = SETTING_FILE },
     { .opt = { .name = "root", .type = OPT_STRING, .offset = AT (roots),
                .capacity = JOB_PATH_MAX + 1,
                .help = "directory the agent may create files under; give it again for more. "
                        "Relative job paths go under the first root. At least one is needed" },
-      .arg = "DIR", .flags = S_FILE | S_LIST },
+      .arg = "DIR", .flags = SETTING_FILE | SETTING_LIST },
     { .opt = { .name = "allow-nfs", .type = OPT_STRING, .offset = AT (nfs_hosts),
                .capacity = JOB_NAME_MAX * 4,
                .help = "read nfs:// sources from this server (a name or address as in the "
                        "URLs; '*' for any); give it again for more. Without it, none" },
-      .arg = "HOST", .flags = S_FILE | S_LIST },
+      .arg = "HOST", .flags = SETTING_FILE | SETTING_LIST },
     { .opt = { .name = "keys", .type = OPT_STRING, .offset = AT (keys),
                .capacity = CAPACITY (keys),
                .help = "encrypt and authenticate (CURVE): DIR holds this agent's key pair "
                        "(its secret key readable by its owner only) and the NAME.key of every "
                        "coordinator it accepts (`iofleet keygen DIR NAME` makes a pair)" },
-      .arg = "DIR", .flags = S_FILE },
+      .arg = "DIR", .flags = SETTING_FILE },
     { .opt = { .name = "insecure", .type = OPT_BOOL, .offset = AT (insecure),
                .default_text = "no",
                .help = "allow a non-loopback bind without keys: traffic is not encrypted and "
                        "coordinators are not authenticated" },
-      .flags = S_FILE },
+      .flags = SETTING_FILE },
     { .opt = { .name = "verbose", .type = OPT_BOOL, .offset = AT (verbose),
                .default_text = "no",
                .help = "also log pings and samples" },
-      .flags = S_FILE },
+      .flags = SETTING_FILE },
     { .opt = { .name = "version", .type = OPT_BOOL, .offset = AT (version),
                .help = "print the version and exit" } },
     { .opt = { .name = "help", .type = OPT_BOOL, .offset = AT (help),
                .help = "print this help and exit" } },
     { .opt = { .name = "man", .type = OPT_BOOL, .offset = AT (man),
                .help = "print the manual page as roff and exit" },
-      .flags = S_HIDDEN },
+      .flags = SETTING_HIDDEN },
     { .opt = { .name = "completion", .type = OPT_BOOL, .offset = AT (completion),
                .help = "print the words of the shell completion and exit" },
-      .flags = S_HIDDEN },
+      .flags = SETTING_HIDDEN },
     { .opt = { .name = NULL } }
 };
 
@@ -138,17 +126,17 @@ static size_t
 s_row_count (void)
 {
     size_t count = 0;
-    while (s_settings [count].opt.name)
+    while (settings_rows [count].opt.name)
         count++;
     assert (count <= S_ROWS_MAX);
     return count;
 }
 
 //  The row called name, or NULL.
-static const s_setting_t *
+static const settings_row_t *
 s_row (const char *name)
 {
-    for (const s_setting_t *row = s_settings; row->opt.name; row++)
+    for (const settings_row_t *row = settings_rows; row->opt.name; row++)
         if (strcmp (row->opt.name, name) == 0)
             return row;
     return NULL;
@@ -156,9 +144,9 @@ s_row (const char *name)
 
 //  The list field of a list row.
 static s_list_t *
-s_list (settings_t *self, const s_setting_t *row)
+s_list (settings_t *self, const settings_row_t *row)
 {
-    assert (row->flags & S_LIST);
+    assert (row->flags & SETTING_LIST);
     return (s_list_t *) ((char *) self + row->opt.offset);
 }
 
@@ -180,12 +168,12 @@ s_list_clear (s_list_t *list)
 //  reason" for one from a flag, and "file: key: reason" (or "--key:
 //  reason" without a file) for one that was never given.
 static void
-s_error (const settings_t *self, const s_setting_t *row, int line,
+s_error (const settings_t *self, const settings_row_t *row, int line,
          char *err, size_t errlen, const char *format, ...)
     __attribute__ ((format (printf, 6, 7)));
 
 static void
-s_error (const settings_t *self, const s_setting_t *row, int line,
+s_error (const settings_t *self, const settings_row_t *row, int line,
          char *err, size_t errlen, const char *format, ...)
 {
     va_list args;
@@ -206,17 +194,17 @@ s_error (const settings_t *self, const s_setting_t *row, int line,
 //  Set the value of row from text, given at line (or S_FROM_FLAG).
 //  Returns 0, or -1 with the reason in err.
 static int
-s_set (settings_t *self, const s_setting_t *row, const char *text, int line,
+s_set (settings_t *self, const settings_row_t *row, const char *text, int line,
        char *err, size_t errlen)
 {
-    size_t index = (size_t) (row - s_settings);
+    size_t index = (size_t) (row - settings_rows);
     char reason [256];
-    if (line > 0 && self->lines [index] > 0 && !(row->flags & S_LIST)) {
+    if (line > 0 && self->lines [index] > 0 && !(row->flags & SETTING_LIST)) {
         s_error (self, row, line, err, errlen, "given twice (first at line %d)",
                  self->lines [index]);
         return -1;
     }
-    if (!(row->flags & S_LIST)) {
+    if (!(row->flags & SETTING_LIST)) {
         if (opt_parse (&row->opt, text, self, reason, sizeof (reason))) {
             s_error (self, row, line, err, errlen, "%s", reason);
             return -1;
@@ -278,13 +266,13 @@ s_on_key (void *user, int line, const char *key, const char *value)
 {
     s_reading_t *reading = (s_reading_t *) user;
     settings_t *self = reading->settings;
-    const s_setting_t *row = s_row (key);
-    if (!row || (row->flags & S_HIDDEN)) {
+    const settings_row_t *row = s_row (key);
+    if (!row || (row->flags & SETTING_HIDDEN)) {
         inifile_error (reading->err, reading->errlen, self->path, line, key,
                        "unknown key (the keys are listed in iofleet-agent(8))");
         return -1;
     }
-    if (!(row->flags & S_FILE)) {
+    if (!(row->flags & SETTING_FILE)) {
         inifile_error (reading->err, reading->errlen, self->path, line, key,
                        "only a command-line flag: --%s", key);
         return -1;
@@ -343,15 +331,15 @@ s_check_bind (const char *bind, char *reason, size_t reasonlen)
 static int
 s_validate (settings_t *self, char *err, size_t errlen)
 {
-    const s_setting_t *bind = s_row ("bind");
-    const s_setting_t *insecure = s_row ("insecure");
-    const s_setting_t *root = s_row ("root");
-    int bind_line = self->lines [bind - s_settings];
+    const settings_row_t *bind = s_row ("bind");
+    const settings_row_t *insecure = s_row ("insecure");
+    const settings_row_t *root = s_row ("root");
+    int bind_line = self->lines [bind - settings_rows];
     char reason [512];
 
     if (self->name [0] && !s_name_is_valid (self->name)) {
-        const s_setting_t *name = s_row ("name");
-        s_error (self, name, self->lines [name - s_settings], err, errlen,
+        const settings_row_t *name = s_row ("name");
+        s_error (self, name, self->lines [name - settings_rows], err, errlen,
                  "'%s': use 1 to 63 letters, digits, '.', '_' or '-'", self->name);
         return -1;
     }
@@ -360,7 +348,7 @@ s_validate (settings_t *self, char *err, size_t errlen)
         return -1;
     }
     if (self->keys [0] && self->insecure) {
-        s_error (self, insecure, self->lines [insecure - s_settings], err, errlen,
+        s_error (self, insecure, self->lines [insecure - settings_rows], err, errlen,
                  "keys and insecure exclude each other");
         return -1;
     }
@@ -390,11 +378,11 @@ s_long_options (struct option *longs)
 {
     size_t count = s_row_count ();
     for (size_t i = 0; i < count; i++) {
-        const s_setting_t *row = &s_settings [i];
+        const settings_row_t *row = &settings_rows [i];
         int has_arg = required_argument;
         //  A switch the file may set can be turned off again: --insecure=no.
         if (row->opt.type == OPT_BOOL)
-            has_arg = (row->flags & S_FILE)? optional_argument: no_argument;
+            has_arg = (row->flags & SETTING_FILE)? optional_argument: no_argument;
         longs [i] = (struct option) { row->opt.name, has_arg, NULL, S_CODE_BASE + (int) i };
     }
     longs [count] = (struct option) { NULL, 0, NULL, 0 };
@@ -408,25 +396,13 @@ s_read_config (settings_t *self, char *err, size_t errlen)
     return inifile_read (self->path, s_on_section, s_on_key, &reading, err, errlen);
 }
 
-//  The flags and what their values are, for scripts/completion.bash.
-static void
-s_completion (FILE *out)
-{
-    fprintf (out, "# Generated from the settings table of iofleet-agent.\n_iofleet_agent_flags='");
-    for (const s_setting_t *row = s_settings; row->opt.name; row++)
-        if (!(row->flags & S_HIDDEN))
-            fprintf (out, "%s--%s %s", row == s_settings? "": "\n", row->opt.name,
-                     row->arg? row->arg: "-");
-    fprintf (out, "'\n");
-}
-
 settings_result_t
 settings_parse (settings_t *self, int argc, char **argv, char *err, size_t errlen)
 {
     assert (self && argv && err);
     struct option longs [S_ROWS_MAX + 1];
     s_long_options (longs);
-    const s_setting_t *config = s_row ("config");
+    const settings_row_t *config = s_row ("config");
 
     //  First pass: bad flags, and what decides the rest (--config, --help).
     optind = 0;
@@ -437,8 +413,8 @@ settings_parse (settings_t *self, int argc, char **argv, char *err, size_t errle
             err [0] = 0;            //  getopt_long said what was wrong
             return SETTINGS_BAD_USAGE;
         }
-        const s_setting_t *row = &s_settings [code - S_CODE_BASE];
-        if ((row->flags & S_FILE) || row->opt.type != OPT_BOOL) {
+        const settings_row_t *row = &settings_rows [code - S_CODE_BASE];
+        if ((row->flags & SETTING_FILE) || row->opt.type != OPT_BOOL) {
             if (row == config && s_set (self, row, optarg, S_FROM_FLAG, err, errlen))
                 return SETTINGS_BAD_USAGE;
             continue;
@@ -459,7 +435,7 @@ settings_parse (settings_t *self, int argc, char **argv, char *err, size_t errle
         if (self->man)
             settings_man (stdout);
         else
-            s_completion (stdout);
+            settings_completion (stdout);
         return SETTINGS_DONE;
     }
     //  The file, then every flag over it.
@@ -470,8 +446,8 @@ settings_parse (settings_t *self, int argc, char **argv, char *err, size_t errle
     optind = 0;
     opterr = 0;
     while ((code = getopt_long (argc, argv, "", longs, NULL)) != -1) {
-        const s_setting_t *row = &s_settings [code - S_CODE_BASE];
-        if (row == config || !(row->flags & S_FILE))
+        const settings_row_t *row = &settings_rows [code - S_CODE_BASE];
+        if (row == config || !(row->flags & SETTING_FILE))
             continue;
         if (s_set (self, row, optarg? optarg: "yes", S_FROM_FLAG, err, errlen))
             return SETTINGS_BAD_USAGE;
@@ -489,7 +465,7 @@ settings_check (settings_t *self, char *err, size_t errlen)
 {
     assert (self);
     char reason [1024];
-    const s_setting_t *rows [] = { s_row ("root"), s_row ("allow-nfs") };
+    const settings_row_t *rows [] = { s_row ("root"), s_row ("allow-nfs") };
     confine_t *confine = confine_new ();
     if (!confine) {
         snprintf (err, errlen, "%s", strerror (ENOMEM));
@@ -517,8 +493,8 @@ settings_check (settings_t *self, char *err, size_t errlen)
     if (rc == 0 && self->keys [0]) {
         keys_t *keys = agent_keys_new (self->keys, reason, sizeof (reason));
         if (!keys) {
-            const s_setting_t *row = s_row ("keys");
-            s_error (self, row, self->lines [row - s_settings], err, errlen, "%s", reason);
+            const settings_row_t *row = s_row ("keys");
+            s_error (self, row, self->lines [row - settings_rows], err, errlen, "%s", reason);
             rc = -1;
         }
         keys_destroy (&keys);
@@ -537,7 +513,7 @@ settings_new (void)
         return NULL;
     size_t count = s_row_count ();
     for (size_t i = 0; i < count; i++) {
-        const s_setting_t *row = &s_settings [i];
+        const settings_row_t *row = &settings_rows [i];
         char reason [256];
         if (!row->opt.default_text)
             continue;
@@ -575,63 +551,4 @@ settings_agent_config (settings_t *self, agent_config_t *config)
     config->insecure = self->insecure;
     config->keys_dir = self->keys [0]? self->keys: NULL;
     config->verbose = self->verbose;
-}
-
-//  The flag of a row as --help and the manual write it: "--bind ENDPOINT",
-//  "--insecure[=no]".
-static void
-s_flag_text (const s_setting_t *row, char *buf, size_t buflen)
-{
-    if (row->arg)
-        snprintf (buf, buflen, "--%s %s", row->opt.name, row->arg);
-    else
-    if (row->opt.type == OPT_BOOL && (row->flags & S_FILE))
-        snprintf (buf, buflen, "--%s[=no]", row->opt.name);
-    else
-        snprintf (buf, buflen, "--%s", row->opt.name);
-}
-
-void
-settings_help (FILE *out)
-{
-    fprintf (out, "usage: " S_PROGRAM " [--config FILE] [--root DIR ...] [--bind ENDPOINT] "
-             "[--keys DIR | --insecure] [...]\n\n"
-             "Runs iofleet workloads for one coordinator at a time. Every setting is a key of\n"
-             "the config file (" SETTINGS_DEFAULT_CONFIG ", or --config FILE) and a flag; a flag\n"
-             "overrides the file. Logs go to stderr, one key=value line per event.\n\n");
-    for (const s_setting_t *row = s_settings; row->opt.name; row++) {
-        if (row->flags & S_HIDDEN)
-            continue;
-        char flag [96], notes [128], text [1024];
-        s_flag_text (row, flag, sizeof (flag));
-        doc_option_notes (&row->opt, notes, sizeof (notes));
-        snprintf (text, sizeof (text), "%s%s", row->opt.help, notes);
-        doc_help_row (out, 2, flag, 20, text);
-    }
-}
-
-void
-settings_man_rows (FILE *out, bool with_keys)
-{
-    for (const s_setting_t *row = s_settings; row->opt.name; row++) {
-        if ((row->flags & S_HIDDEN) || (with_keys && !(row->flags & S_FILE)))
-            continue;
-        char flag [96], notes [128], body [1024];
-        doc_option_notes (&row->opt, notes, sizeof (notes));
-        if (with_keys) {
-            snprintf (body, sizeof (body), "%s%s. Value: %s.%s", row->opt.help, notes,
-                      doc_option_unit (&row->opt),
-                      (row->flags & S_LIST)? " May be given on several lines.": "");
-            snprintf (flag, sizeof (flag), "%s =", row->opt.name);
-            doc_roff_item (out, flag, row->arg? row->arg: "yes|no", body);
-        }
-        else {
-            snprintf (body, sizeof (body), "%s%s.%s", row->opt.help, notes,
-                      (row->flags & S_FILE)? "": " Not a key of the config file.");
-            snprintf (flag, sizeof (flag), "--%s", row->opt.name);
-            const char *arg = row->arg? row->arg
-                            : (row->flags & S_FILE)? "[=no]": NULL;
-            doc_roff_item (out, flag, arg, body);
-        }
-    }
 }

@@ -19,12 +19,29 @@
 
 #include "agent.h"
 
+#include "../proto/jobspec.h"
+
 #include <stdio.h>
 
 //  Read when no --config is given; a missing default file is no error.
 #define SETTINGS_DEFAULT_CONFIG "/etc/iofleet/agent.conf"
 
 typedef struct _settings_t settings_t;
+
+//  Row flags of the settings table.
+#define SETTING_FILE    0x1         //  may be a key of the config file
+#define SETTING_LIST    0x2         //  may be given again: a list (OPT_STRING only)
+#define SETTING_HIDDEN  0x4         //  not in --help or the manual (the build uses it)
+
+//  One setting: a config key and a flag of the same name.
+typedef struct {
+    opt_def_t opt;                  //  name, type, offset into settings_t, bounds, default, help
+    const char *arg;                //  the value's name in --help (ENDPOINT), NULL for a switch
+    int flags;                      //  SETTING_FILE | SETTING_LIST | SETTING_HIDDEN
+} settings_row_t;
+
+//  The table (agent/settings.c), NULL-name terminated.
+extern const settings_row_t settings_rows [];
 
 //  What settings_parse found on the command line.
 typedef enum {
@@ -58,11 +75,14 @@ int settings_check (settings_t *self, char *err, size_t errlen);
 //  The agent's configuration; its strings are borrowed from self.
 void settings_agent_config (settings_t *self, agent_config_t *config);
 
-//  Print --help.
+//  Print --help (agent/manpage.c, like the next three).
 void settings_help (FILE *out);
 
-//  Print the iofleet-agent(8) manual page as roff (agent/manpage.c).
+//  Print the iofleet-agent(8) manual page as roff.
 void settings_man (FILE *out);
+
+//  Print the words scripts/completion.bash needs: each flag and its value.
+void settings_completion (FILE *out);
 
 //  Print the settings as roff items: the flags (with_keys false) or the
 //  config file's keys (true). For the manual page.

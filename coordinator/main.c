@@ -3,6 +3,13 @@
         iofleet run SCENARIO.ini [--agent NAME=ENDPOINT ...] [-o DIR]
                                  [--iterations N] [--json FILE] [-q]
         iofleet ping [--timeout DURATION] ENDPOINT ...
+        iofleet keygen DIR [NAME]
+        (report and compare: coordinator/report/command.c)
+
+    Every command is a cli_command_t with a table of its flags
+    (coordinator/cli.h says how to add a flag or a command); the table
+    drives its parsing, its --help and its part of iofleet(1). The list of
+    commands is s_commands at the bottom.
 
     Exit status: 0 everything ran and every agent reported; 1 a test
     failed or an agent was lost or unreachable; 2 bad usage or a bad
