@@ -22,6 +22,7 @@ debs=("$SCRATCH/b/deb/iofleet_${version}_"*.deb "$SCRATCH/b/deb/iofleet-agent_${
 # chroot with DPKG_ROOT set, so they act on the scratch root only. The
 # libraries are the host's, which dpkg cannot know: --force-depends.
 R=$SCRATCH/root
+host_users=$(md5sum < /etc/passwd)
 mkdir -p "$R/var/lib/dpkg/updates" "$R/var/lib/dpkg/info"
 touch "$R/var/lib/dpkg/status"
 dpkg --instdir="$R" --admindir="$R/var/lib/dpkg" --log="$SCRATCH/dpkg.log" \
@@ -38,7 +39,7 @@ for f in usr/bin/iofleet usr/bin/iofleet-agent etc/iofleet/agent.conf \
     [ -e "$R/$f" ] || fail "the packages do not install /$f"
 done
 grep -q '^iofleet:' "$R/etc/passwd" || fail "the package did not create the user iofleet"
-grep -q '^iofleet:' /etc/passwd && fail "the scratch install created a user on the host"
+[ "$(md5sum < /etc/passwd)" = "$host_users" ] || fail "the scratch install changed the host's users"
 [ -L "$R/etc/systemd/system/multi-user.target.wants/iofleet-agent.service" ] ||
     fail "the unit is not enabled in the scratch root"
 "$R/usr/bin/iofleet" --version | grep -q "^iofleet $version " || fail "installed iofleet --version"
