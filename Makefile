@@ -7,8 +7,9 @@
 #   make demo        two agents on loopback and an NFS export, configs/demo.ini
 #   make bench       the write workload beside dd and fio, the copy workload
 #                    beside nfs-cp and cp, ratios
-#   make fuzz        libFuzzer on the message decoder and the scenario parser,
-#                    FUZZ_SECONDS (60) each, corpora kept in build-fuzz/corpus/
+#   make fuzz        libFuzzer on the message decoder, the scenario parser and
+#                    the histogram reader, FUZZ_SECONDS (60) each, corpora
+#                    kept in build-fuzz/corpus/
 #
 # Every target that needs the libraries goes through `deps` first, then
 # builds in a sub-make so that pkg-config runs after they are installed.
@@ -115,16 +116,21 @@ FUZZ_B       ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS  := -std=gnu11 -O1 -g -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
                 -fno-sanitize-recover=undefined $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-FUZZ_BIN     := $(FUZZ_B)/fuzz_msg $(FUZZ_B)/fuzz_scenario
+FUZZ_BIN     := $(FUZZ_B)/fuzz_msg $(FUZZ_B)/fuzz_scenario $(FUZZ_B)/fuzz_histogram
 
 $(FUZZ_B)/fuzz_msg: tests/fuzz/fuzz_msg.c $(PROTO_SRC) $(wildcard proto/*.h)
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_msg.c $(PROTO_SRC) $(LDLIBS) -o $@
-$(FUZZ_B)/fuzz_scenario: tests/fuzz/fuzz_scenario.c coordinator/scenario.c $(PROTO_SRC) \
-                         coordinator/scenario.h $(wildcard proto/*.h)
+$(FUZZ_B)/fuzz_histogram: tests/fuzz/fuzz_histogram.c tests/unit/histogram_bytes.h $(PROTO_SRC) \
+                          $(wildcard proto/*.h)
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_scenario.c coordinator/scenario.c $(PROTO_SRC) \
-	    $(LDLIBS) -o $@
+	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_histogram.c $(PROTO_SRC) $(LDLIBS) -o $@
+$(FUZZ_B)/fuzz_scenario: tests/fuzz/fuzz_scenario.c coordinator/scenario.c coordinator/scenario_check.c \
+                         $(PROTO_SRC) coordinator/scenario.h coordinator/scenario_rules.h \
+                         $(wildcard proto/*.h)
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_scenario.c coordinator/scenario.c \
+	    coordinator/scenario_check.c $(PROTO_SRC) $(LDLIBS) -o $@
 
 fuzz-build: $(FUZZ_BIN)
 

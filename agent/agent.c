@@ -32,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/random.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #define S_LEASE_DEFAULT_MS      10000       //  HELLO with lease_ms = 0
@@ -44,6 +46,13 @@
 #define S_HEARTBEAT_TIMEOUT_MS  15000
 #define S_START_LEAD_MAX_NS     (3600 * NS_PER_SEC)    //  START instants further off are refused
 #define S_QUOTED_MAX            (2 * MSG_TEXT_MAX + 3)
+//  The buffers of one test may take MemTotal / S_MEMORY_SHARE unless
+//  --max-memory says otherwise: they stay resident for the whole test,
+//  and the rest is the page cache the test measures, the kernel and the
+//  host's own work (an NFS server, a second agent); a quarter leaves
+//  them three, and still holds 256 streams of 16M on a 24 GiB host.
+#define S_MEMORY_SHARE          4           //  logged as from=MemTotal/4
+#define S_MEMORY_FALLBACK_BYTES (1ULL << 30)    //  when MemTotal cannot be read
 
 //  A job of the current test and when its next sample is due.
 typedef struct {
@@ -78,11 +87,13 @@ struct _agent_t {
     confine_t *confine;                 //  the --root directories
     hostinfo_t *hostinfo;               //  what WELCOME says about the host
     hostwatch_t *hostwatch;             //  the host's figures over a test (HOST)
+    ledger_t *ledger;                   //  what the held test's jobs claimed (memory, files, dirs)
     uint32_t caches_dropped_test_id;    //  test whose prepare dropped the caches, 0 none
-    uint64_t malformed_count;           //  frames that did not decode
+    agent_lograte_t malformed;          //  frames that did not decode: counted, logged sparingly
     zframe_t *peer;                     //  routing id of the session's coordinator, NULL when idle
     char coordinator [MSG_TEXT_MAX + 1];    //  its name, from HELLO
     int64_t lease_ns;                   //  silence after which the session ends
+    uint64_t session_id;                //  names the session in WELCOME and PONG, 0 when idle
     int64_t session_start_ns;           //  when the session began
     int64_t last_heard_ns;              //  when the peer last sent anything
     s_test_t test;                      //  the test held, if any
@@ -215,9 +226,10 @@ s_send_error (agent_t *self, zframe_t *peer, uint32_t test_id, int32_t job_id,
     s_send (self, peer, out);
 }
 
-//  Send WELCOME to peer: who this agent is, and whom it serves.
+//  Send WELCOME to peer: who this agent is, whom it serves, and the
+//  session it opened with peer (0 for a probe, which opens none).
 static void
-s_send_welcome (agent_t *self, zframe_t *peer)
+s_send_welcome (agent_t *self, zframe_t *peer, uint64_t session_id)
 {
     msg_t *out = s_reply (self, MSG_WELCOME);
     msg_welcome_t *welcome = &out->u.welcome;
@@ -229,6 +241,7 @@ s_send_welcome (agent_t *self, zframe_t *peer)
     welcome->insecure = self->insecure;
     msg_strcpy (welcome->serving, self->peer? self->coordinator: "", sizeof (welcome->serving));
     msg_strcpy (welcome->version, IOFLEET_VERSION, sizeof (welcome->version));
+    welcome->session_id = session_id;
     s_send (self, peer, out);
 }
 
@@ -259,6 +272,8 @@ s_test_clear (agent_t *self)
 {
     for (size_t index = 0; index < self->test.slot_count; index++)
         job_destroy (&self->test.slots [index].job);
+    //  Its files are gone: now the directories it made can go too.
+    ledger_clear (self->ledger);
     free (self->test.slots);
     memset (&self->test, 0, sizeof (self->test));
 }
@@ -310,6 +325,7 @@ s_test_remove_job (agent_t *self, uint32_t wanted_job_id)
             continue;
         test->stream_count -= job_stream_count (test->slots [index].job);
         job_destroy (&test->slots [index].job);
+        ledger_forget_job (self->ledger, wanted_job_id);
         memmove (test->slots + index, test->slots + index + 1,
                  (test->slot_count - index - 1) * sizeof (s_slot_t));
         test->slot_count--;
@@ -498,6 +514,19 @@ s_send_samples (agent_t *self, int64_t now_ns)
 //  --------------------------------------------------------------------------
 //  The session
 
+//  A fresh session id: random, so that an agent restarted on the same
+//  endpoint never hands out the id of the session it lost; never 0,
+//  which means "no session".
+static uint64_t
+s_new_session_id (void)
+{
+    uint64_t id = 0;
+    while (id == 0)
+        if (getrandom (&id, sizeof (id), 0) != (ssize_t) sizeof (id))
+            id = (uint64_t) clock_now_ns () ^ ((uint64_t) getpid () << 32);
+    return id;
+}
+
 //  End the session (BYE, lease expired): a prepared test is dropped, a
 //  running one is told to stop and finishes orphaned.
 static void
@@ -515,6 +544,7 @@ s_end_session (agent_t *self, const char *event, const char *reason)
             s_test_discard (self, reason);
     }
     zframe_destroy (&self->peer);
+    self->session_id = 0;
     self->coordinator [0] = '\0';
 }
 
@@ -529,7 +559,7 @@ s_handle_hello (agent_t *self, zframe_t *peer, bool from_peer)
         if (self->verbose)
             s_log (self, "event=probe coordinator=%s",
                    s_quote (hello->coordinator, quoted, sizeof (quoted)));
-        s_send_welcome (self, peer);
+        s_send_welcome (self, peer, 0);
         return;
     }
     if (self->peer && !from_peer) {
@@ -550,6 +580,7 @@ s_handle_hello (agent_t *self, zframe_t *peer, bool from_peer)
     bool renewed = self->peer != NULL;
     if (!renewed) {
         self->peer = zframe_dup (peer);
+        self->session_id = s_new_session_id ();
         self->session_start_ns = clock_now_ns ();
         self->caches_dropped_test_id = 0;   //  test ids start again with a session
         self->last_heard_ns = self->session_start_ns;
@@ -558,18 +589,21 @@ s_handle_hello (agent_t *self, zframe_t *peer, bool from_peer)
     self->lease_ns = (int64_t) lease_ms * NS_PER_MSEC;
     s_log (self, "event=%s coordinator=%s lease_ms=%" PRIu32, renewed? "session-renewed": "session",
            s_quote (self->coordinator, quoted, sizeof (quoted)), lease_ms);
-    s_send_welcome (self, peer);
+    s_send_welcome (self, peer, self->session_id);
 }
 
-//  PING: answer at once with the receive and send instants.
+//  PING: answer at once with the receive and send instants, and the
+//  session we hold with the sender (0 for anyone else), so that a
+//  coordinator that lost its session to a restart learns it at once.
 static void
-s_handle_ping (agent_t *self, zframe_t *peer, int64_t received_ns)
+s_handle_ping (agent_t *self, zframe_t *peer, bool from_peer, int64_t received_ns)
 {
     msg_ping_t ping = self->in.u.ping;
     msg_t *out = s_reply (self, MSG_PONG);
     out->u.pong.seq = ping.seq;
     out->u.pong.t1_ns = ping.t1_ns;
     out->u.pong.t2_ns = received_ns;
+    out->u.pong.session_id = from_peer? self->session_id: 0;
     out->u.pong.t3_ns = clock_now_ns ();
     s_send (self, peer, out);
     if (self->verbose)
@@ -640,7 +674,7 @@ s_handle_prepare (agent_t *self, zframe_t *peer, bool from_peer)
         s_log (self, "event=caches-dropped test_id=%" PRIu32, prepare->test_id);
     }
     job_t *job = job_new (prepare->test_id, prepare->job_id, spec, self->confine,
-                          self->notify_fd, err, sizeof (err));
+                          self->ledger, self->notify_fd, err, sizeof (err));
     if (job && s_test_add_job (self, prepare->test_id, job) == -1) {
         job_destroy (&job);
         snprintf (err, sizeof (err), "job %s: %s", spec->name, strerror (ENOMEM));
@@ -690,13 +724,18 @@ s_handle_start (agent_t *self, zframe_t *peer, bool from_peer)
         return;
     }
     //  A start instant hours away is a clock mapped wrong, not a plan.
-    int64_t lead_ns = start->start_ns - clock_now_ns ();
-    if (lead_ns > S_START_LEAD_MAX_NS || lead_ns < -S_START_LEAD_MAX_NS) {
+    //  The instant is any int64 the wire carries: compare it with the
+    //  window around now before subtracting anything from it.
+    int64_t now_ns = clock_now_ns ();
+    if (start->start_ns > now_ns + S_START_LEAD_MAX_NS
+    ||  start->start_ns < now_ns - S_START_LEAD_MAX_NS) {
         s_send_error (self, peer, start->test_id, -1, "start",
-                      "start instant %" PRId64 " is %" PRId64 " s from this agent's clock",
-                      start->start_ns, (int64_t) (lead_ns / NS_PER_SEC));
+                      "start instant %" PRId64 " ns is more than %" PRId64 " s from this "
+                      "agent's clock (now %" PRId64 " ns)", start->start_ns,
+                      (int64_t) (S_START_LEAD_MAX_NS / NS_PER_SEC), now_ns);
         return;
     }
+    int64_t lead_ns = start->start_ns - now_ns;
     s_test_t *test = &self->test;
     test->started = true;
     test->start_ns = start->start_ns;
@@ -750,7 +789,7 @@ s_dispatch (agent_t *self, zframe_t *peer, bool from_peer, int64_t received_ns)
             s_handle_hello (self, peer, from_peer);
             break;
         case MSG_PING:
-            s_handle_ping (self, peer, received_ns);
+            s_handle_ping (self, peer, from_peer, received_ns);
             break;
         case MSG_PREPARE:
             s_handle_prepare (self, peer, from_peer);
@@ -795,16 +834,23 @@ s_dispatch (agent_t *self, zframe_t *peer, bool from_peer, int64_t received_ns)
     }
 }
 
-//  Count, log and answer a frame that is not a message.
+//  Count, log and answer a frame that is not a message. Anyone who
+//  reaches the socket can send them as fast as they like, so the log
+//  gets the first few and then a line a second, saying how many it did
+//  not show. Every frame is still answered: the ROUTER socket drops what
+//  a peer does not read rather than wait for it, so answers cost only
+//  the encoding, and a coordinator that sent one bad frame among good
+//  ones learns which.
 static void
 s_reject_malformed (agent_t *self, zframe_t *peer, const char *reason)
 {
     char quoted [S_QUOTED_MAX];
     char peer_text [64];
-    self->malformed_count++;
-    s_log (self, "event=malformed from=%s reason=%s count=%" PRIu64,
-           s_peer_text (peer, peer_text, sizeof (peer_text)),
-           s_quote (reason, quoted, sizeof (quoted)), self->malformed_count);
+    uint64_t unlogged;
+    if (agent_lograte_pass (&self->malformed, clock_now_ns (), &unlogged))
+        s_log (self, "event=malformed from=%s reason=%s count=%" PRIu64 " unlogged=%" PRIu64,
+               s_peer_text (peer, peer_text, sizeof (peer_text)),
+               s_quote (reason, quoted, sizeof (quoted)), self->malformed.count, unlogged);
     s_send_error (self, peer, 0, -1, "malformed", "%s", reason);
 }
 
@@ -929,7 +975,7 @@ s_shutdown (agent_t *self)
             job_wait (self->test.slots [index].job);
         s_collect_results (self);
     }
-    s_log (self, "event=exit malformed=%" PRIu64, self->malformed_count);
+    s_log (self, "event=exit malformed=%" PRIu64, self->malformed.count);
 }
 
 //  The loop: one poller over the stream eventfd, the actor pipe (if any)
@@ -1016,6 +1062,23 @@ agent_keys_new (const char *dir, char *err, size_t errlen)
     return keys;
 }
 
+//  Every stream holds its file and that file's directory open (a copy its
+//  source too): three descriptors for each of up to S_TEST_STREAMS_MAX
+//  streams is more than the usual soft limit of 1024. Raise the soft limit
+//  to the hard one, which is the administrator's to set.
+static void
+s_raise_fd_limit (agent_t *self)
+{
+    struct rlimit limit;
+    if (getrlimit (RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+        rlim_t before = limit.rlim_cur;
+        limit.rlim_cur = limit.rlim_max;
+        if (setrlimit (RLIMIT_NOFILE, &limit) == 0)
+            s_log (self, "event=fd-limit soft=%llu was=%llu",
+                   (unsigned long long) limit.rlim_cur, (unsigned long long) before);
+    }
+}
+
 //  Create, configure and bind the socket. Returns 0, or -1 with err.
 static int
 s_bind (agent_t *self, const char *endpoint, char *err, size_t errlen)
@@ -1064,7 +1127,11 @@ agent_new (const agent_config_t *config, char *err, size_t errlen)
     self->hostinfo = hostinfo_new ();
     self->hostwatch = hostwatch_new ("/proc", "/sys");
     self->confine = confine_new ();
-    if (!self->hostinfo || !self->hostwatch || !self->confine) {
+    uint64_t mem_bytes = self->hostinfo? hostinfo_mem_bytes (self->hostinfo): 0;
+    uint64_t memory_bound_bytes = config->max_memory_bytes? config->max_memory_bytes
+                                : mem_bytes? mem_bytes / S_MEMORY_SHARE: S_MEMORY_FALLBACK_BYTES;
+    self->ledger = ledger_new (memory_bound_bytes);
+    if (!self->hostinfo || !self->hostwatch || !self->confine || !self->ledger) {
         snprintf (err, errlen, "agent: %s", strerror (ENOMEM));
         goto fail;
     }
@@ -1102,6 +1169,7 @@ agent_new (const agent_config_t *config, char *err, size_t errlen)
                   config->bind_endpoint);
         goto fail;
     }
+    s_raise_fd_limit (self);
     self->notify_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (self->notify_fd == -1) {
         snprintf (err, errlen, "eventfd: %s", strerror (errno));
@@ -1114,6 +1182,8 @@ agent_new (const agent_config_t *config, char *err, size_t errlen)
            IOFLEET_VERSION, IOFLEET_PROTOCOL_VERSION);
     for (size_t index = 0; index < confine_root_count (self->confine); index++)
         s_log (self, "event=root dir=%s", confine_root (self->confine, index));
+    s_log (self, "event=memory-bound test_bytes=%" PRIu64 " from=%s", memory_bound_bytes,
+           config->max_memory_bytes? "--max-memory": mem_bytes? "MemTotal/4": "fallback");
     if (self->keys) {
         char key_text [48];
         s_log (self, "event=security security=curve key=%s trusted=%zu keys=%s",
@@ -1156,6 +1226,7 @@ agent_destroy (agent_t **self_p)
     confine_destroy (&self->confine);
     hostinfo_destroy (&self->hostinfo);
     hostwatch_destroy (&self->hostwatch);
+    ledger_destroy (&self->ledger);
     free (self);
     *self_p = NULL;
 }

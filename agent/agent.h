@@ -19,6 +19,7 @@
 #include <czmq.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct _agent_t agent_t;
 
@@ -33,6 +34,7 @@ typedef struct {
     bool insecure;                  //  --insecure: allowed to serve a non-loopback address
     const char *keys_dir;           //  --keys DIR: CURVE with these keys (proto/keys.h), or NULL
     bool verbose;                   //  also log pings, samples and other chatter
+    uint64_t max_memory_bytes;      //  --max-memory: bound on one test's buffers, 0 for MemTotal / 4
 } agent_config_t;
 
 //  Build an agent: check the roots, bind the socket, log event=bound.

@@ -259,24 +259,163 @@ confine_open (const char *resolved, int flags, mode_t mode)
     return (int) fd;
 }
 
+//  A path shortened in the middle for a message.
+const char *
+confine_shorten (const char *path, char *buf, size_t buflen)
+{
+    const char *const dots = "...";
+    size_t length = strlen (path);
+    if (length < buflen || buflen < 8) {
+        snprintf (buf, buflen, "%s", path);
+        return buf;
+    }
+    //  A third of the room for the head, the rest for the tail, where
+    //  the file's own name is; neither cut inside a UTF-8 character.
+    size_t room = buflen - 1 - strlen (dots);
+    size_t head = room / 3;
+    size_t tail_start = length - (room - head);
+    while (head > 0 && ((unsigned char) path [head] & 0xC0) == 0x80)
+        head--;
+    while (tail_start < length && ((unsigned char) path [tail_start] & 0xC0) == 0x80)
+        tail_start++;
+    snprintf (buf, buflen, "%.*s%s%s", (int) head, path, dots, path + tail_start);
+    return buf;
+}
+
+//  --------------------------------------------------------------------
+//  The directories a test made
+
+//  One directory confine_resolve made.
+typedef struct {
+    int parent_fd;              //  O_PATH descriptor of its parent, held since the mkdir
+    char *name;                 //  its name in the parent
+    dev_t dev;                  //  its device and inode, to know it again
+    ino_t ino;
+} s_made_t;
+
+struct _confine_dirs_t {
+    s_made_t *entries;          //  in the order they were made, parents first
+    size_t count;               //  how many
+    size_t capacity;            //  room in entries
+};
+
+//  An empty record.
+confine_dirs_t *
+confine_dirs_new (void)
+{
+    return calloc (1, sizeof (confine_dirs_t));
+}
+
+//  Close the held descriptors and free the record; nothing is removed.
+void
+confine_dirs_destroy (confine_dirs_t **self_p)
+{
+    if (!self_p || !*self_p)
+        return;
+    confine_dirs_t *self = *self_p;
+    confine_dirs_forget (self);
+    free (self->entries);
+    free (self);
+    *self_p = NULL;
+}
+
+//  Make room for count more entries. Returns 0 or -1.
+static int
+s_dirs_reserve (confine_dirs_t *self, size_t count)
+{
+    if (self->count + count <= self->capacity)
+        return 0;
+    size_t capacity = self->capacity? self->capacity: 8;
+    while (capacity < self->count + count)
+        capacity *= 2;
+    s_made_t *entries = realloc (self->entries, capacity * sizeof (s_made_t));
+    if (!entries)
+        return -1;
+    self->entries = entries;
+    self->capacity = capacity;
+    return 0;
+}
+
+//  Record a directory just made as name under parent_fd, which the
+//  record takes over. Returns 0, or -1 (out of memory; parent_fd closed).
+static int
+s_dirs_add (confine_dirs_t *self, int parent_fd, const char *name, const struct stat *st)
+{
+    char *copy = strdup (name);
+    if (!copy || s_dirs_reserve (self, 1) == -1) {
+        free (copy);
+        close (parent_fd);
+        return -1;
+    }
+    self->entries [self->count++] = (s_made_t) {
+        .parent_fd = parent_fd, .name = copy, .dev = st->st_dev, .ino = st->st_ino
+    };
+    return 0;
+}
+
+//  Append every entry of from to self.
+int
+confine_dirs_move (confine_dirs_t *self, confine_dirs_t *from)
+{
+    if (from->count == 0)
+        return 0;
+    if (s_dirs_reserve (self, from->count) == -1)
+        return -1;
+    memcpy (self->entries + self->count, from->entries, from->count * sizeof (s_made_t));
+    self->count += from->count;
+    from->count = 0;
+    return 0;
+}
+
+//  Remove the recorded directories, the last made first.
+void
+confine_dirs_remove (confine_dirs_t *self)
+{
+    for (size_t index = self->count; index-- > 0; ) {
+        s_made_t *made = &self->entries [index];
+        struct stat st;
+        //  rmdir refuses a directory that is not empty, which is what we
+        //  want: whatever is in it is not ours to take.
+        if (fstatat (made->parent_fd, made->name, &st, AT_SYMLINK_NOFOLLOW) == 0
+        &&  S_ISDIR (st.st_mode) && st.st_dev == made->dev && st.st_ino == made->ino)
+            unlinkat (made->parent_fd, made->name, AT_REMOVEDIR);
+    }
+    confine_dirs_forget (self);
+}
+
+//  Forget the recorded directories, leaving them where they are.
+void
+confine_dirs_forget (confine_dirs_t *self)
+{
+    for (size_t index = 0; index < self->count; index++) {
+        close (self->entries [index].parent_fd);
+        free (self->entries [index].name);
+    }
+    self->count = 0;
+}
+
 //  Extend the resolved directory dir (updated as it goes) with the
-//  missing components [from .. to). With create, each is made 0755 with
+//  missing components [from .. to). With made, each is made 0755 with
 //  mkdirat under a descriptor of its parent opened by confine_open, so a
-//  directory swapped for a symlink meanwhile cannot redirect the mkdir.
+//  directory swapped for a symlink meanwhile cannot redirect the mkdir,
+//  and those it made are recorded in made with that descriptor. path is
+//  the path asked for, as messages show it.
 static int
 s_extend_dir (char *dir, size_t dirlen, char **components, int from, int to,
-              bool create, const char *path, char *err, size_t errlen)
+              confine_dirs_t *made, const char *path, char *err, size_t errlen)
 {
+    char shown [CONFINE_SHOWN_MAX];
     for (int index = from; index < to; index++) {
         char next [PATH_MAX];
         if (s_join (next, sizeof (next), dir, components + index, 1) == -1) {
             snprintf (err, errlen, "path %s: too long", path);
             return -1;
         }
-        if (create) {
+        if (made) {
             int parent_fd = confine_open (dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
             if (parent_fd == -1) {
-                snprintf (err, errlen, "path %s: open(%s): %s", path, dir,
+                snprintf (err, errlen, "path %s: open(%s): %s", path,
+                          confine_shorten (dir, shown, sizeof (shown)),
                           errno == ELOOP? "a symbolic link appeared on the way": strerror (errno));
                 return -1;
             }
@@ -285,13 +424,22 @@ s_extend_dir (char *dir, size_t dirlen, char **components, int from, int to,
             struct stat st;
             bool is_dir = fstatat (parent_fd, components [index], &st, AT_SYMLINK_NOFOLLOW) == 0
                        && S_ISDIR (st.st_mode);
-            close (parent_fd);
+            if (rc == 0 && is_dir) {
+                if (s_dirs_add (made, parent_fd, components [index], &st) == -1) {
+                    snprintf (err, errlen, "path %s: %s", path, strerror (ENOMEM));
+                    return -1;
+                }
+            }
+            else
+                close (parent_fd);
             if (rc == -1 && err_no != EEXIST) {
-                snprintf (err, errlen, "path %s: mkdir(%s): %s", path, next, strerror (err_no));
+                snprintf (err, errlen, "path %s: mkdir(%s): %s", path,
+                          confine_shorten (next, shown, sizeof (shown)), strerror (err_no));
                 return -1;
             }
             if (!is_dir) {
-                snprintf (err, errlen, "path %s: %s is not a directory", path, next);
+                snprintf (err, errlen, "path %s: %s is not a directory", path,
+                          confine_shorten (next, shown, sizeof (shown)));
                 return -1;
             }
         }
@@ -302,13 +450,16 @@ s_extend_dir (char *dir, size_t dirlen, char **components, int from, int to,
 
 //  Resolve a path from the wire under the roots, or say why not.
 int
-confine_resolve (confine_t *self, const char *path, bool create_dirs,
+confine_resolve (confine_t *self, const char *asked, confine_dirs_t *made,
                  char *resolved, size_t resolved_size, char *err, size_t errlen)
 {
     char *copy = NULL;
     char *components [S_COMPONENTS_MAX];
+    //  Every message names the path as it was asked for, shortened.
+    char shown [CONFINE_SHOWN_MAX], shown_dir [CONFINE_SHOWN_MAX];
+    const char *path = confine_shorten (asked, shown, sizeof (shown));
 
-    if (path [0] == '\0') {
+    if (asked [0] == '\0') {
         snprintf (err, errlen, "path is empty");
         goto fail;
     }
@@ -316,7 +467,7 @@ confine_resolve (confine_t *self, const char *path, bool create_dirs,
         snprintf (err, errlen, "path %s: the agent has no roots", path);
         goto fail;
     }
-    copy = strdup (path);
+    copy = strdup (asked);
     if (!copy) {
         snprintf (err, errlen, "path %s: %s", path, strerror (ENOMEM));
         goto fail;
@@ -331,14 +482,14 @@ confine_resolve (confine_t *self, const char *path, bool create_dirs,
             snprintf (err, errlen, "path %s: '..' components are not allowed", path);
             goto fail;
         }
-    if (count == 0 || path [strlen (path) - 1] == '/') {
+    if (count == 0 || asked [strlen (asked) - 1] == '/') {
         snprintf (err, errlen, "path %s: names a directory, not a file", path);
         goto fail;
     }
 
     //  The directory part is base + components [0 .. count-1); find its
     //  deepest existing prefix and resolve that.
-    const char *base = path [0] == '/'? "/": self->roots [0];
+    const char *base = asked [0] == '/'? "/": self->roots [0];
     int dir_count = count - 1;
     int existing = dir_count;
     char dir [PATH_MAX];
@@ -353,7 +504,8 @@ confine_resolve (confine_t *self, const char *path, bool create_dirs,
         if (real)
             break;
         if (errno != ENOENT || existing == 0) {
-            snprintf (err, errlen, "path %s: %s: %s", path, prefix, strerror (errno));
+            snprintf (err, errlen, "path %s: %s: %s", path,
+                      confine_shorten (prefix, shown_dir, sizeof (shown_dir)), strerror (errno));
             goto fail;
         }
         existing--;
@@ -363,7 +515,8 @@ confine_resolve (confine_t *self, const char *path, bool create_dirs,
 
     struct stat st;
     if (stat (dir, &st) == -1 || !S_ISDIR (st.st_mode)) {
-        snprintf (err, errlen, "path %s: %s is not a directory", path, dir);
+        snprintf (err, errlen, "path %s: %s is not a directory", path,
+                  confine_shorten (dir, shown_dir, sizeof (shown_dir)));
         goto fail;
     }
     if (!s_is_confined (self, dir)) {
@@ -373,10 +526,10 @@ confine_resolve (confine_t *self, const char *path, bool create_dirs,
         goto fail;
     }
 
-    //  Checked: now missing directories may be made (or, without
-    //  create_dirs, only named).
+    //  Checked: now missing directories may be made (or, without made,
+    //  only named).
     if (s_extend_dir (dir, sizeof (dir), components, existing, dir_count,
-                      create_dirs, path, err, errlen) == -1)
+                      made, path, err, errlen) == -1)
         goto fail;
     if (s_join (resolved, resolved_size, dir, components + dir_count, 1) == -1) {
         snprintf (err, errlen, "path %s: too long", path);

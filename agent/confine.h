@@ -10,7 +10,9 @@
       realpath (so symlinked directories are followed to where they really
       lead) and must be a root or lie under one, compared component by
       component (/srv/ab is not under /srv/a);
-    - only then are missing intermediate directories created (0755);
+    - only then are missing intermediate directories created (0755),
+      and recorded (confine_dirs_t) so that the test that made them
+      removes them again;
     - a final component that exists as a symbolic link is refused.
 
     A check on names is only as good as the moment it was made: a
@@ -60,14 +62,51 @@ int confine_check_nfs (confine_t *self, const char *url, char *err, size_t errle
 size_t confine_root_count (confine_t *self);
 const char *confine_root (confine_t *self, size_t index);
 
+//  The directories confine_resolve made, so that the test that asked for
+//  them can remove them again: each with a descriptor of its parent held
+//  since it was made, and its device and inode.
+typedef struct _confine_dirs_t confine_dirs_t;
+
+//  An empty record; NULL if out of memory.
+confine_dirs_t *confine_dirs_new (void);
+
+//  Forget what it holds (removing nothing) and free it. Safe on NULL,
+//  NULLs the caller's pointer.
+void confine_dirs_destroy (confine_dirs_t **self_p);
+
+//  Move every entry of from to the end of self. Returns 0, or -1 if out
+//  of memory (then both are as they were).
+int confine_dirs_move (confine_dirs_t *self, confine_dirs_t *from);
+
+//  Remove the directories recorded, the last made first (so children go
+//  before their parents), then forget them. A directory goes only if it
+//  is empty and its name, looked up without following a symlink in the
+//  parent held since the mkdir, is still the directory made: never by
+//  path, which a swapped directory could redirect.
+void confine_dirs_remove (confine_dirs_t *self);
+
+//  Forget the directories recorded, leaving them in place (keep = yes).
+void confine_dirs_forget (confine_dirs_t *self);
+
 //  Resolve path into resolved (an absolute path under a root, its
-//  directory part free of symlinks). With create_dirs, missing directories
+//  directory part free of symlinks). With made, missing directories
 //  between the deepest existing one and the file are created once the
-//  path has passed every check. Returns 0, or -1 with a reason naming the
-//  path in err, e.g. "path /etc/x is outside the agent's roots (/srv/a)";
-//  nothing is created when it fails a check.
-int confine_resolve (confine_t *self, const char *path, bool create_dirs,
+//  path has passed every check, and recorded in made (also when a later
+//  step fails); without, nothing is created. Returns 0, or -1 with a
+//  reason naming the path in err, e.g. "path /etc/x is outside the
+//  agent's roots (/srv/a)"; nothing is created when it fails a check.
+int confine_resolve (confine_t *self, const char *path, confine_dirs_t *made,
                      char *resolved, size_t resolved_size, char *err, size_t errlen);
+
+//  Bytes a path may take in a message, its NUL included.
+#define CONFINE_SHOWN_MAX 120
+
+//  A path as messages show it: the path itself when it fits in buflen
+//  bytes, else its head, "..." and its tail ("/data/aaa...zzz/file.1"),
+//  cut between UTF-8 characters. Errors read "what(path): reason" and
+//  go out in at most MSG_TEXT_MAX bytes: a path of any length must leave
+//  room for the reason. Use a CONFINE_SHOWN_MAX buffer. Returns buf.
+const char *confine_shorten (const char *path, char *buf, size_t buflen);
 
 //  open(2) for a path from confine_resolve: no component may be a
 //  symbolic link (the last one included), so a directory swapped for a

@@ -85,12 +85,6 @@ hostwatch_next_ns (hostwatch_t *self)
     return self->phase == S_SETTLING? self->next_ns: 0;
 }
 
-void
-hostwatch_reset (hostwatch_t *self)
-{
-    self->phase = S_IDLE;
-}
-
 //  A whole, bottom-most disk: in /sys/block and stacked on nothing.
 static bool
 s_bottom_disk (hostwatch_t *self, const char *name)

@@ -45,9 +45,6 @@ bool hostwatch_settled (hostwatch_t *self, msg_host_t *host);
 //  0 when no settle period is under way.
 int64_t hostwatch_next_ns (hostwatch_t *self);
 
-//  Forget the test under way (aborted).
-void hostwatch_reset (hostwatch_t *self);
-
 //  The host's cumulative counters now, for a monitor job's MONITOR
 //  message (test_id, job_id left to the caller; t_ns set). Returns 0, or
 //  -1 with a reason in err.

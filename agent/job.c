@@ -2,6 +2,7 @@
 #include "job.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <libgen.h>
 #include <linux/magic.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@ struct _job_t {
     size_t stream_count;            //  streams prepared so far
     size_t results_taken;           //  stream results handed out
     int job_class;                  //  CLASS_DISK or CLASS_NETWORK, as this agent sees it
+    confine_dirs_t *made;           //  directories its prepare made, until the ledger takes them
 };
 
 //  CLASS_NETWORK if path (or, when it does not exist, its directory) lies
@@ -34,10 +36,11 @@ s_path_class (const char *path)
 }
 
 //  A copy reads a local source under the roots just as it writes: resolve
-//  it once into the job's spec, which the streams read, and learn its
-//  class from the filesystem it is on. Returns 0, or -1 with err.
+//  it once into the job's spec, which the streams read, claim it in the
+//  ledger, and learn its class from the filesystem it is on. Returns 0,
+//  or -1 with err.
 static int
-s_resolve_source (job_t *self, confine_t *confine, char *err, size_t errlen)
+s_resolve_source (job_t *self, confine_t *confine, ledger_t *ledger, char *err, size_t errlen)
 {
     self->job_class = jobspec_class (&self->spec);
     if (self->spec.src [0] == '\0')
@@ -45,8 +48,10 @@ s_resolve_source (job_t *self, confine_t *confine, char *err, size_t errlen)
     if (jobspec_src_is_nfs (self->spec.src))
         return confine_check_nfs (confine, self->spec.src, err, errlen);
     char resolved [JOB_PATH_MAX + 1];
-    if (confine_resolve (confine, self->spec.src, false, resolved, sizeof (resolved),
-                         err, errlen) == -1)
+    if (confine_resolve (confine, self->spec.src, NULL, resolved, sizeof (resolved),
+                         err, errlen) == -1
+    ||  ledger_claim_file (ledger, self->job_id, self->spec.name, LEDGER_READS, resolved,
+                           err, errlen) == -1)
         return -1;
     msg_strcpy (self->spec.src, resolved, sizeof (self->spec.src));
     if (self->spec.job_class == CLASS_AUTO)
@@ -54,10 +59,88 @@ s_resolve_source (job_t *self, confine_t *confine, char *err, size_t errlen)
     return 0;
 }
 
-//  Prepare a whole job: validate, resolve, prepare and launch every stream.
+//  Check every number of the spec against the bounds of its row in the
+//  option table. The decoder did so already; the agent's arithmetic on
+//  intervals, settle periods, rates and sizes relies on it, so it does
+//  not take that on trust. Returns 0, or -1 with "KEY: VALUE is outside
+//  MIN .. MAX" in err.
+static int
+s_check_numbers (const jobspec_t *spec, char *err, size_t errlen)
+{
+    for (const opt_def_t *opt = jobspec_options; opt->name; opt++) {
+        if (!(opt->flags & OPT_WIRE)
+        ||  (opt->type != OPT_SIZE && opt->type != OPT_COUNT && opt->type != OPT_DURATION))
+            continue;
+        const char *field = (const char *) spec + opt->offset;
+        char shown [32];
+        bool outside;
+        if (opt->type == OPT_DURATION) {
+            int64_t ns = *(const int64_t *) field;
+            snprintf (shown, sizeof (shown), "%" PRId64 "ns", ns);
+            outside = ns < 0 || (uint64_t) ns < opt->min || (opt->max && (uint64_t) ns > opt->max);
+        }
+        else {
+            uint64_t value = *(const uint64_t *) field;
+            snprintf (shown, sizeof (shown), "%" PRIu64, value);
+            outside = value < opt->min || (opt->max && value > opt->max);
+        }
+        if (outside) {
+            snprintf (err, errlen, "%s: %s is outside %" PRIu64 " .. %" PRIu64,
+                      opt->name, shown, opt->min, opt->max);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+//  Resolve every stream's file, claim it in the ledger and prepare the
+//  stream, before any thread starts, so that a refusal of stream 3
+//  leaves no thread and no file behind. A copy writes dst, the others
+//  path. Returns 0, or -1 with err.
+static int
+s_prepare_streams (job_t *self, confine_t *confine, ledger_t *ledger, char *err, size_t errlen)
+{
+    const jobspec_t *spec = &self->spec;
+    const char *file = spec->workload == WORKLOAD_COPY? spec->dst: spec->path;
+    ledger_use_t use = self->ops->untimed? LEDGER_FILLS: LEDGER_WRITES;
+    for (uint32_t index = 0; index < spec->streams; index++) {
+        char resolved [JOB_PATH_MAX + 1] = "";
+        if (file [0]) {
+            char stream_path [JOB_PATH_MAX + 1];
+            char shown [CONFINE_SHOWN_MAX];
+            if (jobspec_stream_path (file, spec->streams, index,
+                                     stream_path, sizeof (stream_path)) == -1) {
+                snprintf (err, errlen, "path %s: too long for %llu streams",
+                          confine_shorten (file, shown, sizeof (shown)),
+                          (unsigned long long) spec->streams);
+                return -1;
+            }
+            if (confine_resolve (confine, stream_path, self->ops->uses_files? self->made: NULL,
+                                 resolved, sizeof (resolved), err, errlen) == -1)
+                return -1;
+            if (strcmp (resolved, spec->src) == 0) {
+                snprintf (err, errlen, "dst %s: is the source itself",
+                          confine_shorten (stream_path, shown, sizeof (shown)));
+                return -1;
+            }
+            if (self->ops->uses_files
+            &&  ledger_claim_file (ledger, self->job_id, spec->name, use, resolved,
+                                   err, errlen) == -1)
+                return -1;
+        }
+        self->streams [index] = stream_new (self->ops, spec, index, resolved, err, errlen);
+        if (!self->streams [index])
+            return -1;
+        self->stream_count++;
+    }
+    return 0;
+}
+
+//  Prepare a whole job: validate, claim, resolve, prepare and launch
+//  every stream.
 job_t *
-job_new (uint32_t test_id, uint32_t job_id, const jobspec_t *spec,
-         confine_t *confine, int notify_fd, char *err, size_t errlen)
+job_new (uint32_t test_id, uint32_t job_id, const jobspec_t *spec, confine_t *confine,
+         ledger_t *ledger, int notify_fd, char *err, size_t errlen)
 {
     job_t *self = calloc (1, sizeof (job_t));
     if (!self) {
@@ -68,6 +151,8 @@ job_new (uint32_t test_id, uint32_t job_id, const jobspec_t *spec,
     self->job_id = job_id;
     self->spec = *spec;
 
+    if (s_check_numbers (spec, err, errlen) == -1)
+        goto fail;
     self->ops = workload_lookup (spec->workload);
     if (!self->ops) {
         snprintf (err, errlen, "workload %d is not known to this agent", spec->workload);
@@ -80,46 +165,33 @@ job_new (uint32_t test_id, uint32_t job_id, const jobspec_t *spec,
                   (unsigned long long) spec->streams, JOB_STREAMS_MAX);
         goto fail;
     }
+    uint64_t stream_bytes = self->ops->stream_memory? self->ops->stream_memory (spec): 0;
+    if (ledger_claim_memory (ledger, job_id, spec->name, spec->streams, stream_bytes,
+                             err, errlen) == -1)
+        goto fail;
     self->streams = calloc (spec->streams, sizeof (stream_t *));
-    if (!self->streams) {
+    self->made = confine_dirs_new ();
+    if (!self->streams || !self->made) {
         snprintf (err, errlen, "job %s: %s", spec->name, strerror (ENOMEM));
         goto fail;
     }
-
-    if (s_resolve_source (self, confine, err, errlen) == -1)
+    if (s_resolve_source (self, confine, ledger, err, errlen) == -1
+    ||  s_prepare_streams (self, confine, ledger, err, errlen) == -1)
         goto fail;
-
-    //  Resolve and prepare every stream before any thread starts, so a
-    //  refusal of stream 3 leaves no thread and no file behind. A copy
-    //  writes dst, the others path.
-    const char *file = spec->workload == WORKLOAD_COPY? spec->dst: spec->path;
-    for (uint32_t index = 0; index < spec->streams; index++) {
-        char resolved [JOB_PATH_MAX + 1] = "";
-        if (file [0]) {
-            char stream_path [JOB_PATH_MAX + 1];
-            if (jobspec_stream_path (file, spec->streams, index,
-                                     stream_path, sizeof (stream_path)) == -1) {
-                snprintf (err, errlen, "path %s: too long for %llu streams", file,
-                          (unsigned long long) spec->streams);
-                goto fail;
-            }
-            if (confine_resolve (confine, stream_path, self->ops->uses_files,
-                                 resolved, sizeof (resolved), err, errlen) == -1)
-                goto fail;
-            if (strcmp (resolved, self->spec.src) == 0) {
-                snprintf (err, errlen, "dst %s: is the source itself", stream_path);
-                goto fail;
-            }
-        }
-        self->streams [index] = stream_new (self->ops, &self->spec, index, resolved,
-                                            err, errlen);
-        if (!self->streams [index])
-            goto fail;
-        self->stream_count++;
-    }
     for (size_t index = 0; index < self->stream_count; index++)
         if (stream_launch (self->streams [index], notify_fd, err, errlen) == -1)
             goto fail;
+    //  Prepared: its files exist, the jobs after it are checked against
+    //  them; the directories it made go when the test is over (with
+    //  keep, they stay with the files).
+    ledger_seal_job (ledger, job_id);
+    if (spec->keep)
+        confine_dirs_forget (self->made);
+    else
+    if (ledger_adopt_dirs (ledger, self->made) == -1) {
+        snprintf (err, errlen, "job %s: %s", spec->name, strerror (ENOMEM));
+        goto fail;
+    }
     //  An untimed job (fill) does its work now, during PREPARE: its
     //  streams get an instant already past.
     if (self->ops->untimed)
@@ -127,6 +199,7 @@ job_new (uint32_t test_id, uint32_t job_id, const jobspec_t *spec,
     return self;
 
 fail:
+    ledger_forget_job (ledger, job_id);
     job_destroy (&self);
     return NULL;
 }
@@ -143,16 +216,14 @@ job_destroy (job_t **self_p)
     job_stop (self, "discarded");
     for (size_t index = 0; index < self->stream_count; index++)
         stream_destroy (&self->streams [index]);
+    //  A job that failed still holds the directories it made: nothing
+    //  else can be in them yet.
+    if (self->made)
+        confine_dirs_remove (self->made);
+    confine_dirs_destroy (&self->made);
     free (self->streams);
     free (self);
     *self_p = NULL;
-}
-
-//  Test the job belongs to.
-uint32_t
-job_test_id (job_t *self)
-{
-    return self->test_id;
 }
 
 //  Index of the job within its test.

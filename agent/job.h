@@ -2,14 +2,16 @@
     workload, and its streams.
 
     job_new does the whole PREPARE of a job in one step: look the workload
-    up, validate the options, resolve every stream's path under the roots,
-    prepare every stream, and launch their threads, which then wait for
-    START. It succeeds completely or leaves nothing behind.
+    up, validate the options, claim its memory and files in the test's
+    ledger, resolve every stream's path under the roots, prepare every
+    stream, and launch their threads, which then wait for START. It
+    succeeds completely or leaves nothing behind.
 */
 #ifndef IOFLEET_JOB_H
 #define IOFLEET_JOB_H
 
 #include "confine.h"
+#include "ledger.h"
 #include "stream.h"
 
 #include "../proto/msg.h"
@@ -20,19 +22,20 @@
 
 typedef struct _job_t job_t;
 
-//  Prepare job job_id of test test_id from spec (copied). Streams write 1
-//  to notify_fd when they end. Returns NULL with a reason in err naming
-//  the path where one is concerned ("path /etc/x is outside the agent's
-//  roots (/srv/a)"); then every file the job created is removed again.
-job_t *job_new (uint32_t test_id, uint32_t job_id, const jobspec_t *spec,
-                confine_t *confine, int notify_fd, char *err, size_t errlen);
+//  Prepare job job_id of test test_id from spec (copied), checked against
+//  and claimed in the test's ledger (memory, files, directories made).
+//  Streams write 1 to notify_fd when they end. Returns NULL with a reason
+//  in err naming the path where one is concerned ("path /etc/x is outside
+//  the agent's roots (/srv/a)"); then every file and directory the job
+//  created is removed again, and its claims are given back.
+job_t *job_new (uint32_t test_id, uint32_t job_id, const jobspec_t *spec, confine_t *confine,
+                ledger_t *ledger, int notify_fd, char *err, size_t errlen);
 
 //  Stop the streams, wait for their threads, clean up (files are removed
 //  unless spec.keep). Safe on NULL, NULLs the caller's pointer.
 void job_destroy (job_t **self_p);
 
-//  The job's identifiers and options.
-uint32_t job_test_id (job_t *self);
+//  The job's index within its test, and its options.
 uint32_t job_id (job_t *self);
 const jobspec_t *job_spec (job_t *self);
 

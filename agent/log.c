@@ -1,6 +1,8 @@
 /*  agent/log.c: the agent's log lines; see log.h. */
 #include "log.h"
 
+#include "../proto/clock.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -27,4 +29,18 @@ agent_log (const char *name, const char *format, ...)
     va_start (args, format);
     agent_logv (name, format, args);
     va_end (args);
+}
+
+bool
+agent_lograte_pass (agent_lograte_t *self, int64_t now_ns, uint64_t *unlogged_p)
+{
+    self->count++;
+    if (self->count > AGENT_LOGRATE_BURST && now_ns - self->last_ns < NS_PER_SEC) {
+        self->unlogged++;
+        return false;
+    }
+    *unlogged_p = self->unlogged;
+    self->unlogged = 0;
+    self->last_ns = now_ns;
+    return true;
 }

@@ -6,15 +6,9 @@
     value in --help; SETTING_FILE if the config file may give it,
     SETTING_LIST if it may be repeated), and pass it on in
     settings_agent_config (a field of agent_config_t). The flag, the key,
-    --help and the manual page follow from the row. A size, for example:
-
-        { .opt = { .name = "max-memory", .type = OPT_SIZE, .offset = AT (max_memory_bytes),
-                   .min = 0, .max = 1ULL << 50, .default_text = "0",
-                   .help = "most memory one test may hold, e.g. 512M (0: no limit)" },
-          .arg = "SIZE", .flags = SETTING_FILE },
-
-    with `uint64_t max_memory_bytes;` in the struct: `--max-memory 512M`
-    and `max-memory = 512M` then both read through opt_parse.
+    --help and the manual page follow from the row. The max-memory row
+    is an example of a size: `--max-memory 512M` and `max-memory = 512M`
+    both read through opt_parse, bounds checked.
 */
 #include "settings.h"
 #include "confine.h"
@@ -55,6 +49,7 @@ struct _settings_t {
     s_list_t nfs_hosts;                 //  servers nfs:// sources may come from
     char keys [JOB_PATH_MAX + 1];       //  CURVE keys directory, "" for none
     bool insecure;                      //  serve a non-loopback bind without keys
+    uint64_t max_memory_bytes;          //  bound on one test's buffers, 0 for MemTotal / 4
     bool verbose;                       //  also log pings and samples
     bool help;                          //  --help
     bool version;                       //  --version
@@ -104,6 +99,11 @@ const settings_row_t settings_rows [] = {
                .help = "allow a non-loopback bind without keys: traffic is not encrypted and "
                        "coordinators are not authenticated" },
       .flags = SETTING_FILE },
+    { .opt = { .name = "max-memory", .type = OPT_SIZE, .offset = AT (max_memory_bytes),
+               .min = 1 << 20,
+               .help = "buffers one test may hold on this agent (streams x bs of all its "
+                       "jobs), e.g. 512M or 4G (default: a quarter of the host's memory)" },
+      .arg = "SIZE", .flags = SETTING_FILE },
     { .opt = { .name = "verbose", .type = OPT_BOOL, .offset = AT (verbose),
                .default_text = "no",
                .help = "also log pings and samples" },
@@ -393,7 +393,11 @@ static int
 s_read_config (settings_t *self, char *err, size_t errlen)
 {
     s_reading_t reading = { .settings = self, .err = err, .errlen = errlen };
-    return inifile_read (self->path, s_on_section, s_on_key, &reading, err, errlen);
+    //  A config file is a few lines; a larger one is not a config file.
+    static const inifile_limits_t limits = {
+        .what = "config", .file_max = 64 * 1024, .line_max = 4096
+    };
+    return inifile_read (self->path, &limits, s_on_section, s_on_key, &reading, err, errlen);
 }
 
 settings_result_t
@@ -551,4 +555,5 @@ settings_agent_config (settings_t *self, agent_config_t *config)
     config->insecure = self->insecure;
     config->keys_dir = self->keys [0]? self->keys: NULL;
     config->verbose = self->verbose;
+    config->max_memory_bytes = self->max_memory_bytes;
 }

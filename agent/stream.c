@@ -59,6 +59,7 @@ stream_new (const workload_ops_t *ops, const jobspec_t *spec, uint32_t index,
     self->ws.spec = spec;
     self->ws.index = index;
     msg_strcpy (self->ws.path, path, sizeof (self->ws.path));
+    confine_shorten (self->ws.path, self->ws.shown, sizeof (self->ws.shown));
     atomic_init (&self->ws.bytes, 0);
     atomic_init (&self->ws.stop, false);
     atomic_init (&self->done, false);

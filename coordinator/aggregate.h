@@ -1,4 +1,5 @@
-/*  coordinator/aggregate.h: the arithmetic behind every number in a report.
+/*  coordinator/aggregate.h: the arithmetic behind every number in a report
+    (aggregate.c), and how a rate is written (notation.c).
 
     Kept apart from the run engine and the writers so that it can be
     checked against hand-computed cases. Rates are MB/s = 10^6 bytes per
@@ -26,8 +27,9 @@ double aggregate_stream_sys_s_per_gb (const stream_result_t *stream);
 double aggregate_bytes_at (const stream_result_t *stream, int64_t t_ns);
 
 //  Rates as engineers write them: "96" for one, "2x44.5" when every rate
-//  is within 5% of their mean, else "30.1+27.0+28.4". Three significant
-//  figures, at least no decimals for 100 and above. Writes into buf.
+//  is within 5% of their mean, else "30.1+27.0+28.4" ("30.1+-" for one
+//  that has none; "-" when none has). Three significant figures, at
+//  least no decimals for 100 and above. Writes into buf.
 void aggregate_notation (const double *rates_mbps, size_t count, char *buf, size_t buflen);
 
 //  Format one rate with the same precision rules ("1309", "44.5", "3.27").
@@ -52,6 +54,13 @@ const char *aggregate_units_name (int units);
 void aggregate_class_notation (const test_result_t *test, int job_class, int units,
                                char *buf, size_t buflen);
 
+//  The per-stream figure of a test: one class's notation, or
+//  "disk/network" ("96/35") for a mixed test, "-" without streams. In
+//  MB/s it is the notation as recorded (a re-rendered report shows what
+//  the run did); in other units it is written again from the streams'
+//  rates.
+void aggregate_per_stream (const test_result_t *test, int units, char *buf, size_t buflen);
+
 //  When the report warns (shares of the bytes a host's streams wrote, of
 //  the test's length): data still dirty when the window closed, physical
 //  writes after it, and a start skew.
@@ -60,7 +69,11 @@ void aggregate_class_notation (const test_result_t *test, int job_class, int uni
 #define AGGREGATE_SETTLE_SHARE      0.10
 #define AGGREGATE_SKEW_SHARE        0.01
 
-//  Fill test->summary from its streams and hosts, and test->warnings.
+//  Fill test->summary from its streams and hosts, and test->warnings. A
+//  stream without a RESULT but with samples first gets its last sample's
+//  bytes (bytes_sampled): counted in the test's bytes and combined rates
+//  over the span from 0 to that sample, which the summary's
+//  failed_streams marks as partial.
 void aggregate_test (test_result_t *test);
 
 //  Statistics of one figure over runs of a test.

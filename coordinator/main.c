@@ -70,6 +70,23 @@ s_run_keys_help (FILE *out)
     }
 }
 
+//  Bad keys are bad usage: a keys directory that does not load, or an
+//  agent of a job without its public key there, is said before anything
+//  is started. Returns 0, or -1 with the reason in err.
+static int
+s_check_keys (const scenario_t *scenario, char *err, size_t errlen)
+{
+    keys_t *keys = keys_new (scenario->options.keys_dir, err, errlen);
+    if (!keys)
+        return -1;
+    int rc = 0;
+    for (size_t j = 0; j < scenario->job_count && rc == 0; j++)
+        if (!keys_peer (keys, scenario->jobs [j].spec.agent, err, errlen))
+            rc = -1;
+    keys_destroy (&keys);
+    return rc;
+}
+
 //  The flags of `iofleet run`.
 enum {
     RUN_AGENT, RUN_OUTPUT, RUN_ITERATIONS, RUN_JSON, RUN_KEYS, RUN_QUIET, RUN_PROGRESS,
@@ -181,7 +198,7 @@ s_cmd_run (int argc, char **argv)
     int status = RUN_EXIT_USAGE;
     for (size_t i = 0; i < agent_count; i++)
         if (scenario_set_agent (scenario, agents [i], err, sizeof err)) {
-            fprintf (stderr, "iofleet run: --agent %s: %s\n", agents [i], err);
+            fprintf (stderr, "iofleet run: %s\n", err);
             goto done;
         }
     if (keys_dir)
@@ -194,16 +211,11 @@ s_cmd_run (int argc, char **argv)
             goto done;
         }
     }
-    if (scenario->options.keys_dir [0]) {
-        //  Bad keys are bad usage: say so before anything is started.
-        keys_t *keys = keys_new (scenario->options.keys_dir, err, sizeof err);
-        if (!keys) {
-            fprintf (stderr, "iofleet: %s\n", err);
-            goto done;
-        }
-        keys_destroy (&keys);
-    }
     if (scenario_check (scenario, err, sizeof err)) {
+        fprintf (stderr, "iofleet: %s\n", err);
+        goto done;
+    }
+    if (scenario->options.keys_dir [0] && s_check_keys (scenario, err, sizeof err)) {
         fprintf (stderr, "iofleet: %s\n", err);
         goto done;
     }
@@ -293,8 +305,9 @@ s_cmd_ping (int argc, char **argv)
     }
     //  A probe: the agents answer who they are without starting a session,
     //  so ping works on an agent that serves another coordinator.
-    fleet_hello (fleet, "iofleet ping", NS_PER_SEC, true, timeout_ns);
-    fleet_sync_clocks (fleet, 9, timeout_ns);
+    fleet_set_lease (fleet, "iofleet ping", 0, timeout_ns);
+    fleet_hello (fleet, NULL, 0, true, timeout_ns, NULL, NULL);
+    fleet_sync_clocks (fleet, 9, timeout_ns, NULL, NULL);
 
     printf ("%-28s %-12s %-8s %-16s %-20s %-5s %-13s %-10s %s\n", "endpoint", "name",
             "version", "host", "kernel", "cpus", "clock offset", "rtt", "serving");

@@ -31,6 +31,8 @@ typedef struct {
     bool finished;                          //  a RESULT arrived
     bool lost;                              //  its agent was lost: no RESULT will come
     uint64_t bytes;                         //  bytes of the timed part
+    bool bytes_sampled;                     //  no RESULT: bytes are its last sample's,
+    int64_t sampled_ns;                     //  taken then; a lower bound (aggregate_test)
     int64_t start_ns;                       //  instant it really began
     int64_t last_write_ns;                  //  end of its last write
     int64_t end_ns;                         //  after fsync/close: the rate's end
@@ -57,8 +59,8 @@ typedef struct {
 typedef struct {
     uint32_t streams;
     uint32_t hosts;                         //  distinct agents with streams
-    uint32_t failed_streams;                //  an error, or no RESULT
-    uint32_t lost_streams;                  //  their agent was lost: the figures are partial
+    uint32_t failed_streams;                //  an error, or no RESULT: the figures are partial
+    uint32_t lost_streams;                  //  their agent was lost
     uint64_t bytes;
     int64_t first_start_ns;
     int64_t last_end_ns;
@@ -146,6 +148,7 @@ typedef struct {
     bool insecure;                          //  no CURVE on its socket
     int64_t clock_offset_ns;                //  last measured: agent - coordinator
     int64_t clock_rtt_ns;                   //  best round trip of that measurement
+    uint64_t malformed_frames;              //  frames from it that did not decode, dropped
 } agent_info_t;
 
 //  A whole run.

@@ -19,23 +19,25 @@
 #include "console.h"
 #include "fleet.h"
 #include "results.h"
+#include "resultsdir.h"
 #include "report/report.h"
 #include "../proto/clock.h"
+#include "../proto/printable.h"
+#include "../proto/workload.h"
 #include "../proto/version.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <pwd.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-//  How often the console status is redrawn and agents are reminded that
-//  their coordinator is alive (any message renews an agent's lease).
+//  How often the console status is redrawn and the streams' progress is
+//  looked at. Keepalives and the lease are the fleet's (fleet.h).
 #define RUN_TICK_NS         (500 * NS_PER_MSEC)
-#define RUN_KEEPALIVE_NS    (1000 * NS_PER_MSEC)
+//  An agent whose streams run but which sent no sample for this many
+//  sample intervals (and at least a lease) is broken, even if it answers
+//  keepalives: a test must end when nothing moves.
+#define RUN_SILENT_INTERVALS 3
 //  After an abort, how long the agents get to report what they did.
 #define RUN_ABORT_GRACE_NS  (5 * NS_PER_SEC)
 //  How long past its settle bound an agent's HOST figures are awaited.
@@ -47,11 +49,11 @@ typedef struct {
     fleet_t *fleet;                 //  one session per agent used
     console_t *console;             //  live status line
     run_result_t result;            //  everything measured so far
-    char dir [PATH_MAX];            //  results directory
-    FILE *samples;                  //  samples.jsonl, appended per test
+    resultsdir_t *results;          //  the results directory
     uint32_t next_test_id;          //  test ids within the agents' sessions
     bool failed;                    //  a test failed or an agent was lost
     char coordinator [MSG_TEXT_MAX + 1];    //  how agents see us: "user@host pid=N"
+    struct _test_run_t *current;    //  the test running, NULL between tests
 } run_t;
 
 typedef enum {
@@ -61,7 +63,7 @@ typedef enum {
 } test_phase_t;
 
 //  One test being run.
-typedef struct {
+typedef struct _test_run_t {
     run_t *run;                     //  the run it belongs to
     const scenario_test_t *test;    //  its jobs
     test_result_t *result;          //  where its figures go
@@ -69,6 +71,13 @@ typedef struct {
     test_phase_t phase;
     size_t *first_stream;           //  per job: index of its stream 0 in result->streams
     session_t **job_session;        //  per job: the agent running it
+    session_t **sessions;           //  the test's agents, each once
+    size_t session_count;           //  how many
+    uint32_t *generation;           //  per fleet session: the generation the test began
+                                    //  with, 0 if not in the test (session_generation)
+    int64_t *progress_ns;           //  per fleet session: when it last sent test figures
+    bool *excused;                  //  per fleet session: lost or absent, owes no HOST
+    size_t hosts_excused;           //  how many of the test's hosts are excused
     bool *job_answered;             //  per job: READY or ERROR received, or agent lost
     size_t jobs_answered;           //  how many of those
     size_t jobs_sent;               //  PREPAREs sent so far (fills go first)
@@ -82,6 +91,17 @@ typedef struct {
     int64_t settle_ns;              //  longest settle period of the test's jobs
     int64_t hosts_deadline_ns;      //  when waiting for HOST stops, 0 before
 } test_run_t;
+
+//  True if session is one the test began with, and ready: an agent lost
+//  and found again during the test is a new session, whose word on this
+//  test no longer counts.
+static bool
+s_current (test_run_t *tr, session_t *session)
+{
+    uint32_t generation = tr->generation [session_index (session)];
+    return generation != 0 && generation == session_generation (session)
+        && session_state (session) == SESSION_READY;
+}
 
 //  A job's class as far as its options tell (jobspec_class: an nfs://
 //  source is network); an agent's READY may correct it, e.g. for a source
@@ -110,114 +130,6 @@ s_coordinator_name (char *buf, size_t buflen)
     gethostname (host, sizeof host - 1);
     struct passwd *pw = getpwuid (getuid ());
     snprintf (buf, buflen, "%s@%s pid=%d", pw? pw->pw_name: "?", host, (int) getpid ());
-}
-
-//  mkdir -p for the results directory.
-static int
-s_mkdirs (const char *path, char *err, size_t errlen)
-{
-    char buf [PATH_MAX];
-    if (snprintf (buf, sizeof buf, "%s", path) >= (int) sizeof buf) {
-        snprintf (err, errlen, "%s: path too long", path);
-        return -1;
-    }
-    for (char *slash = buf + 1; ; slash++) {
-        if (*slash != '/' && *slash != '\0')
-            continue;
-        char saved = *slash;
-        *slash = '\0';
-        if (mkdir (buf, 0755) && errno != EEXIST) {
-            snprintf (err, errlen, "mkdir(%s): %s", buf, strerror (errno));
-            return -1;
-        }
-        *slash = saved;
-        if (saved == '\0')
-            break;
-    }
-    return 0;
-}
-
-//  Copy the scenario into the results directory, with the endpoints the
-//  run really used appended, so the directory says what was run.
-static int
-s_save_scenario (run_t *self, char *err, size_t errlen)
-{
-    char path [PATH_MAX + 32];
-    snprintf (path, sizeof path, "%s/scenario.ini", self->dir);
-    FILE *in = fopen (self->scenario->path, "r");
-    FILE *out = fopen (path, "w");
-    if (!in || !out) {
-        snprintf (err, errlen, "copy %s to %s: %s", self->scenario->path, path, strerror (errno));
-        if (in)
-            fclose (in);
-        if (out)
-            fclose (out);
-        return -1;
-    }
-    char block [8192];
-    size_t size;
-    while ((size = fread (block, 1, sizeof block, in)) > 0)
-        fwrite (block, 1, size, out);
-    fprintf (out, "\n; endpoints as run\n");
-    for (size_t i = 0; i < self->scenario->agent_count; i++)
-        fprintf (out, "; --agent %s=%s\n", self->scenario->agents [i].name,
-                 self->scenario->agents [i].endpoint);
-    fclose (in);
-    return fclose (out) == 0? 0: -1;
-}
-
-//  Create the results directory and its samples file.
-static int
-s_open_results (run_t *self, char *err, size_t errlen)
-{
-    if (self->options->results_dir)
-        snprintf (self->dir, sizeof self->dir, "%s", self->options->results_dir);
-    else {
-        //  results/<scenario name>-<UTC time>: sortable, never overwritten
-        const char *base = strrchr (self->scenario->path, '/');
-        base = base? base + 1: self->scenario->path;
-        int stem = (int) strcspn (base, ".");
-        time_t now = time (NULL);
-        struct tm tm;
-        gmtime_r (&now, &tm);
-        char stamp [32];
-        strftime (stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-        snprintf (self->dir, sizeof self->dir, "results/%.*s-%s", stem, base, stamp);
-    }
-    if (s_mkdirs (self->dir, err, errlen) || s_save_scenario (self, err, errlen))
-        return -1;
-    char path [PATH_MAX + 32];
-    snprintf (path, sizeof path, "%s/samples.jsonl", self->dir);
-    self->samples = fopen (path, "w");
-    if (!self->samples) {
-        snprintf (err, errlen, "fopen(%s): %s", path, strerror (errno));
-        return -1;
-    }
-    return 0;
-}
-
-//  Write what the run has so far. Each file is replaced atomically, so a
-//  coordinator killed at any point leaves every finished test readable.
-static void
-s_write_results (run_t *self)
-{
-    char path [PATH_MAX + 32];
-    char err [512];
-    snprintf (path, sizeof path, "%s/results.json", self->dir);
-    if (report_json_write (&self->result, path, err, sizeof err))
-        fprintf (stderr, "iofleet: %s\n", err);
-    snprintf (path, sizeof path, "%s/report.txt", self->dir);
-    if (report_text_write (&self->result, path, err, sizeof err))
-        fprintf (stderr, "iofleet: %s\n", err);
-    snprintf (path, sizeof path, "%s/report.csv", self->dir);
-    if (report_csv_write (&self->result, path, err, sizeof err))
-        fprintf (stderr, "iofleet: %s\n", err);
-    snprintf (path, sizeof path, "%s/report.html", self->dir);
-    if (report_html_write (&self->result, path, err, sizeof err))
-        fprintf (stderr, "iofleet: %s\n", err);
-    if (self->options->json_path
-    &&  report_json_write (&self->result, self->options->json_path, err, sizeof err))
-        fprintf (stderr, "iofleet: %s\n", err);
 }
 
 //  Record the agents as the run met them.
@@ -368,7 +280,7 @@ s_stop_monitors (test_run_t *tr)
     stop.u.stop.test_id = tr->test_id;
     for (size_t j = 0; j < tr->test->job_count; j++) {
         const jobspec_t *spec = &tr->run->scenario->jobs [tr->test->jobs [j]].spec;
-        if (spec->workload == WORKLOAD_MONITOR && session_state (tr->job_session [j]) == SESSION_READY)
+        if (spec->workload == WORKLOAD_MONITOR && s_current (tr, tr->job_session [j]))
             session_send (tr->job_session [j], &stop);
     }
     tr->stop_sent = true;
@@ -500,14 +412,16 @@ s_job_answered (test_run_t *tr, size_t job_id)
 static int
 s_on_test_message (session_t *session, const msg_t *msg, int64_t received_ns, void *arg)
 {
-    (void) received_ns;
     test_run_t *tr = (test_run_t *) arg;
     //  A lost agent's streams are reported lost; what it says if it comes
     //  back to life within the test must not make them look whole again.
-    if (session_state (session) == SESSION_LOST) {
+    if (!s_current (tr, session)) {
         tr->dropped++;
         return 0;
     }
+    if (msg->type == MSG_SAMPLE || msg->type == MSG_RESULT || msg->type == MSG_MONITOR
+    ||  msg->type == MSG_HOST || msg->type == MSG_READY)
+        tr->progress_ns [session_index (session)] = received_ns;
     switch (msg->type) {
         case MSG_READY:
             if (msg->u.ready.test_id == tr->test_id && tr->phase == TEST_PREPARING
@@ -521,8 +435,10 @@ s_on_test_message (session_t *session, const msg_t *msg, int64_t received_ns, vo
             const msg_error_t *error = &msg->u.error;
             char reason [MSG_TEXT_MAX + 1];
             snprintf (reason, sizeof reason, "%s: %s", error->code, error->text);
+            char shown [sizeof reason * PRINTABLE_GROWTH];
             fprintf (stderr, "iofleet: agent=%s test=%s error=\"%s\"\n",
-                     session_name (session), tr->test->name, reason);
+                     session_name (session), tr->test->name,
+                     printable (reason, shown, sizeof shown));
             if (error->test_id != tr->test_id)
                 break;
             if (tr->phase == TEST_PREPARING && error->job_id >= 0
@@ -578,41 +494,98 @@ s_test_sessions (test_run_t *tr, session_t **sessions)
     return count;
 }
 
-//  Declare agents lost that have been silent longer than the lease.
+//  A host lost or absent owes the test no figures: nobody waits for them.
 static void
-s_check_lost (test_run_t *tr, session_t **sessions, size_t count)
+s_excuse_host (test_run_t *tr, session_t *session)
 {
-    int64_t now_ns = clock_now_ns ();
+    size_t index = session_index (session);
+    host_result_t *host = s_host (tr, session);
+    if (tr->excused [index] || !host || host->received)
+        return;
+    tr->excused [index] = true;
+    tr->hosts_excused++;
+}
+
+//  The fleet gave a session up (silent past the lease, restarted, its
+//  session gone, or no progress): if the test holds it, its streams are
+//  lost, the others go on. Should it wake up, ABORT stops it instead of
+//  letting it write on.
+static void
+s_on_lost (session_t *session, const char *reason, void *arg)
+{
+    run_t *self = (run_t *) arg;
+    test_run_t *tr = self->current;
+    fprintf (stderr, "iofleet: agent=%s event=lost test=%s reason=\"%s\"\n",
+             session_name (session), tr? tr->test->name: "-", reason);
+    uint32_t generation = tr? tr->generation [session_index (session)]: 0;
+    if (generation == 0 || generation != session_generation (session))
+        return;                     //  not in the test: its next test says hello again
+    msg_t abort = { .type = MSG_ABORT };
+    abort.u.abort.test_id = tr->test_id;
+    msg_strcpy (abort.u.abort.reason, "the coordinator gave this agent up as lost",
+                sizeof abort.u.abort.reason);
+    session_send (session, &abort);
+    if (tr->phase == TEST_PREPARING) {
+        for (size_t j = 0; j < tr->test->job_count; j++)
+            if (tr->job_session [j] == session)
+                s_job_answered (tr, j);
+        tr->prepare_failed = true;
+    }
+    s_fail_streams (tr, session, -1, reason);
+    s_excuse_host (tr, session);
+    self->failed = true;
+    tr->lost = true;
+    s_stop_monitors (tr);
+}
+
+//  While the streams run, every agent sends a sample of each running
+//  stream every interval. One whose streams are unfinished, which still
+//  answers keepalives, and which sent nothing for a lease and
+//  RUN_SILENT_INTERVALS of its longest interval does not run the test:
+//  it is lost, so that no test waits for ever. (One that fell silent
+//  altogether is the fleet's to lose, when its lease runs out.)
+static void
+s_watch_progress (test_run_t *tr, int64_t now_ns)
+{
+    if (tr->phase != TEST_RUNNING || now_ns < tr->start_ns)
+        return;
     int64_t lease_ns = tr->run->scenario->options.lease_ns;
-    for (size_t i = 0; i < count; i++) {
-        session_t *session = sessions [i];
-        if (session_state (session) != SESSION_READY
-        ||  now_ns - session_last_heard_ns (session) <= lease_ns)
+    for (size_t j = 0; j < tr->test->job_count; j++) {
+        session_t *session = tr->job_session [j];
+        const jobspec_t *spec = &tr->run->scenario->jobs [tr->test->jobs [j]].spec;
+        uint64_t timed = s_timed_streams (spec);
+        bool open = false;
+        for (uint64_t k = 0; k < timed && !open; k++) {
+            stream_result_t *stream = &tr->result->streams [tr->first_stream [j] + k];
+            open = !stream->finished && !stream->error [0];
+        }
+        if (!open)
+            continue;
+        if (!s_current (tr, session)) {
+            //  Gone without a word to the lost handler: its streams
+            //  will never report.
+            const char *reason = session_reason (session);
+            s_fail_streams (tr, session, (int32_t) j,
+                            reason [0]? reason: "agent lost: its session ended");
+            s_excuse_host (tr, session);
+            tr->lost = true;
+            tr->run->failed = true;
+            continue;
+        }
+        if (now_ns - session_last_heard_ns (session) > lease_ns / 2)
+            continue;
+        int64_t silent_ns = lease_ns + RUN_SILENT_INTERVALS * spec->interval_ns;
+        int64_t last_ns = tr->progress_ns [session_index (session)];
+        if (last_ns < tr->start_ns)
+            last_ns = tr->start_ns;
+        if (now_ns - last_ns <= silent_ns)
             continue;
         char reason [MSG_TEXT_MAX + 1];
-        snprintf (reason, sizeof reason, "agent lost: no word from %s for %.1f s",
-                  session_endpoint (session),
-                  (double) (now_ns - session_last_heard_ns (session)) / NS_PER_SEC);
-        fprintf (stderr, "iofleet: agent=%s event=lost test=%s reason=\"%s\"\n",
-                 session_name (session), tr->test->name, reason);
-        session_set_state (session, SESSION_LOST, reason);
-        //  Should it wake up, it stops instead of writing on.
-        msg_t abort = { .type = MSG_ABORT };
-        abort.u.abort.test_id = tr->test_id;
-        msg_strcpy (abort.u.abort.reason, "the coordinator gave this agent up as lost",
-                    sizeof abort.u.abort.reason);
-        session_send (session, &abort);
-        if (tr->phase == TEST_PREPARING) {
-            for (size_t j = 0; j < tr->test->job_count; j++)
-                if (tr->job_session [j] == session)
-                    s_job_answered (tr, j);
-            tr->prepare_failed = true;
-        }
-        s_fail_streams (tr, session, -1, reason);
-        tr->run->failed = true;
-        tr->lost = true;
+        snprintf (reason, sizeof reason, "agent lost: %s answers keepalives, but its "
+                  "streams sent no sample for %.1f s", session_endpoint (session),
+                  (double) (now_ns - last_ns) / NS_PER_SEC);
+        fleet_declare_lost (tr->run->fleet, session, reason);
     }
-    s_stop_monitors (tr);
 }
 
 //  The live status: test, elapsed / expected time, MB/s so far per agent
@@ -655,7 +628,7 @@ s_show_status (test_run_t *tr, session_t **sessions, size_t count)
         total_mbps += mbps;
         total_bytes += bytes;
         const char *flag = "";
-        if (session_state (sessions [i]) != SESSION_READY)
+        if (!s_current (tr, sessions [i]))
             flag = " LOST";
         else
         if (running && elapsed_ns - latest_ns > 2 * interval_ns && elapsed_ns > 2 * interval_ns)
@@ -673,31 +646,25 @@ s_show_status (test_run_t *tr, session_t **sessions, size_t count)
 }
 
 //  Poll until done() says so, the deadline passes or the run is
-//  interrupted, keeping agents' leases alive and the status fresh.
+//  interrupted, keeping the status fresh and the streams watched. The
+//  fleet keeps every agent's lease alive meanwhile, the test's and the
+//  others'.
 static int
 s_collect (test_run_t *tr, session_t **sessions, size_t count,
            bool (*done) (test_run_t *), int64_t deadline_ns)
 {
-    msg_t keepalive = { .type = MSG_PING };
-    int64_t next_keepalive_ns = clock_now_ns () + RUN_KEEPALIVE_NS;
     int64_t next_tick_ns = clock_now_ns () + RUN_TICK_NS;
     while (!done (tr)) {
         int64_t now_ns = clock_now_ns ();
         if (deadline_ns && now_ns >= deadline_ns)
             return -1;
-        if (now_ns >= next_keepalive_ns) {
-            for (size_t i = 0; i < count; i++)
-                if (session_state (sessions [i]) == SESSION_READY)
-                    session_send (sessions [i], &keepalive);
-            next_keepalive_ns = now_ns + RUN_KEEPALIVE_NS;
-        }
         if (now_ns >= next_tick_ns) {
-            s_check_lost (tr, sessions, count);
+            s_watch_progress (tr, now_ns);
             if (tr->phase == TEST_RUNNING)
                 s_show_status (tr, sessions, count);
             next_tick_ns = now_ns + RUN_TICK_NS;
         }
-        int64_t wake_ns = next_tick_ns < next_keepalive_ns? next_tick_ns: next_keepalive_ns;
+        int64_t wake_ns = next_tick_ns;
         if (deadline_ns && deadline_ns < wake_ns)
             wake_ns = deadline_ns;
         if (fleet_poll (tr->run->fleet, wake_ns, s_on_test_message, tr))
@@ -724,7 +691,8 @@ s_all_reported (test_run_t *tr)
         return true;
     if (tr->streams_reported < tr->result->stream_count)
         return false;
-    if (tr->phase != TEST_RUNNING || tr->hosts_reported >= tr->result->host_count)
+    if (tr->phase != TEST_RUNNING
+    ||  tr->hosts_reported + tr->hosts_excused >= tr->result->host_count)
         return true;
     int64_t now_ns = clock_now_ns ();
     if (!tr->hosts_deadline_ns)
@@ -740,7 +708,7 @@ s_abort (test_run_t *tr, session_t **sessions, size_t count, const char *reason)
     abort.u.abort.test_id = tr->test_id;
     msg_strcpy (abort.u.abort.reason, reason, sizeof abort.u.abort.reason);
     for (size_t i = 0; i < count; i++)
-        if (session_state (sessions [i]) == SESSION_READY)
+        if (s_current (tr, sessions [i]))
             session_send (sessions [i], &abort);
     if (tr->phase != TEST_RUNNING)
         return;                     //  nothing started: nothing to report
@@ -767,29 +735,48 @@ s_run_test (run_t *self, const scenario_test_t *test, uint32_t iteration)
         .job_answered = (bool *) calloc (test->job_count, sizeof (bool))
     };
     session_t **sessions = (session_t **) calloc (test->job_count, sizeof (session_t *));
-    if (!tr.first_stream || !tr.job_session || !tr.job_answered || !sessions)
+    size_t fleet_count = fleet_size (self->fleet);
+    tr.generation = (uint32_t *) calloc (fleet_count, sizeof (uint32_t));
+    tr.progress_ns = (int64_t *) calloc (fleet_count, sizeof (int64_t));
+    tr.excused = (bool *) calloc (fleet_count, sizeof (bool));
+    if (!tr.first_stream || !tr.job_session || !tr.job_answered || !sessions
+    ||  !tr.generation || !tr.progress_ns || !tr.excused)
         goto done;
     tr.result = s_new_test_result (self, &tr, iteration);
     if (!tr.result)
         goto done;
     size_t count = s_test_sessions (&tr, sessions);
+    tr.sessions = sessions;
+    tr.session_count = count;
 
-    //  Agents lost in an earlier test get another hello: one restarted,
-    //  or woken up, takes part again. Those that still do not answer
-    //  cannot, and the test does not run without them.
+    //  Agents lost earlier get another hello (the fleet sent one when it
+    //  lost them; this waits for its answer, or sends one if that failed):
+    //  one restarted, or woken up, takes part again. Those that still do
+    //  not answer are absent: the test runs without them and is partial,
+    //  or with on_lost = abort, the run ends here. Every other session is
+    //  kept alive meanwhile.
+    fleet_hello (self->fleet, sessions, count, false, self->scenario->options.connect_timeout_ns,
+                 NULL, NULL);
+    if (fleet_interrupted ())
+        goto interrupted;
     for (size_t i = 0; i < count; i++)
-        if (session_state (sessions [i]) != SESSION_READY) {
-            fleet_hello (self->fleet, self->coordinator, self->scenario->options.lease_ns,
-                         false, self->scenario->options.connect_timeout_ns);
-            break;
-        }
+        if (session_state (sessions [i]) == SESSION_READY)
+            tr.generation [session_index (sessions [i])] = session_generation (sessions [i]);
+    self->current = &tr;
     for (size_t i = 0; i < count; i++)
         if (session_state (sessions [i]) != SESSION_READY) {
             fprintf (stderr, "iofleet: agent=%s test=%s event=absent reason=\"%s\"\n",
                      session_name (sessions [i]), test->name, session_reason (sessions [i]));
             s_fail_streams (&tr, sessions [i], -1, session_reason (sessions [i]));
+            s_excuse_host (&tr, sessions [i]);
             self->failed = true;
+            tr.lost = true;
         }
+    if (tr.lost && self->scenario->options.on_lost == ON_LOST_ABORT) {
+        fprintf (stderr, "iofleet: test=%s event=abort reason=\"an agent is absent, "
+                 "on_lost = abort\"\n", test->name);
+        goto record;                //  rc stays -1: the run ends here
+    }
 
     //  Prepare in two waves. Fills first: a copy measures its source when
     //  it prepares, so the sources must be complete by then. Then every
@@ -804,7 +791,7 @@ s_run_test (run_t *self, const scenario_test_t *test, uint32_t iteration)
             if ((prepare.u.prepare.spec.workload == WORKLOAD_FILL) != (wave == 0))
                 continue;
             tr.jobs_sent++;
-            if (session_state (tr.job_session [j]) == SESSION_READY)
+            if (s_current (&tr, tr.job_session [j]))
                 session_send (tr.job_session [j], &prepare);
             else
                 s_job_answered (&tr, j);
@@ -812,7 +799,7 @@ s_run_test (run_t *self, const scenario_test_t *test, uint32_t iteration)
         if (s_collect (&tr, sessions, count, s_all_answered, 0))
             goto interrupted;
     }
-    if (tr.prepare_failed || tr.streams_reported > 0) {
+    if (tr.prepare_failed) {
         s_abort (&tr, sessions, count, "another job of the test failed to prepare");
         rc = 0;
         goto record;
@@ -822,7 +809,7 @@ s_run_test (run_t *self, const scenario_test_t *test, uint32_t iteration)
     //  fresh as they can be; then pick T0 far enough ahead that START
     //  reaches the slowest agent in time.
     fleet_sync_clocks (self->fleet, self->scenario->options.clock_pings,
-                       self->scenario->options.connect_timeout_ns);
+                       self->scenario->options.connect_timeout_ns, s_on_test_message, &tr);
     if (fleet_interrupted ())
         goto interrupted;
     s_update_agents (self);
@@ -833,6 +820,8 @@ s_run_test (run_t *self, const scenario_test_t *test, uint32_t iteration)
     tr.start_ns = clock_now_ns () + lead_ns;
     tr.result->announced_wall_ns = clock_wall_ns () + lead_ns;
     for (size_t i = 0; i < count; i++) {
+        if (!s_current (&tr, sessions [i]))
+            continue;
         msg_t start = { .type = MSG_START };
         start.u.start.test_id = tr.test_id;
         start.u.start.start_ns = clock_to_agent (tr.start_ns, session_offset_ns (sessions [i]));
@@ -863,14 +852,18 @@ record:
         fprintf (stderr, "iofleet: test=%s event=dropped messages=%" PRIu64 "\n",
                  test->name, tr.dropped);
     aggregate_test (tr.result);
-    report_samples_append (tr.result, self->samples);
-    fflush (self->samples);
-    s_write_results (self);
+    s_update_agents (self);         //  frames dropped during the test
+    resultsdir_append_samples (self->results, tr.result);
+    resultsdir_write_reports (self->results, &self->result);
 
 done:
+    self->current = NULL;
     free (tr.first_stream);
     free (tr.job_session);
     free (tr.job_answered);
+    free (tr.generation);
+    free (tr.progress_ns);
+    free (tr.excused);
     free (sessions);
     return rc;
 }
@@ -896,8 +889,11 @@ s_connect (run_t *self)
         }
     }
     s_coordinator_name (self->coordinator, sizeof self->coordinator);
-    size_t ready = fleet_hello (self->fleet, self->coordinator, self->scenario->options.lease_ns,
-                                false, self->scenario->options.connect_timeout_ns);
+    fleet_set_lease (self->fleet, self->coordinator, self->scenario->options.lease_ns,
+                     self->scenario->options.connect_timeout_ns);
+    fleet_set_lost_handler (self->fleet, s_on_lost, self);
+    size_t ready = fleet_hello (self->fleet, NULL, 0, false,
+                                self->scenario->options.connect_timeout_ns, NULL, NULL);
     if (ready == fleet_size (self->fleet))
         return 0;
     for (size_t i = 0; i < fleet_size (self->fleet); i++) {
@@ -926,6 +922,13 @@ run_scenario (const scenario_t *scenario, const run_options_t *options)
     self.result.units = options->units;
     if (!self.fleet || !self.console)
         goto done;
+    //  An -o that would mix two runs is bad usage: said before any agent
+    //  hears of this run.
+    if (resultsdir_check (options->results_dir, err, sizeof err)) {
+        fprintf (stderr, "iofleet: %s\n", err);
+        status = RUN_EXIT_USAGE;
+        goto done;
+    }
 
     //  Nothing is started unless every agent answers: a fleet run with a
     //  host missing would measure a different fleet.
@@ -933,10 +936,13 @@ run_scenario (const scenario_t *scenario, const run_options_t *options)
         goto bye;
     if (s_record_agents (&self))
         goto bye;
-    if (s_open_results (&self, err, sizeof err)) {
+    self.results = resultsdir_new (options->results_dir, scenario->path, options->json_path,
+                                   err, sizeof err);
+    if (!self.results) {
         fprintf (stderr, "iofleet: %s\n", err);
         goto bye;
     }
+    resultsdir_save_scenario (self.results, scenario);
     uint64_t iterations = options->iterations? options->iterations: scenario->options.iterations;
     for (size_t t = 0; t < scenario->test_count; t++)
         for (uint64_t n = 1; n <= iterations; n++)
@@ -947,8 +953,15 @@ report:
     console_clear (self.console);
     report_text (&self.result, stdout);
     fflush (stdout);
-    fprintf (stderr, "iofleet: results in %s\n", self.dir);
-    status = self.failed || fleet_interrupted ()? RUN_EXIT_FAILED: RUN_EXIT_OK;
+    if (fleet_malformed (self.fleet))
+        fprintf (stderr, "iofleet: event=malformed frames=%" PRIu64 " scope=run\n",
+                 fleet_malformed (self.fleet));
+    //  Results that could not be written fail the run, however well the
+    //  tests went: what is not on disk was not recorded.
+    resultsdir_print_problems (self.results, stderr);
+    fprintf (stderr, "iofleet: results in %s\n", resultsdir_path (self.results));
+    status = self.failed || fleet_interrupted () || resultsdir_failed (self.results)?
+             RUN_EXIT_FAILED: RUN_EXIT_OK;
 
 bye:;
     msg_t bye = { .type = MSG_BYE };
@@ -956,8 +969,7 @@ bye:;
     fleet_broadcast (self.fleet, &bye);
 
 done:
-    if (self.samples)
-        fclose (self.samples);
+    resultsdir_destroy (&self.results);
     run_result_clear (&self.result);
     console_destroy (&self.console);
     fleet_destroy (&self.fleet);

@@ -1,39 +1,37 @@
-/*  coordinator/scenario.c: read a scenario file into a scenario_t and
-    check it; see scenario.h.
+/*  coordinator/scenario.c: read a scenario file into a scenario_t; see
+    scenario.h (the checks after it are in scenario_check.c).
 
-    The file is read by proto/inifile.c, which knows every line's number
-    and hands section headers here unparsed: an empty or repeated [job X]
-    is seen, and a name is never cut short.
+    The text stays in the scenario, for the results directory to save as
+    run.
+
+    The file is read (whole, bounded: a regular file or a pipe) and split
+    into lines by proto/inifile.c, which knows every line's number and
+    hands section headers here unparsed: an empty or repeated [job X] is
+    seen, and a name is never cut short.
 
     Keys given twice in one section are an error, not "last one wins":
     a scenario is a record of what was measured, and a silently ignored
     line is a wrong record. [global] may appear more than once, but a key
     may still be given only once across all of them.
 */
-#include "scenario.h"
+#include "scenario_rules.h"
 #include "../proto/clock.h"
 #include "../proto/inifile.h"
+#include "../proto/workload.h"
 
 #include <assert.h>
 #include <ctype.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-//  How much of a value an error message quotes.
-#define QUOTE_MAX 64
-
-//  Bytes a reason from opt_parse or a check may take.
-#define REASON_MAX 256
+#define REASON_MAX SCENARIO_REASON_MAX
 
 //  First capacity of the job and agent arrays; they double from there.
 #define FIRST_CAPACITY 8
-
-//  O_DIRECT needs offsets, lengths and buffers aligned to the logical
-//  block size; 512 bytes is the smallest any disk has.
-#define DIRECT_ALIGN_BYTES 512
 
 #define RUN_AT(f) offsetof (scenario_options_t, f)
 
@@ -108,7 +106,7 @@ typedef struct {
 //  Everything the line reader and the key handler share while one file
 //  is read.
 typedef struct {
-    scenario_t *scenario;       //  being built
+    scenario_t *scenario;       //  being built; its text is what is parsed
     int line;                   //  number of the line being parsed, from 1
     s_section_t section;        //  kind of the current section
     size_t current;             //  index of the current agent or job
@@ -117,9 +115,8 @@ typedef struct {
     size_t run_option_count;    //  rows in scenario_run_options
     int *run_lines;             //  line of each run option in [global], 0 if not given
     s_default_t *defaults;      //  [global] value of each job option
-    int *job_lines;             //  line of each option in each job, job_count x option_count
     size_t agent_capacity;      //  slots allocated in scenario->agents
-    size_t job_capacity;        //  slots allocated in scenario->jobs and job_lines
+    size_t job_capacity;        //  slots allocated in scenario->jobs
     bool failed;                //  an error is in err; stop
     char *err;                  //  where the first error goes
     size_t errlen;              //  size of err
@@ -138,91 +135,8 @@ s_fail (s_parser_t *self, int line, const char *key, const char *format, ...)
     self->failed = true;
     va_list args;
     va_start (args, format);
-    inifile_verror (self->err, self->errlen, self->scenario->path, line, key, format, args);
+    scenario_error_va (self->err, self->errlen, self->scenario->path, line, key, format, args);
     va_end (args);
-}
-
-//  --------------------------------------------------------------------
-//  Names and endpoints
-
-//  Check a name of len bytes (agent, job, test). Returns 0, or -1 with a
-//  reason in reason.
-static int
-s_check_name (const char *name, size_t len, char *reason, size_t reasonlen)
-{
-    if (len == 0) {
-        snprintf (reason, reasonlen, "a name may not be empty");
-        return -1;
-    }
-    if (len > JOB_NAME_MAX) {
-        snprintf (reason, reasonlen, "the name is %zu characters long, longer than %d",
-                  len, JOB_NAME_MAX);
-        return -1;
-    }
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char) name [i];
-        if (!isalnum (c) && c != '.' && c != '_' && c != '-') {
-            snprintf (reason, reasonlen,
-                      "'%.*s' is not a valid name: use letters, digits, '.', '_' and '-'",
-                      (int) len, name);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-//  Check an endpoint the coordinator will connect to: tcp://HOST:PORT
-//  with a numeric port, or ipc://PATH. Returns 0, or -1 with a reason.
-static int
-s_check_endpoint (const char *endpoint, char *reason, size_t reasonlen)
-{
-    size_t len = strlen (endpoint);
-    if (len == 0) {
-        snprintf (reason, reasonlen, "an endpoint may not be empty: use tcp://HOST:PORT");
-        return -1;
-    }
-    if (len > SCENARIO_ENDPOINT_MAX) {
-        snprintf (reason, reasonlen, "'%.*s...' is longer than %d characters",
-                  QUOTE_MAX / 2, endpoint, SCENARIO_ENDPOINT_MAX);
-        return -1;
-    }
-    for (size_t i = 0; i < len; i++) {
-        if (isspace ((unsigned char) endpoint [i]) || iscntrl ((unsigned char) endpoint [i])) {
-            snprintf (reason, reasonlen, "'%.*s' contains a space or control character",
-                      QUOTE_MAX, endpoint);
-            return -1;
-        }
-    }
-    if (strncmp (endpoint, "ipc://", 6) == 0) {
-        if (endpoint [6] == 0) {
-            snprintf (reason, reasonlen, "ipc:// needs a path after it: ipc://PATH");
-            return -1;
-        }
-        return 0;
-    }
-    if (strncmp (endpoint, "tcp://", 6) != 0) {
-        snprintf (reason, reasonlen,
-                  "'%.*s' is not an endpoint: use tcp://HOST:PORT or ipc://PATH",
-                  QUOTE_MAX, endpoint);
-        return -1;
-    }
-    //  The port follows the last colon, so an IPv6 host in brackets works.
-    const char *host = endpoint + 6;
-    const char *colon = strrchr (host, ':');
-    if (!colon || colon == host) {
-        snprintf (reason, reasonlen, "'%.*s' needs a host and a port: tcp://HOST:PORT",
-                  QUOTE_MAX, endpoint);
-        return -1;
-    }
-    const char *port = colon + 1;
-    size_t digits = strspn (port, "0123456789");
-    if (digits == 0 || digits > 5 || port [digits] != 0
-    ||  atoi (port) < 1 || atoi (port) > 65535) {
-        snprintf (reason, reasonlen, "'%.*s': the port must be a number from 1 to 65535",
-                  QUOTE_MAX, endpoint);
-        return -1;
-    }
-    return 0;
 }
 
 //  --------------------------------------------------------------------
@@ -305,25 +219,20 @@ s_job_begin (s_parser_t *self, const char *header, const char *name)
                 scenario->jobs [first].line);
         return;
     }
-    //  jobs and job_lines grow together; grow a copy of the capacity for
-    //  the second so both see the same old value.
-    size_t lines_capacity = self->job_capacity;
-    if (s_grow ((void **) &self->job_lines, &lines_capacity, scenario->job_count,
-                self->option_count * sizeof (int))
+    int *option_lines = calloc (self->option_count, sizeof (int));
+    if (!option_lines
     ||  s_grow ((void **) &scenario->jobs, &self->job_capacity, scenario->job_count,
                 sizeof (scenario_job_t))) {
+        free (option_lines);
         s_fail (self, self->line, header, "out of memory");
         return;
     }
-    assert (lines_capacity == self->job_capacity);
     scenario_job_t *job = &scenario->jobs [scenario->job_count++];
     memset (job, 0, sizeof (*job));
     jobspec_defaults (&job->spec);
     snprintf (job->spec.name, sizeof (job->spec.name), "%s", name);
     job->line = self->line;
-    job->agent_line = self->line;
-    memset (self->job_lines + (scenario->job_count - 1) * self->option_count, 0,
-            self->option_count * sizeof (int));
+    job->option_lines = option_lines;
     self->section = S_SECTION_JOB;
     self->current = scenario->job_count - 1;
 }
@@ -394,7 +303,7 @@ s_section_begin (s_parser_t *self, char *text)
         return;
     }
     char reason [REASON_MAX];
-    if (s_check_name (name, name_len, reason, sizeof (reason))) {
+    if (scenario_check_name (name, name_len, reason, sizeof (reason))) {
         s_fail (self, self->line, header, "%s", reason);
         return;
     }
@@ -406,6 +315,11 @@ s_section_begin (s_parser_t *self, char *text)
 
 //  --------------------------------------------------------------------
 //  What the reader calls
+
+//  What a scenario file may hold.
+static const inifile_limits_t s_limits = {
+    .what = "scenario", .file_max = SCENARIO_FILE_MAX, .line_max = SCENARIO_LINE_MAX
+};
 
 //  A "[...]" line: start the section it names.
 static int
@@ -473,7 +387,7 @@ s_parse_option (s_parser_t *self, const opt_def_t *opt, const char *name,
     bool is_name = in_job && opt->type == OPT_STRING
                 && (opt->offset == offsetof (jobspec_t, test)
                 ||  opt->offset == offsetof (jobspec_t, agent));
-    if (is_name && s_check_name (value, strlen (value), reason, sizeof (reason))) {
+    if (is_name && scenario_check_name (value, strlen (value), reason, sizeof (reason))) {
         s_fail (self, self->line, name, "%s", reason);
         return -1;
     }
@@ -532,7 +446,7 @@ s_agent_key (s_parser_t *self, const char *name, const char *value)
         return;
     char reason [REASON_MAX];
     scenario_agent_t *agent = &self->scenario->agents [self->current];
-    if (s_check_endpoint (value, reason, sizeof (reason))
+    if (scenario_check_endpoint (value, reason, sizeof (reason))
     ||  opt_parse (endpoint, value, agent, reason, sizeof (reason))) {
         s_fail (self, self->line, name, "%s", reason);
         return;
@@ -550,14 +464,11 @@ s_job_key (s_parser_t *self, const char *name, const char *value)
         return;
     }
     size_t index = (size_t) (opt - jobspec_options);
-    int *lines = self->job_lines + self->current * self->option_count;
     scenario_job_t *job = &self->scenario->jobs [self->current];
-    if (s_check_twice (self, name, lines [index])
+    if (s_check_twice (self, name, job->option_lines [index])
     ||  s_parse_option (self, opt, name, value, &job->spec, true))
         return;
-    lines [index] = self->line;
-    if (opt->offset == offsetof (jobspec_t, agent))
-        job->agent_line = self->line;
+    job->option_lines [index] = self->line;
 }
 
 //  A KEY = VALUE line of the current section.
@@ -595,10 +506,9 @@ s_finish_jobs (s_parser_t *self)
     scenario_t *scenario = self->scenario;
     for (size_t j = 0; j < scenario->job_count && !self->failed; j++) {
         scenario_job_t *job = &scenario->jobs [j];
-        const int *lines = self->job_lines + j * self->option_count;
         for (size_t i = 0; i < self->option_count; i++) {
             const s_default_t *fallback = &self->defaults [i];
-            if (!fallback->text || lines [i])
+            if (!fallback->text || job->option_lines [i])
                 continue;
             //  The value was parsed once already, at its own line, so
             //  this does not fail; if it did, the message points there.
@@ -608,8 +518,9 @@ s_finish_jobs (s_parser_t *self)
                 s_fail (self, fallback->line, jobspec_options [i].name, "%s", reason);
                 return;
             }
-            if (jobspec_options [i].offset == offsetof (jobspec_t, agent))
-                job->agent_line = fallback->line;
+            //  From here on the option's line is its default's: a check
+            //  of its value points there.
+            job->option_lines [i] = fallback->line;
         }
         if (job->spec.test [0] == 0)
             snprintf (job->spec.test, sizeof (job->spec.test), "%s", job->spec.name);
@@ -672,7 +583,6 @@ s_parser_clear (s_parser_t *self)
             free (self->defaults [i].text);
     free (self->defaults);
     free (self->run_lines);
-    free (self->job_lines);
 }
 
 //  --------------------------------------------------------------------
@@ -685,12 +595,12 @@ scenario_load (const char *path, char *err, size_t errlen)
     s_parser_t parser = { .err = err, .errlen = errlen };
     scenario_t *self = calloc (1, sizeof (scenario_t));
     if (!self) {
-        inifile_error (err, errlen, path, 0, NULL, "out of memory");
+        scenario_error (err, errlen, path, 0, NULL, "out of memory");
         return NULL;
     }
     parser.scenario = self;
     if (strlen (path) > JOB_PATH_MAX) {
-        inifile_error (err, errlen, path, 0, NULL, "the file name is longer than %d characters",
+        scenario_error (err, errlen, path, 0, NULL, "the file name is longer than %d characters",
                  JOB_PATH_MAX);
         goto fail;
     }
@@ -710,11 +620,14 @@ scenario_load (const char *path, char *err, size_t errlen)
     parser.run_lines = calloc (parser.run_option_count, sizeof (int));
     parser.defaults = calloc (parser.option_count, sizeof (s_default_t));
     if (!parser.run_lines || !parser.defaults) {
-        inifile_error (err, errlen, path, 0, NULL, "out of memory");
+        scenario_error (err, errlen, path, 0, NULL, "out of memory");
         goto fail;
     }
 
-    if (inifile_read (path, s_on_section, s_on_key, &parser, err, errlen))
+    if (inifile_load (path, &s_limits, &self->text, &self->text_length, err, errlen))
+        goto fail;
+    if (inifile_parse (path, &s_limits, self->text, self->text_length,
+                       s_on_section, s_on_key, &parser, err, errlen))
         parser.failed = true;
     if (!parser.failed)
         s_finish_jobs (&parser);
@@ -731,222 +644,6 @@ fail:
     return NULL;
 }
 
-int
-scenario_set_agent (scenario_t *self, const char *assignment, char *err, size_t errlen)
-{
-    assert (self);
-    assert (assignment);
-    char reason [REASON_MAX];
-    const char *equals = strchr (assignment, '=');
-    if (!equals) {
-        snprintf (err, errlen, "--agent %.*s: expected NAME=ENDPOINT", QUOTE_MAX, assignment);
-        return -1;
-    }
-    size_t name_len = (size_t) (equals - assignment);
-    const char *endpoint = equals + 1;
-    if (s_check_name (assignment, name_len, reason, sizeof (reason))
-    ||  s_check_endpoint (endpoint, reason, sizeof (reason))) {
-        snprintf (err, errlen, "--agent %.*s: %s", QUOTE_MAX, assignment, reason);
-        return -1;
-    }
-    char name [JOB_NAME_MAX + 1];
-    snprintf (name, sizeof (name), "%.*s", (int) name_len, assignment);
-
-    //  A section of that name keeps its line: it still names the agent.
-    ssize_t index = s_agent_index (self, name);
-    if (index < 0) {
-        scenario_agent_t *grown = realloc (self->agents,
-                                           (self->agent_count + 1) * sizeof (scenario_agent_t));
-        if (!grown) {
-            snprintf (err, errlen, "--agent %.*s: out of memory", QUOTE_MAX, assignment);
-            return -1;
-        }
-        self->agents = grown;
-        index = (ssize_t) self->agent_count++;
-        memset (&self->agents [index], 0, sizeof (scenario_agent_t));
-        snprintf (self->agents [index].name, sizeof (self->agents [index].name), "%s", name);
-        self->agents [index].line = 0;
-    }
-    snprintf (self->agents [index].endpoint, sizeof (self->agents [index].endpoint),
-              "%s", endpoint);
-    return 0;
-}
-
-//  Does stream file set (a_path, a_streams) share a file with
-//  (b_path, b_streams)? One stream writes its path; n > 1 streams write
-//  path.1 ... path.n, so "x" with 3 streams and "x.2" with one collide,
-//  while "x" with one stream and "x" with three do not.
-static bool
-s_paths_overlap (const char *a_path, uint64_t a_streams,
-                 const char *b_path, uint64_t b_streams)
-{
-    if ((a_streams > 1) == (b_streams > 1))
-        return strcmp (a_path, b_path) == 0;
-    const char *single = a_streams > 1? b_path: a_path;
-    const char *base = a_streams > 1? a_path: b_path;
-    uint64_t streams = a_streams > 1? a_streams: b_streams;
-    size_t base_len = strlen (base);
-    if (strncmp (single, base, base_len) != 0 || single [base_len] != '.')
-        return false;
-    const char *suffix = single + base_len + 1;
-    if (*suffix < '1' || *suffix > '9' || strspn (suffix, "0123456789") != strlen (suffix)
-    ||  strlen (suffix) > 5)
-        return false;
-    uint64_t index = strtoull (suffix, NULL, 10);
-    return index >= 1 && index <= streams;
-}
-
-//  A copy source is a path or nfs://server/export/file (with an optional
-//  ?query for libnfs, e.g. ?version=4). Returns 0, or -1 with a reason.
-static int
-s_check_source (const char *src, char *reason, size_t reasonlen)
-{
-    if (strncmp (src, "nfs://", 6) != 0) {
-        if (strstr (src, "://")) {
-            snprintf (reason, reasonlen, "'%s' is neither a path nor an nfs:// URL", src);
-            return -1;
-        }
-        return 0;
-    }
-    const char *server = src + 6;
-    const char *slash = strchr (server, '/');
-    size_t path_len = slash? strcspn (slash, "?"): 0;
-    if (!slash || slash == server || path_len < 2 || slash [path_len - 1] == '/') {
-        snprintf (reason, reasonlen, "'%s' is not nfs://server/export/file", src);
-        return -1;
-    }
-    return 0;
-}
-
-//  Check what the job's workload needs. Returns 0, or -1 with the error.
-static int
-s_check_workload (const scenario_t *self, const scenario_job_t *job,
-                  char *err, size_t errlen)
-{
-    const jobspec_t *spec = &job->spec;
-    char reason [JOB_PATH_MAX + 64];
-    const char *workload = jobspec_workload_name (spec->workload);
-    if (spec->workload == WORKLOAD_WRITE && spec->path [0] == 0) {
-        inifile_error (err, errlen, self->path, job->line, "path",
-                 "the %s workload needs a path", workload);
-        return -1;
-    }
-    if (spec->workload == WORKLOAD_FILL && spec->path [0] == 0) {
-        inifile_error (err, errlen, self->path, job->line, "path",
-                 "the %s workload needs a path (the file to create)", workload);
-        return -1;
-    }
-    if (spec->workload == WORKLOAD_COPY && spec->src [0] == 0) {
-        inifile_error (err, errlen, self->path, job->line, "src",
-                 "the %s workload needs a src: a path or nfs://server/export/file", workload);
-        return -1;
-    }
-    if (spec->workload == WORKLOAD_COPY && spec->dst [0] == 0) {
-        inifile_error (err, errlen, self->path, job->line, "dst",
-                 "the %s workload needs a dst", workload);
-        return -1;
-    }
-    if (spec->src [0] && s_check_source (spec->src, reason, sizeof (reason))) {
-        inifile_error (err, errlen, self->path, job->line, "src", "%s", reason);
-        return -1;
-    }
-    if ((spec->workload == WORKLOAD_WRITE || spec->workload == WORKLOAD_NULL
-    ||   spec->workload == WORKLOAD_FILL)
-    &&  spec->size_bytes == 0) {
-        inifile_error (err, errlen, self->path, job->line, "size",
-                 "the %s workload needs a size", workload);
-        return -1;
-    }
-    if (spec->workload == WORKLOAD_MONITOR && spec->streams != 1) {
-        inifile_error (err, errlen, self->path, job->line, "streams",
-                 "a monitor watches its host once: streams must be 1");
-        return -1;
-    }
-    if (spec->direct && spec->bs_bytes % DIRECT_ALIGN_BYTES) {
-        inifile_error (err, errlen, self->path, job->line, "bs",
-                 "direct = yes needs a multiple of %d bytes, and %" PRIu64 " is not",
-                 DIRECT_ALIGN_BYTES, spec->bs_bytes);
-        return -1;
-    }
-    if (spec->direct && spec->size_bytes % DIRECT_ALIGN_BYTES) {
-        inifile_error (err, errlen, self->path, job->line, "size",
-                 "direct = yes needs a multiple of %d bytes, and %" PRIu64 " is not",
-                 DIRECT_ALIGN_BYTES, spec->size_bytes);
-        return -1;
-    }
-    return 0;
-}
-
-//  Check that no two jobs of one test write the same file on one agent.
-static int
-s_check_overlaps (const scenario_t *self, const scenario_test_t *test,
-                  char *err, size_t errlen)
-{
-    for (size_t b = 1; b < test->job_count; b++) {
-        const scenario_job_t *later = &self->jobs [test->jobs [b]];
-        if (later->spec.workload != WORKLOAD_WRITE)
-            continue;
-        for (size_t a = 0; a < b; a++) {
-            const scenario_job_t *earlier = &self->jobs [test->jobs [a]];
-            if (earlier->spec.workload != WORKLOAD_WRITE
-            ||  strcmp (earlier->spec.agent, later->spec.agent) != 0
-            ||  !s_paths_overlap (earlier->spec.path, earlier->spec.streams,
-                                  later->spec.path, later->spec.streams))
-                continue;
-            inifile_error (err, errlen, self->path, later->line, "path",
-                     "[job %s] and [job %s] (line %d) write the same file on agent %s "
-                     "in test %s; they would overwrite each other",
-                     later->spec.name, earlier->spec.name, earlier->line,
-                     later->spec.agent, test->name);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-int
-scenario_check (const scenario_t *self, char *err, size_t errlen)
-{
-    assert (self);
-    if (self->job_count == 0) {
-        inifile_error (err, errlen, self->path, 0, NULL, "no [job] sections");
-        return -1;
-    }
-    for (size_t i = 0; i < self->agent_count; i++) {
-        const scenario_agent_t *agent = &self->agents [i];
-        if (agent->endpoint [0] == 0) {
-            inifile_error (err, errlen, self->path, agent->line, "endpoint",
-                     "[agent %s] has no endpoint and no --agent %s=ENDPOINT was given",
-                     agent->name, agent->name);
-            return -1;
-        }
-    }
-    for (size_t j = 0; j < self->job_count; j++) {
-        const scenario_job_t *job = &self->jobs [j];
-        if (!scenario_agent (self, job->spec.agent)) {
-            inifile_error (err, errlen, self->path, job->agent_line, "agent",
-                     "no [agent %s] section and no --agent %s=ENDPOINT",
-                     job->spec.agent, job->spec.agent);
-            return -1;
-        }
-        if (s_check_workload (self, job, err, errlen))
-            return -1;
-    }
-    for (size_t t = 0; t < self->test_count; t++)
-        if (s_check_overlaps (self, &self->tests [t], err, errlen))
-            return -1;
-    return 0;
-}
-
-const scenario_agent_t *
-scenario_agent (const scenario_t *self, const char *name)
-{
-    assert (self);
-    assert (name);
-    ssize_t index = s_agent_index (self, name);
-    return index < 0? NULL: &self->agents [index];
-}
-
 void
 scenario_destroy (scenario_t **self_p)
 {
@@ -956,8 +653,11 @@ scenario_destroy (scenario_t **self_p)
         return;
     for (size_t t = 0; t < self->test_count; t++)
         free (self->tests [t].jobs);
+    for (size_t j = 0; j < self->job_count; j++)
+        free (self->jobs [j].option_lines);
     free (self->tests);
     free (self->jobs);
+    free (self->text);
     free (self->agents);
     free (self);
     *self_p = NULL;

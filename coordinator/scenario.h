@@ -18,6 +18,13 @@
 
 #define SCENARIO_ENDPOINT_MAX 255
 
+//  A scenario is a few pages of text: a file larger than this is not one
+//  (a device, a log, a core file) and is refused before it fills memory;
+//  so is a line longer than SCENARIO_LINE_MAX, which no key, header or
+//  comment of a scenario needs.
+#define SCENARIO_FILE_MAX (1024 * 1024)
+#define SCENARIO_LINE_MAX 4096
+
 //  Run options: [global] keys that are not job options. Described by
 //  scenario_run_options[] (an opt_def_t table with offsets into this
 //  struct), so parsing and --help come from one place.
@@ -55,7 +62,9 @@ extern const opt_def_t scenario_agent_options [];
 typedef struct {
     jobspec_t spec;                 //  every option, defaults applied
     int line;                       //  line of the [job NAME] header
-    int agent_line;                 //  line of its agent = key (or the header)
+    int *option_lines;              //  per row of jobspec_options: the line its value
+                                    //  came from (the job's key or its [global]
+                                    //  default), 0 if neither
 } scenario_job_t;
 
 typedef struct {
@@ -66,6 +75,8 @@ typedef struct {
 
 typedef struct {
     char path [JOB_PATH_MAX + 1];   //  file it was read from
+    char *text;                     //  the file's bytes as read, NUL-terminated
+    size_t text_length;             //  bytes in text, at most SCENARIO_FILE_MAX
     scenario_options_t options;
     scenario_agent_t *agents;       //  in file order, then --agent additions
     size_t agent_count;
@@ -75,10 +86,11 @@ typedef struct {
     size_t test_count;
 } scenario_t;
 
-//  Read and parse a scenario file. Returns a new scenario, or NULL with
-//  "file:line: key: reason" in err (or "file: reason" for an unreadable
-//  file). Does not check that agents have endpoints: call scenario_check
-//  after any --agent overrides.
+//  Read and parse a scenario file: a regular file or a pipe, at most
+//  SCENARIO_FILE_MAX bytes. Returns a new scenario, or NULL with
+//  "file:line: key: reason" in err (or "file: reason" for a file that
+//  cannot be read, is too large or is no text). Does not check that
+//  agents have endpoints: call scenario_check after any --agent overrides.
 scenario_t *scenario_load (const char *path, char *err, size_t errlen);
 
 //  Apply one --agent NAME=ENDPOINT: replaces the endpoint of agent NAME,
@@ -89,6 +101,11 @@ int scenario_set_agent (scenario_t *self, const char *assignment, char *err, siz
 //  endpoint; the workload's required options are set (write: path, size).
 //  Returns 0, or -1 with "file:line: key: reason" in err.
 int scenario_check (const scenario_t *self, char *err, size_t errlen);
+
+//  The line a job's option `key` came from: its own key, its [global]
+//  default, else the job's [job NAME] header, so that every message
+//  about a job's option points where the user would change it.
+int scenario_key_line (const scenario_job_t *job, const char *key);
 
 //  Find an agent by name, or NULL.
 const scenario_agent_t *scenario_agent (const scenario_t *self, const char *name);

@@ -18,8 +18,13 @@ struct _session_t {
     char reason [MSG_TEXT_MAX + 1];         //  why it failed or was lost
     agent_info_t info;                      //  what it told us, and its clock
     char reported_name [JOB_NAME_MAX + 1];  //  the name the agent gives itself
-    int64_t last_heard_ns;                  //  when it last said anything
+    int64_t last_heard_ns;                  //  when it last proved our session
+    uint64_t session_id;                    //  the agent's id for our session, from WELCOME
+    uint32_t generation;                    //  WELCOMEs taken: each one a session of its own
+    size_t index;                           //  place in the fleet
+    int64_t hello_deadline_ns;              //  while connecting: when the hello gives up
     uint32_t ping_seq;                      //  sequence number of the ping in flight
+    uint64_t pings;                         //  exchanges the measurement wants, 0 when none runs
     uint64_t pongs;                         //  pongs of the current measurement
     int64_t best_rtt_ns;                    //  smallest round trip so far, -1 none
     int64_t best_offset_ns;                 //  offset measured with it
@@ -45,14 +50,8 @@ s_monitor_start (session_t *self)
 }
 
 session_t *
-session_new (const char *name, const char *endpoint, char *err, size_t errlen)
-{
-    return session_new_secure (name, endpoint, NULL, err, errlen);
-}
-
-session_t *
-session_new_secure (const char *name, const char *endpoint, keys_t *keys,
-                    char *err, size_t errlen)
+session_new (const char *name, const char *endpoint, keys_t *keys,
+             char *err, size_t errlen)
 {
     session_t *self = (session_t *) zmalloc (sizeof (session_t));
     msg_strcpy (self->name, name, sizeof self->name);
@@ -161,34 +160,74 @@ session_recv (session_t *self, msg_t *msg, int64_t *received_ns, char *err, size
         snprintf (err, errlen, "message of several frames");
         rc = MSG_EMALFORMED;
     }
-    //  Anything that arrives, even garbage, proves the agent is alive.
-    self->last_heard_ns = *received_ns;
     return rc;
 }
 
-//  Send the next ping of the current measurement.
+void
+session_take_welcome (session_t *self, const msg_welcome_t *welcome, int64_t received_ns)
+{
+    msg_strcpy (self->info.hostname, welcome->hostname, sizeof self->info.hostname);
+    msg_strcpy (self->info.kernel, welcome->kernel, sizeof self->info.kernel);
+    self->info.cpus = welcome->cpus;
+    self->info.mem_bytes = welcome->mem_bytes;
+    msg_strcpy (self->info.version, welcome->version, sizeof self->info.version);
+    self->info.insecure = welcome->insecure;
+    msg_strcpy (self->reported_name, welcome->name, sizeof self->reported_name);
+    self->session_id = welcome->session_id;
+    self->generation++;
+    self->last_heard_ns = received_ns;
+    //  A ready session keeps the coordinator the agent serves as its
+    //  reason (`iofleet ping` shows it).
+    session_set_state (self, SESSION_READY, welcome->serving);
+}
+
+//  Send a PING with seq and our session id.
 static int
-s_send_ping (session_t *self)
+s_send_ping (session_t *self, uint32_t seq)
 {
     msg_t ping = { .type = MSG_PING };
-    ping.u.ping.seq = ++self->ping_seq;
+    ping.u.ping.seq = seq;
     ping.u.ping.t1_ns = clock_now_ns ();
+    ping.u.ping.session_id = self->session_id;
     return session_send (self, &ping);
 }
 
 int
-session_clock_begin (session_t *self)
+session_keepalive (session_t *self)
 {
-    self->pongs = 0;
-    self->best_rtt_ns = -1;
-    return s_send_ping (self);
+    return s_send_ping (self, 0);
+}
+
+void
+session_heard (session_t *self, int64_t received_ns)
+{
+    if (received_ns > self->last_heard_ns)
+        self->last_heard_ns = received_ns;
 }
 
 int
-session_clock_pong (session_t *self, const msg_pong_t *pong, int64_t received_ns, uint64_t pings)
+session_clock_begin (session_t *self, uint64_t pings)
 {
-    if (pong->seq != self->ping_seq)
-        return -1;              //  a stale pong from an earlier measurement
+    self->pings = pings? pings: 1;
+    self->pongs = 0;
+    self->best_rtt_ns = -1;
+    //  Sequence numbers of measurements skip 0, which keepalives use.
+    if (++self->ping_seq == 0)
+        self->ping_seq = 1;
+    return s_send_ping (self, self->ping_seq);
+}
+
+bool
+session_measuring (session_t *self)
+{
+    return self->pings > 0;
+}
+
+int
+session_clock_pong (session_t *self, const msg_pong_t *pong, int64_t received_ns)
+{
+    if (self->pings == 0 || pong->seq == 0 || pong->seq != self->ping_seq)
+        return -1;              //  a keepalive, or a stale pong from an earlier measurement
     clock_sample_t sample = clock_from_exchange (pong->t1_ns, pong->t2_ns,
                                                  pong->t3_ns, received_ns);
     //  The exchange with the smallest round trip has the least room for
@@ -198,10 +237,13 @@ session_clock_pong (session_t *self, const msg_pong_t *pong, int64_t received_ns
         self->best_offset_ns = sample.offset_ns;
     }
     self->pongs++;
-    if (self->pongs < pings) {
-        s_send_ping (self);
+    if (self->pongs < self->pings) {
+        if (++self->ping_seq == 0)
+            self->ping_seq = 1;
+        s_send_ping (self, self->ping_seq);
         return 0;
     }
+    self->pings = 0;
     self->info.clock_offset_ns = self->best_offset_ns;
     self->info.clock_rtt_ns = self->best_rtt_ns;
     return 1;
@@ -217,12 +259,6 @@ const char *
 session_reported_name (session_t *self)
 {
     return self->reported_name;
-}
-
-void
-session_set_reported_name (session_t *self, const char *name)
-{
-    msg_strcpy (self->reported_name, name, sizeof self->reported_name);
 }
 
 const char *
@@ -260,6 +296,42 @@ int64_t
 session_last_heard_ns (session_t *self)
 {
     return self->last_heard_ns;
+}
+
+uint64_t
+session_id (session_t *self)
+{
+    return self->session_id;
+}
+
+uint32_t
+session_generation (session_t *self)
+{
+    return self->generation;
+}
+
+size_t
+session_index (session_t *self)
+{
+    return self->index;
+}
+
+void
+session_set_index (session_t *self, size_t index)
+{
+    self->index = index;
+}
+
+int64_t
+session_hello_deadline_ns (session_t *self)
+{
+    return self->hello_deadline_ns;
+}
+
+void
+session_set_hello_deadline_ns (session_t *self, int64_t deadline_ns)
+{
+    self->hello_deadline_ns = deadline_ns;
 }
 
 int64_t

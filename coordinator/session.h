@@ -15,6 +15,7 @@
 #include <czmq.h>
 
 typedef enum {
+    SESSION_NEW,                    //  connected, no hello sent yet
     SESSION_CONNECTING,             //  hello sent, no answer yet
     SESSION_READY,                  //  welcomed: usable
     SESSION_FAILED,                 //  refused, wrong version or unreachable
@@ -24,16 +25,13 @@ typedef enum {
 typedef struct _session_t session_t;
 
 //  Create a session for agent `name` at `endpoint` and connect (the
-//  connection itself happens in the background). Returns NULL with a
-//  reason in err if the endpoint is not valid.
-session_t *session_new (const char *name, const char *endpoint, char *err, size_t errlen);
-
-//  The same, encrypted and authenticated when keys is not NULL: the
-//  socket is a CURVE client with our own pair from keys and the agent's
-//  public key found in keys under the agent's name (keys_peer). Returns
-//  NULL with a reason in err if that key is missing.
-session_t *session_new_secure (const char *name, const char *endpoint, keys_t *keys,
-                               char *err, size_t errlen);
+//  connection itself happens in the background). With keys, the socket
+//  is a CURVE client with our own pair from keys and the agent's public
+//  key found in keys under the agent's name (keys_peer); keys may be
+//  NULL. Returns NULL with a reason in err if the endpoint is not valid
+//  or the agent's key is missing.
+session_t *session_new (const char *name, const char *endpoint, keys_t *keys,
+                        char *err, size_t errlen);
 
 //  Why the connection has not come up, when libzmq said so (a socket
 //  monitor watches the handshakes): "agent a1 (tcp://...): refused our key
@@ -56,28 +54,49 @@ int session_send (session_t *self, const msg_t *msg);
 //  Receive and decode one waiting frame into msg, taking the receive
 //  instant as early as possible (clock_now_ns) into *received_ns. Returns
 //  MSG_OK, or MSG_EMALFORMED / MSG_EVERSION with a reason in err; -3 if
-//  nothing could be read.
+//  nothing could be read. Receiving proves nothing about the session:
+//  the fleet decides what does (session_heard).
 int session_recv (session_t *self, msg_t *msg, int64_t *received_ns, char *err, size_t errlen);
 
-//  Start a clock measurement: forget the previous best and send ping 0.
-//  Returns 0 or -1.
-int session_clock_begin (session_t *self);
+//  Take the agent's WELCOME: what it says about itself and the session
+//  id it gave us. The session becomes SESSION_READY, heard at
+//  received_ns, in a new generation (session_generation).
+void session_take_welcome (session_t *self, const msg_welcome_t *welcome, int64_t received_ns);
 
-//  Take a pong into the measurement and send the next ping until `pings`
+//  Send a keepalive: a PING with seq 0 and our session id, which the
+//  agent answers with the id it holds for us. Returns 0 or -1.
+int session_keepalive (session_t *self);
+
+//  The agent proved at received_ns that it still holds our session.
+void session_heard (session_t *self, int64_t received_ns);
+
+//  Start a clock measurement of `pings` exchanges: forget the previous
+//  best and send the first ping. Returns 0 or -1.
+int session_clock_begin (session_t *self, uint64_t pings);
+
+//  Take a pong into the measurement and send the next ping until all
 //  have come back. Returns 1 when the measurement is complete, 0 while
-//  it goes on, -1 if the pong does not belong to the current ping.
-int session_clock_pong (session_t *self, const msg_pong_t *pong, int64_t received_ns, uint64_t pings);
+//  it goes on, -1 if the pong does not belong to the current one.
+int session_clock_pong (session_t *self, const msg_pong_t *pong, int64_t received_ns);
+
+//  True while a clock measurement waits for pongs.
+bool session_measuring (session_t *self);
 
 //  Accessors.
 const char *session_name (session_t *self);
 const char *session_endpoint (session_t *self);
 const char *session_reported_name (session_t *self);  //  from WELCOME, "" before
-void session_set_reported_name (session_t *self, const char *name);
 session_state_t session_state (session_t *self);
 void session_set_state (session_t *self, session_state_t state, const char *reason);
 const char *session_reason (session_t *self);       //  why failed or lost, "" otherwise
 agent_info_t *session_info (session_t *self);       //  filled from WELCOME and clock
 int64_t session_last_heard_ns (session_t *self);    //  coordinator clock, 0 never
+uint64_t session_id (session_t *self);              //  the agent's id for our session, 0 none
+uint32_t session_generation (session_t *self);      //  counts WELCOMEs: a new one, a new session
+size_t session_index (session_t *self);             //  its place in the fleet, from 0
+void session_set_index (session_t *self, size_t index);
+int64_t session_hello_deadline_ns (session_t *self);    //  while connecting: when to give up
+void session_set_hello_deadline_ns (session_t *self, int64_t deadline_ns);
 int64_t session_offset_ns (session_t *self);        //  agent clock - coordinator clock
 int64_t session_uncertainty_ns (session_t *self);   //  half the best round trip
 

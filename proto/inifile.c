@@ -1,5 +1,5 @@
-/*  proto/inifile.c: an INI reader that knows its line numbers; see
-    inifile.h.
+/*  proto/inifile.c: a bounded INI reader that knows its line numbers;
+    see inifile.h.
 
     inih splits lines into key and value, strips whitespace, skips
     comments and cuts inline comments. Everything that needs a line
@@ -7,6 +7,10 @@
     inih one physical line at a time through ini_parse_stream, so the key
     handler always knows the line it is looking at. Debian builds inih
     without INI_HANDLER_LINENO, so inih cannot tell us itself.
+
+    The file is read whole into memory first, bounded, and only if it is
+    a regular file or a pipe: /dev/zero or a log does not get to fill
+    memory before anyone says it is no INI file.
 
     The reader also takes three things out of inih's hands:
 
@@ -21,7 +25,8 @@
     - Line length. inih reads into a fixed buffer (200 bytes in Debian's
       build) and cuts a longer line in two: the value is cut short, the
       tail is parsed as a line of its own, and every line number after it
-      is off by one. The reader refuses such a line with an error instead.
+      is off by one. The reader refuses such a line with an error instead,
+      and any line at all past the limits' line_max.
 
     What inih still decides: `;` and `#` begin a comment at the start of a
     line; ` ;` (a semicolon after whitespace) begins an inline comment,
@@ -30,29 +35,35 @@
     the same as `key = value`.
 */
 #include "inifile.h"
+#include "printable.h"
 
 #include <assert.h>
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ini.h>
-#include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 //  How much of a key or section header an error message quotes: enough
 //  for any scenario header with a name of valid length.
 #define KEY_QUOTE_MAX 128
 
-//  What the line reader and inih's key handler share while one file is
-//  read.
+//  What the line reader and inih's key handler share while one text is
+//  parsed.
 typedef struct {
     const char *path;               //  for error messages
-    FILE *file;                     //  being read
-    char *raw;                      //  last line read, owned by getline
-    size_t raw_capacity;            //  bytes allocated for raw
+    const inifile_limits_t *limits; //  what it is and how long a line may be
+    const char *text;               //  the file's bytes
+    size_t length;                  //  bytes in text
+    size_t offset;                  //  where the next line starts in text
+    char *raw;                      //  the line being parsed, line_max + 1 bytes
     int line;                       //  number of the line being parsed, from 1
     inifile_section_fn *section;    //  the user's header callback
     inifile_key_fn *key;            //  the user's key callback
@@ -72,18 +83,19 @@ inifile_verror (char *err, size_t errlen, const char *path, int line, const char
 {
     if (!err || errlen == 0)
         return;
-    //  Keys come from the file; a very long one is cut and marked.
-    int key_len = key && strlen (key) > KEY_QUOTE_MAX? KEY_QUOTE_MAX: INT_MAX;
-    const char *cut = key_len == KEY_QUOTE_MAX? "...": "";
+    //  Keys come from the file: quoted, and a very long one cut.
+    char quoted [KEY_QUOTE_MAX + 4];
+    if (key)
+        printable (key, quoted, sizeof quoted);
     int used;
     if (line > 0 && key)
-        used = snprintf (err, errlen, "%s:%d: %.*s%s: ", path, line, key_len, key, cut);
+        used = snprintf (err, errlen, "%s:%d: %s: ", path, line, quoted);
     else
     if (line > 0)
         used = snprintf (err, errlen, "%s:%d: ", path, line);
     else
     if (key)
-        used = snprintf (err, errlen, "%s: %.*s%s: ", path, key_len, key, cut);
+        used = snprintf (err, errlen, "%s: %s: ", path, quoted);
     else
         used = snprintf (err, errlen, "%s: ", path);
     if (used >= 0 && (size_t) used < errlen)
@@ -117,7 +129,110 @@ s_fail (s_reader_t *self, const char *key, const char *format, ...)
 }
 
 //  --------------------------------------------------------------------
-//  Key lines
+//  The file
+
+//  What a file that is neither regular nor a pipe is, for the message.
+static const char *
+s_file_kind (mode_t mode)
+{
+    if (S_ISDIR (mode))
+        return "a directory";
+    if (S_ISCHR (mode))
+        return "a character device";
+    if (S_ISBLK (mode))
+        return "a block device";
+    if (S_ISSOCK (mode))
+        return "a socket";
+    return "not a regular file";
+}
+
+//  Read up to capacity bytes of fd into buf; *length gets how many.
+static int
+s_read_all (int fd, char *buf, size_t capacity, size_t *length)
+{
+    *length = 0;
+    while (*length < capacity) {
+        ssize_t got = read (fd, buf + *length, capacity - *length);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            return -1;
+        if (got == 0)
+            break;
+        *length += (size_t) got;
+    }
+    return 0;
+}
+
+//  The whole file: a regular file or a pipe (`iofleet run <(generate)`),
+//  at most limits->file_max bytes, read once, so that a scenario's
+//  results directory saves the very text that was parsed. Anything else
+//  (/dev/zero, a directory, a tty) is refused before a byte is read.
+int
+inifile_load (const char *path, const inifile_limits_t *limits,
+              char **text_p, size_t *length, char *err, size_t errlen)
+{
+    assert (path && limits && text_p && length);
+    char *text = NULL;
+    //  Non-blocking, so that opening a pipe without a writer cannot hang;
+    //  blocking again for the reads.
+    int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0) {
+        inifile_error (err, errlen, path, 0, NULL, "cannot open: %s", strerror (errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat (fd, &st) < 0) {
+        inifile_error (err, errlen, path, 0, NULL, "fstat: %s", strerror (errno));
+        goto fail;
+    }
+    if (!S_ISREG (st.st_mode) && !S_ISFIFO (st.st_mode)) {
+        inifile_error (err, errlen, path, 0, NULL, "is %s, not a %s file",
+                        s_file_kind (st.st_mode), limits->what);
+        goto fail;
+    }
+    if ((uint64_t) st.st_size > limits->file_max)
+        goto too_large;
+    if (fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+        inifile_error (err, errlen, path, 0, NULL, "fcntl: %s", strerror (errno));
+        goto fail;
+    }
+    //  One byte more than the bound shows a file that is larger (a pipe,
+    //  or a file that grew), one more again holds the NUL.
+    text = malloc (limits->file_max + 2);
+    if (!text) {
+        inifile_error (err, errlen, path, 0, NULL, "out of memory for the %zu bytes a "
+                       "%s file may hold", limits->file_max, limits->what);
+        goto fail;
+    }
+    if (s_read_all (fd, text, limits->file_max + 1, length) < 0) {
+        inifile_error (err, errlen, path, 0, NULL, "read: %s", strerror (errno));
+        goto fail;
+    }
+    if (*length > limits->file_max)
+        goto too_large;
+    text [*length] = 0;
+    char *fitted = realloc (text, *length + 1);
+    *text_p = fitted? fitted: text;
+    close (fd);
+    return 0;
+
+too_large: {
+        //  The bound in the unit a person thinks in: 1 MiB, 64 KiB.
+        bool mib = limits->file_max % (1024 * 1024) == 0;
+        inifile_error (err, errlen, path, 0, NULL, "holds more than the %zu bytes (%zu %s) "
+                       "a %s file may hold; is this a %s?", limits->file_max,
+                       limits->file_max / (mib? 1024 * 1024: 1024), mib? "MiB": "KiB",
+                       limits->what, limits->what);
+    }
+fail:
+    free (text);
+    close (fd);
+    return -1;
+}
+
+//  --------------------------------------------------------------------
+//  The line reader inih pulls from
 
 //  Where the key of a key line ends: at the first '=' or ':' as inih
 //  splits it, or NULL if inih would find none before an inline comment
@@ -167,40 +282,40 @@ s_check_key_line (s_reader_t *self, const char *text, size_t text_len, int num)
     if (text_len + 1 > (size_t) num) {
         s_line_key (text, key, sizeof (key));
         s_fail (self, key, "the line is longer than %d characters, "
-                "the most a line may hold", num - 1);
+                "the most a %s line may hold", num - 1, self->limits->what);
     }
 }
 
-//  --------------------------------------------------------------------
-//  What inih calls
-
-//  inih's reader: hands over the next physical line of the file, without
+//  inih's reader: hands over the next physical line of the text, without
 //  leading whitespace, in str (num bytes). Section headers go to the
-//  section callback here and are passed on as empty lines. Returns NULL
-//  at the end of the file or after an error, which stops inih.
+//  section callback here and are passed on as empty lines. Returns NULL at the end of the text
+//  or after an error, which stops inih.
 static char *
 s_read_line (char *str, int num, void *stream)
 {
     s_reader_t *self = (s_reader_t *) stream;
     assert (num > 0);
-    if (self->failed)
+    if (self->failed || self->offset >= self->length)
         return NULL;
-    errno = 0;
-    ssize_t len = getline (&self->raw, &self->raw_capacity, self->file);
-    if (len < 0) {
-        if (ferror (self->file)) {
-            self->failed = true;
-            inifile_error (self->err, self->errlen, self->path, 0, NULL,
-                           "cannot read: %s", strerror (errno? errno: EIO));
-        }
+    const char *start = self->text + self->offset;
+    size_t left = self->length - self->offset;
+    const char *newline = memchr (start, '\n', left);
+    size_t len = newline? (size_t) (newline - start): left;
+    self->offset += newline? len + 1: len;
+    self->line++;
+    if (len > self->limits->line_max) {
+        s_fail (self, NULL, "the line is %zu bytes long, more than the %zu a "
+                "%s line may hold; is this a text file?", len, self->limits->line_max,
+                self->limits->what);
         return NULL;
     }
-    self->line++;
-    char *text = self->raw;
-    if ((size_t) len != strlen (text)) {
+    if (memchr (start, 0, len)) {
         s_fail (self, "line", "contains a NUL byte; is this a text file?");
         return NULL;
     }
+    memcpy (self->raw, start, len);
+    self->raw [len] = 0;
+    char *text = self->raw;
     //  A UTF-8 byte order mark, as some editors write, is not text.
     if (self->line == 1 && strncmp (text, "\xEF\xBB\xBF", 3) == 0)
         text += 3;
@@ -247,20 +362,22 @@ s_handle_key (void *user, const char *section, const char *name, const char *val
 }
 
 //  --------------------------------------------------------------------
-//  Public function
+//  Parsing
 
 int
-inifile_read (const char *path, inifile_section_fn *section, inifile_key_fn *key,
-              void *user, char *err, size_t errlen)
+inifile_parse (const char *path, const inifile_limits_t *limits,
+               const char *text, size_t length,
+               inifile_section_fn *section, inifile_key_fn *key, void *user,
+               char *err, size_t errlen)
 {
-    assert (path && section && key && err);
+    assert (path && limits && text && section && key && err);
     s_reader_t self = {
-        .path = path, .section = section, .key = key, .user = user,
-        .err = err, .errlen = errlen
+        .path = path, .limits = limits, .text = text, .length = length,
+        .section = section, .key = key, .user = user, .err = err, .errlen = errlen
     };
-    self.file = fopen (path, "r");
-    if (!self.file) {
-        inifile_error (err, errlen, path, 0, NULL, "cannot open: %s", strerror (errno));
+    self.raw = malloc (limits->line_max + 1);
+    if (!self.raw) {
+        inifile_error (err, errlen, path, 0, NULL, "out of memory");
         return -1;
     }
     int rc = ini_parse_stream (s_read_line, &self, s_handle_key, &self);
@@ -276,6 +393,19 @@ inifile_read (const char *path, inifile_section_fn *section, inifile_key_fn *key
         inifile_error (err, errlen, path, 0, NULL, "inih failed (out of memory)");
     }
     free (self.raw);
-    fclose (self.file);
     return self.failed? -1: 0;
+}
+
+int
+inifile_read (const char *path, const inifile_limits_t *limits,
+              inifile_section_fn *section, inifile_key_fn *key, void *user,
+              char *err, size_t errlen)
+{
+    char *text;
+    size_t length;
+    if (inifile_load (path, limits, &text, &length, err, errlen))
+        return -1;
+    int rc = inifile_parse (path, limits, text, length, section, key, user, err, errlen);
+    free (text);
+    return rc;
 }

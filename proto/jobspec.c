@@ -8,6 +8,7 @@
 */
 #include "jobspec.h"
 #include "clock.h"
+#include "workload.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -30,15 +31,10 @@
 #define QUOTE_MAX 64
 
 //  The enum names, indexed by value. Wire and scenario use the same names.
-static const char *const s_workload_names [] = {
-    "null", "write", "copy", "fill", "monitor", NULL
-};
 static const char *const s_fsync_names [] = { "none", "end", "close", NULL };
 static const char *const s_pattern_names [] = { "zero", "random", NULL };
 static const char *const s_class_names [] = { "auto", "disk", "network", NULL };
 
-_Static_assert (WORKLOAD_NULL == 0 && WORKLOAD_WRITE == 1 && WORKLOAD_COPY == 2
-                && WORKLOAD_FILL == 3 && WORKLOAD_MONITOR == 4, "s_workload_names order");
 _Static_assert (FSYNC_NONE == 0 && FSYNC_END == 1 && FSYNC_CLOSE == 2, "s_fsync_names order");
 _Static_assert (PATTERN_ZERO == 0 && PATTERN_RANDOM == 1, "s_pattern_names order");
 _Static_assert (CLASS_AUTO == 0 && CLASS_DISK == 1 && CLASS_NETWORK == 2, "s_class_names order");
@@ -65,10 +61,10 @@ const opt_def_t jobspec_options [] = {
       .flags = 0,
       .help = "agent that runs the job, an [agent NAME] section" },
     { .name = "workload", .type = OPT_ENUM, .offset = AT (workload),
-      .choices = s_workload_names, .default_text = "write",
+      .choices = workload_names, .default_text = "write",
       .flags = OPT_WIRE,
-      .help = "what the job does: null (no I/O, tests the machinery), write, "
-              "copy (src to dst) or fill (create a source file before the test, untimed)" },
+      .help = "what the job does: null, write, copy, fill, monitor, read, rewrite or bonnie "
+              "(see `iofleet run --help` for each)" },
     { .name = "path", .type = OPT_STRING, .offset = AT (path),
       .capacity = CAPACITY (path),
       .flags = OPT_WIRE,
@@ -137,6 +133,13 @@ const opt_def_t jobspec_options [] = {
       .min = 0, .max = 600 * NS_PER_SEC, .default_text = "10s",
       .flags = OPT_WIRE | OPT_GLOBAL,
       .help = "after the last stream, watch the disks at most this long while the page cache drains" },
+    { .name = "seekers", .type = OPT_COUNT, .offset = AT (seekers),
+      .min = 1, .max = 64, .default_text = "5", .flags = OPT_WIRE | OPT_GLOBAL,
+      .help = "bonnie: threads doing the random seeks at once (bonnie++ 2.00 runs 5)" },
+    { .name = "seeks", .type = OPT_COUNT, .offset = AT (seeks),
+      .min = 1, .max = 1000000000, .default_text = "8000", .flags = OPT_WIRE | OPT_GLOBAL,
+      .help = "bonnie: random seeks in all, shared by the seekers; each reads a chunk of bs "
+              "and writes one in ten back (bonnie++: 8000)" },
     { .name = NULL }
 };
 
@@ -644,7 +647,7 @@ s_name_or_unknown (const char *const *choices, int value)
 const char *
 jobspec_workload_name (int workload)
 {
-    return s_name_or_unknown (s_workload_names, workload);
+    return s_name_or_unknown (workload_names, workload);
 }
 
 const char *

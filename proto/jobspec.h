@@ -21,16 +21,6 @@
 #define JOB_PATH_MAX      1023      //  paths and nfs:// URLs
 #define JOB_STREAMS_MAX   256       //  streams (threads, files) per job
 
-//  The workloads this protocol version knows. The agent's table in
-//  agent/workloads/workloads.c has one ops table per name.
-typedef enum {
-    WORKLOAD_NULL = 0,          //  no I/O: counts bytes as if written; tests the machinery
-    WORKLOAD_WRITE = 1,         //  sequential write (dd)
-    WORKLOAD_COPY = 2,          //  read src (a path or nfs:// URL), write dst
-    WORKLOAD_FILL = 3,          //  create a source file before the timed part (not timed)
-    WORKLOAD_MONITOR = 4        //  no I/O: the host's counters every interval, for the whole test
-} workload_t;
-
 typedef enum {
     FSYNC_NONE = 0,             //  no flush: the rate is the page cache's
     FSYNC_END = 1,              //  fdatasync before close, timed (dd conv=fdatasync)
@@ -53,7 +43,7 @@ typedef struct {
     char name [JOB_NAME_MAX + 1];           //  the [job NAME] section
     char test [JOB_NAME_MAX + 1];           //  the test it belongs to
     char agent [JOB_NAME_MAX + 1];          //  the agent that runs it
-    int workload;                           //  workload_t
+    int workload;                           //  workload_t (proto/workload.h)
     char path [JOB_PATH_MAX + 1];           //  file to write; stream k of n>1 uses path.k
     char src [JOB_PATH_MAX + 1];            //  copy: source path or nfs:// URL
     char dst [JOB_PATH_MAX + 1];            //  copy: destination path
@@ -70,6 +60,8 @@ typedef struct {
     int64_t settle_ns;                      //  longest wait after the window for dirty data to drain
     bool drop_caches;                       //  sync and drop the page cache before the test
     uint64_t rate_bytes;                    //  cap on a stream's bytes per second, 0 none
+    uint64_t seekers;                       //  bonnie: threads seeking at once in its seeks phase
+    uint64_t seeks;                         //  bonnie: random seeks in all, shared by the seekers
 } jobspec_t;
 
 typedef enum {

@@ -296,13 +296,6 @@ keys_own (keys_t *self)
     return self->own;
 }
 
-//  Name of our own pair.
-const char *
-keys_own_name (keys_t *self)
-{
-    return keys_cert_name (self->own);
-}
-
 //  Number of peers.
 size_t
 keys_peer_count (keys_t *self)

@@ -58,9 +58,6 @@ const char *keys_dir (keys_t *self);
 //  socket.
 zcert_t *keys_own (keys_t *self);
 
-//  Name of our own key pair (its metadata name, else its file name).
-const char *keys_own_name (keys_t *self);
-
 //  Number of peer public certificates (our own public one not counted).
 size_t keys_peer_count (keys_t *self);
 

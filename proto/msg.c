@@ -370,6 +370,7 @@ s_encode_welcome (const msg_t *msg, s_writer_t *w)
     PUT_BOOL (w, m, insecure);
     PUT_STR (w, m, serving);
     PUT_STR (w, m, version);
+    PUT_UINT (w, m, session_id);
 }
 
 static void
@@ -384,6 +385,7 @@ s_decode_welcome (s_reader_t *r, msg_t *msg)
     GET_BOOL (r, m, insecure);
     GET_STR (r, m, serving);
     GET_STR (r, m, version);
+    GET_U64 (r, m, session_id);
 }
 
 static void
@@ -392,6 +394,7 @@ s_encode_ping (const msg_t *msg, s_writer_t *w)
     const msg_ping_t *m = &msg->u.ping;
     PUT_UINT (w, m, seq);
     PUT_INT (w, m, t1_ns);
+    PUT_UINT (w, m, session_id);
 }
 
 static void
@@ -400,6 +403,7 @@ s_decode_ping (s_reader_t *r, msg_t *msg)
     msg_ping_t *m = &msg->u.ping;
     GET_U32 (r, m, seq);
     GET_I64 (r, m, t1_ns);
+    GET_U64 (r, m, session_id);
 }
 
 static void
@@ -410,6 +414,7 @@ s_encode_pong (const msg_t *msg, s_writer_t *w)
     PUT_INT (w, m, t1_ns);
     PUT_INT (w, m, t2_ns);
     PUT_INT (w, m, t3_ns);
+    PUT_UINT (w, m, session_id);
 }
 
 static void
@@ -420,6 +425,7 @@ s_decode_pong (s_reader_t *r, msg_t *msg)
     GET_I64 (r, m, t1_ns);
     GET_I64 (r, m, t2_ns);
     GET_I64 (r, m, t3_ns);
+    GET_U64 (r, m, session_id);
 }
 
 static void
@@ -983,4 +989,13 @@ msg_decode (const void *data, size_t size, msg_t *msg, char *err, size_t errlen)
     if (rc != MSG_OK)
         memset (msg, 0, sizeof (*msg));     //  nothing half-decoded escapes
     return rc;
+}
+
+//  The frame check of msg_decode, for other decoders' tests.
+int
+msg_check_frame (const void *data, size_t size, char *err, size_t errlen)
+{
+    assert (err && errlen > 0);
+    assert (data || size == 0);
+    return s_check_frame ((const uint8_t *) data, size, err, errlen);
 }

@@ -17,7 +17,8 @@
         C -> A  HELLO      A -> C  WELCOME, or ERROR "busy" naming the
                                    coordinator it serves (a probe HELLO
                                    always gets WELCOME and starts nothing)
-        C -> A  PING       A -> C  PONG            (several: clock offset)
+        C -> A  PING       A -> C  PONG            (several: clock offset; and
+                                   keepalives, which renew the lease)
         C -> A  PREPARE    A -> C  READY, or ERROR (one per job of the test)
         C -> A  START      A -> C  SAMPLE ... RESULT (one per stream)
                    A -> C  MONITOR ... (monitor jobs: the host's counters)
@@ -75,12 +76,18 @@ typedef struct {
     bool insecure;                          //  running without CURVE
     char serving [MSG_TEXT_MAX + 1];        //  coordinator it serves, "" when idle
     char version [32];                      //  the agent's program version
+    uint64_t session_id;                    //  names the session it opened or renewed,
+                                            //  0 for a probe: PONGs carry it back
 } msg_welcome_t;
 
-//  Clock exchange; see proto/clock.h for t1..t4.
+//  Clock exchange (see proto/clock.h for t1..t4) and keepalive. A PONG
+//  proves the session, not only the address: it carries the id of the
+//  session the agent holds with the sender, 0 if none (an agent that was
+//  restarted on the same endpoint answers, but with 0).
 typedef struct {
-    uint32_t seq;                           //  matches pong to ping
+    uint32_t seq;                           //  matches pong to ping, 0 for a keepalive
     int64_t t1_ns;                          //  coordinator clock at send
+    uint64_t session_id;                    //  the session the coordinator believes in, 0 none
 } msg_ping_t;
 
 typedef struct {
@@ -88,6 +95,7 @@ typedef struct {
     int64_t t1_ns;                          //  copied from the ping
     int64_t t2_ns;                          //  agent clock at receive
     int64_t t3_ns;                          //  agent clock at send
+    uint64_t session_id;                    //  the agent's session with the sender, 0 none
 } msg_pong_t;
 
 //  One job of a test: validate, create and open files, fill buffers.
@@ -267,6 +275,13 @@ int msg_encode (const msg_t *msg, char **data_p, size_t *size_p);
 //  MSG_EVERSION, with a reason in err on failure ("wrong type for key
 //  'bytes'", "protocol version 7, this side speaks 1").
 int msg_decode (const void *data, size_t size, msg_t *msg, char *err, size_t errlen);
+
+//  The check msg_decode makes before it unpacks anything: size bytes of
+//  data are exactly one msgpack object, not nested too deep, whose
+//  containers could hold what they announce, so that unpacking it
+//  allocates only for entries that are there. Returns 0, or -1 with a
+//  reason in err. For tests and fuzz targets of the parts of a message.
+int msg_check_frame (const void *data, size_t size, char *err, size_t errlen);
 
 //  Copy at most dstsize-1 bytes of src into dst and NUL-terminate
 //  (a strlcpy, since glibc 2.36 has none worth relying on).

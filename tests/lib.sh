@@ -62,6 +62,17 @@ wait_bound () {
     fail "agent $name did not start"
 }
 
+# wait_log FILE PATTERN: wait up to 10 s for a line matching PATTERN
+# (grep -E) in FILE; fails the test if none comes.
+wait_log () {
+    local i
+    for i in $(seq 200); do
+        grep -Eq "$2" "$1" 2>/dev/null && return 0
+        sleep 0.05
+    done
+    fail "no line matching '$2' in $1"
+}
+
 # json EXPR: evaluate a Python expression over the results JSON
 # ($RESULTS/results.json bound to r) and print it.
 json () {

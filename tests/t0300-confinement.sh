@@ -20,6 +20,7 @@ path = $path
 size = 1M
 INI
     local rc=0
+    rm -rf "$SCRATCH/res"       # a results directory takes one run
     "$BIN/iofleet" run "$SCRATCH/bad.ini" -o "$SCRATCH/res" >"$SCRATCH/out" 2>"$SCRATCH/err" || rc=$?
     cat "$SCRATCH/err"
     [ "$rc" = 1 ] || fail "path $path: exit $rc, expected 1"

@@ -29,6 +29,42 @@ expect 2 "bad.ini:7: size: " "$BIN/iofleet" run "$SCRATCH/bad.ini"
 grep -q "event=session" "$SCRATCH/a1.log" && fail "a bad scenario reached the agent"
 
 expect 2 "missing.ini" "$BIN/iofleet" run "$SCRATCH/missing.ini"
+
+# Not a scenario: a device is refused before a byte is read (it used to be
+# read until memory ran out), a file beyond the bound by its size, and
+# binary garbage is quoted, not echoed raw.
+start=$(date +%s%N)
+expect 2 "^iofleet: /dev/zero: is a character device, not a scenario file$" \
+    "$BIN/iofleet" run /dev/zero
+[ $(( ($(date +%s%N) - start) / 1000000 )) -lt 2000 ] || fail "iofleet run /dev/zero was not refused at once"
+head -c 2000000 /dev/zero | tr '\0' ';' > "$SCRATCH/huge.ini"
+expect 2 "huge.ini: holds more than the 1048576 bytes" "$BIN/iofleet" run "$SCRATCH/huge.ini"
+printf '[agent a1]\nendpoint = tcp://h:1\n[job \033[2J\001]\n' > "$SCRATCH/garbage.ini"
+expect 2 "garbage.ini:3: \[job \\\\x1B\[2J\\\\x01\]: " "$BIN/iofleet" run "$SCRATCH/garbage.ini"
+grep -q "$(printf '\033')" "$SCRATCH/err" && fail "a control byte of the file reached stderr"
+# A path with control bytes reaches the agent, which refuses it and says
+# why: that reason, from the wire, reaches neither the console nor the
+# report raw.
+printf '[agent a1]\nendpoint = %s\n[job esc]\nagent = a1\npath = e\033[2Jx/../y\nsize = 1M\n' "$E1" \
+    > "$SCRATCH/esc.ini"
+rc=0
+"$BIN/iofleet" run "$SCRATCH/esc.ini" -o "$SCRATCH/esc" -q > "$SCRATCH/esc.txt" 2> "$SCRATCH/esc.err" || rc=$?
+cat "$SCRATCH/esc.err"
+[ "$rc" = 1 ] || fail "a refused path: exit $rc, expected 1"
+grep -q 'error="prepare: path e\\x1B\[2Jx/\.\./y: ' "$SCRATCH/esc.err" ||
+    fail "the agent's reason is not on the console, printable"
+grep -q 'FAILED  test esc .*e\\x1B\[2Jx/\.\./y' "$SCRATCH/esc.txt" ||
+    fail "the agent's reason is not in the report, printable"
+grep -q "$(printf '\033')" "$SCRATCH/esc.err" "$SCRATCH/esc.txt" "$SCRATCH/esc/report.txt" &&
+    fail "a control byte from the wire reached the console or the report"
+
+# The help says each flag's default under the flag.
+"$BIN/iofleet" run --help > "$SCRATCH/help.txt"
+grep -A2 -- "--progress lines|terminal" "$SCRATCH/help.txt" | grep -q "(the default, on a terminal" ||
+    fail "--progress's default is not under --progress"
+grep -A2 -- "--on-lost" "$SCRATCH/help.txt" | grep -q "on a terminal" &&
+    fail "--progress's default stands under --on-lost"
+
 expect 2 "unknown command" "$BIN/iofleet" frobnicate
 expect 2 "iterations" "$BIN/iofleet" run "$SCRATCH/bad.ini" --iterations zero
 expect 2 "usage" "$BIN/iofleet" run

@@ -56,17 +56,29 @@ PY
 grep -Eq "^  server +watch +[0-9.]+ +[0-9.]+ +[0-9.]+ " "$SCRATCH/report.txt" ||
     fail "the report lacks the monitored host's row"
 
-# The timeline page draws the monitor: its disk writes and its %sys, a
-# point per interval of its series.
+# The timeline page draws the monitor: its disk writes, a point per
+# interval of its series, and its %sys, a point per interval in which the
+# CPU counters moved (in one without a tick, %sys is not known: no point,
+# rather than a made-up 0).
 python3 - "$RESULTS/report.html" "$RESULTS/results.json" <<'PY' || fail "the page does not draw the monitor"
 import json, re, sys
 page = open(sys.argv[1]).read()
 m = json.load(open(sys.argv[2]))["tests"][0]["monitors"][0]
-for kind in ("monitor-disk", "monitor-sys"):
+pairs = list(zip(m["points"], m["points"][1:]))
+want = {
+    "monitor-disk": sum(1 for a, b in pairs
+                        if b["t_ns"] > a["t_ns"] and b["disk_written_bytes"] >= a["disk_written_bytes"]),
+    "monitor-sys": sum(1 for a, b in pairs
+                       if b["cpu_total_ticks"] > a["cpu_total_ticks"]
+                       and b["cpu_system_ticks"] >= a["cpu_system_ticks"]),
+}
+for kind, count in want.items():
     found = re.search(r'<polyline[^>]*data-kind="%s"[^>]*data-agent="server"[^>]*points="([^"]*)"' % kind, page)
     assert found, kind
     points = found.group(1).split()
-    assert len(points) == len(m["points"]) - 1, (kind, len(points), len(m["points"]))
-print("page: the monitor's disk and %sys series, one point per interval")
+    assert len(points) == count, (kind, len(points), count)
+assert want["monitor-disk"] == len(pairs), "an interval of the monitor went backwards"
+print("page: the monitor's disk series, one point per interval (%d), and %%sys, one per interval "
+      "with CPU ticks (%d)" % (want["monitor-disk"], want["monitor-sys"]))
 PY
 echo "monitor: ok"

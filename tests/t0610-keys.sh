@@ -80,6 +80,21 @@ rc=0
 "$BIN/iofleet" ping --keys "$K/console" "a1=$ENDPOINT" >"$SCRATCH/out" ||
     { cat "$SCRATCH/out"; fail "ping with keys failed"; }
 
+# A keys directory without the agent's public key is bad usage, like a
+# bad key: said before anything starts (exit 2), and the agent hears
+# nothing of it.
+mkdir -p "$K/nopeer"
+cp "$K/console/console.key" "$K/console/console.key_secret" "$K/nopeer/"
+hellos=$(grep -c "event=session" "$SCRATCH/a1.log" || true)
+rc=0
+"$BIN/iofleet" run "$SCRATCH/trusted.ini" --keys "$K/nopeer" -o "$SCRATCH/res6" -q \
+    >/dev/null 2>"$SCRATCH/err" || rc=$?
+[ "$rc" = 2 ] && grep -q "no public key for a1 in $K/nopeer" "$SCRATCH/err" ||
+    { cat "$SCRATCH/err"; fail "a missing agent key exited $rc, not 2"; }
+[ "$(grep -c "event=session" "$SCRATCH/a1.log" || true)" = "$hellos" ] ||
+    fail "with a missing agent key, the agent was still contacted"
+[ ! -e "$SCRATCH/res6" ] || fail "with a missing agent key, a results directory was made"
+
 # A secret key others can read is refused, on both sides.
 chmod 640 "$K/console/console.key_secret"
 rc=0

@@ -110,7 +110,7 @@ class Page(HTMLParser):
         if tag == "svg" and "timeline" in a.get("class", ""):
             self.svg = a
             self.svgs[a["data-test"]] = a
-        if tag == "polyline" and a.get("data-kind") == "stream":
+        if tag == "polyline" and a.get("data-kind") in ("stream", "stream-window"):
             self.lines.append((self.svg, a))
 page = Page()
 page.feed(open(dom).read())
@@ -127,7 +127,7 @@ got = [(a["data-test"], int(a["data-iteration"]), a["data-agent"], a["data-job"]
 assert len(got) == len(set(got)) and set(got) == want, (sorted(got), sorted(want))
 streams = {(t["name"], t["iteration"], st["agent"], st["job"], st["index"]): st
            for t in r["tests"] for st in t["streams"]}
-checked = 0
+checked = windows = 0
 for svg, a in page.lines:
     key = (a["data-test"], int(a["data-iteration"]), a["data-agent"], a["data-job"], int(a["data-stream"]))
     x0, ppx = float(svg["data-x-origin-px"]), float(svg["data-px-per-s"])
@@ -143,6 +143,13 @@ for svg, a in page.lines:
         if after["t_ns"] > before["t_ns"]:
             rate = (after["bytes"] - before["bytes"]) * 1e3 / (after["t_ns"] - before["t_ns"])
             expected.append((after["t_ns"] / 1e9, rate))
+    if a["data-kind"] == "stream-window":
+        # Fewer than two intervals: a bar of the stream's rate over its
+        # whole window, up from the axis at its start, down at its end.
+        assert len(expected) < 2, (key, len(expected))
+        start, end, rate = st["start_ns"] / 1e9, st["end_ns"] / 1e9, st["rate_mbps"]
+        expected = [(start, 0), (start, rate), (end, rate), (end, 0)]
+        windows += 1
     assert len(pts) == len(expected), (key, len(pts), len(expected))
     for (x, y), (t_s, mbps) in zip(pts, expected):
         # Points are printed to 0.1 unit: allow a unit either way.
@@ -150,8 +157,63 @@ for svg, a in page.lines:
         assert abs((y0 - y) / ppy - mbps) <= 1 / ppy, (key, y, mbps)
         checked += 1
 assert checked > 0, "no point was checked: the test wrote no samples"
-print("html: %d timelines, %d stream series, %d points match the samples" % (
-    len(page.svgs), len(page.lines), checked))
+print("html: %d timelines, %d stream series (%d as a bar of the whole window), "
+      "%d points match the samples" % (len(page.svgs), len(page.lines), windows, checked))
+PY
+
+# The page in MiB/s, as the text report: its tests table holds the text
+# report's figures, the charts' labels are in MiB/s, and no "MB/s" is
+# left on it.
+"$BIN/iofleet" report "$RESULTS/results.json" --units MiB > "$SCRATCH/mib.txt" ||
+    fail "iofleet report --units MiB exited $?"
+"$BIN/iofleet" report "$RESULTS/results.json" --units MiB --format html > "$SCRATCH/mib.html" ||
+    fail "iofleet report --units MiB --format html exited $?"
+python3 - "$SCRATCH/mib.txt" "$SCRATCH/mib.html" <<'PY' || fail "the page does not show the run's units"
+import re, sys
+from html.parser import HTMLParser
+text, page = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+class Cells(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.rows, self.row, self.cell, self.svg_units = [], None, None, []
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "tr":
+            self.row = []
+        if tag in ("td", "th"):
+            self.cell = ""
+        if tag == "svg" and "data-units" in a:
+            self.svg_units.append(a["data-units"])
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self.row is not None:
+            self.row.append(self.cell.strip())
+            self.cell = None
+        if tag == "tr":
+            self.rows.append(self.row)
+            self.row = None
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell += data
+html = Cells()
+html.feed(page)
+header = [r for r in html.rows if r and r[0] == "test"][0]
+assert header[3] == "combined MiB/s" and header[4] == "all-running MiB/s", header
+assert "MB/s" not in re.sub(r"<[^>]*>", "", page), "MB/s is left on the page"
+assert html.svg_units and set(html.svg_units) == {"MiB/s"}, html.svg_units
+assert page.count("MiB/s per interval") == len(html.svg_units)
+# The tests table: per stream, combined and all-running as the text says.
+lines = text.split("\n")
+start = [i for i, l in enumerate(lines) if l.startswith("test ")][0]
+compared = 0
+for l in lines[start + 1:]:
+    if not l.strip() or l.startswith("FAILED"):
+        break
+    cells = re.split(r"  +", l.strip())
+    row = [r for r in html.rows if r and r[0] == cells[0]][0]
+    assert row[2:5] == cells[2:5], (row[2:5], cells[2:5])
+    compared += 1
+assert compared >= 6, compared
+print("mib: %d rows of the page as the text report's, charts in MiB/s" % compared)
 PY
 
 # Compare: three copies of the real results with rates set by hand.
@@ -190,7 +252,10 @@ import json, re, sys
 d = sys.argv[1]
 sets = [json.load(open("%s/%s.json" % (d, n))) for n in "ABC"]
 def iters(r, test, get):
-    return [get(t["summary"]) for t in r["tests"] if t["name"] == test]
+    # A figure that could not be computed (null: a %sys over a window
+    # without a clock tick) is left out, as compare leaves it out.
+    values = [get(t["summary"]) for t in r["tests"] if t["name"] == test]
+    return [v for v in values if v is not None]
 figures = {
     "MB/s": lambda s: s["combined_mbps"],
     "disk MB/s": lambda s: s["disk"]["combined_mbps"],

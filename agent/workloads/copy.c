@@ -42,13 +42,13 @@
 
 //  What one copy stream holds between prepare and cleanup.
 typedef struct {
-    int fd;                         //  the destination, -1 once closed
-    bool opened;                    //  the destination is a regular file we created
+    workload_output_t out;          //  the destination, and what removing it takes
     int src_fd;                     //  a local source, -1 for none
     struct nfs_context *nfs;        //  an NFS source: its context (connection), or NULL
     struct nfsfh *nfsfh;            //  the open NFS source file, or NULL
     uint64_t size_bytes;            //  bytes to copy: size, or the whole source
     unsigned char *buffer;          //  bs bytes, page-aligned
+    char src_shown [CONFINE_SHOWN_MAX];     //  src as messages show it
 } s_copy_t;
 
 //  Check the options a copy job needs.
@@ -66,6 +66,15 @@ s_copy_validate (const jobspec_t *spec, char *err, size_t errlen)
     return workload_check_blocks (spec, false, err, errlen);
 }
 
+//  A stream's buffer of bs, and for an nfs:// source as much again, a
+//  bound on what libnfs holds of the replies on their way (it receives
+//  each into a buffer of its own before copying the data into ours).
+static uint64_t
+s_copy_stream_memory (const jobspec_t *spec)
+{
+    return jobspec_src_is_nfs (spec->src)? 2 * spec->bs_bytes: spec->bs_bytes;
+}
+
 //  Check that a source of source_bytes can give what the job asks, and
 //  settle the bytes to copy. Returns 0, or -1 with the reason in err.
 static int
@@ -75,13 +84,13 @@ s_settle_size (workload_stream_t *ws, s_copy_t *state, uint64_t source_bytes,
     uint64_t wanted_bytes = ws->spec->size_bytes;
     if (wanted_bytes > source_bytes) {
         snprintf (err, errlen, "source %s: has %llu bytes, fewer than size = %llu",
-                  ws->spec->src, (unsigned long long) source_bytes,
+                  state->src_shown, (unsigned long long) source_bytes,
                   (unsigned long long) wanted_bytes);
         return -1;
     }
     state->size_bytes = wanted_bytes? wanted_bytes: source_bytes;
     if (state->size_bytes == 0) {
-        snprintf (err, errlen, "source %s: is empty, nothing to copy", ws->spec->src);
+        snprintf (err, errlen, "source %s: is empty, nothing to copy", state->src_shown);
         return -1;
     }
     return 0;
@@ -92,10 +101,10 @@ s_settle_size (workload_stream_t *ws, s_copy_t *state, uint64_t source_bytes,
 static int
 s_open_local (workload_stream_t *ws, s_copy_t *state, char *err, size_t errlen)
 {
-    const char *src = ws->spec->src;
+    const char *src = state->src_shown;
     //  Resolved under a root by the job; opened refusing any symlink on
     //  the way, like every file the agent opens there.
-    state->src_fd = confine_open (src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0);
+    state->src_fd = confine_open (ws->spec->src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0);
     if (state->src_fd == -1) {
         snprintf (err, errlen, "open(%s): %s", src,
                   errno == ELOOP? "is a symbolic link": strerror (errno));
@@ -124,9 +133,11 @@ s_open_local (workload_stream_t *ws, s_copy_t *state, char *err, size_t errlen)
 static int
 s_open_nfs (workload_stream_t *ws, s_copy_t *state, char *err, size_t errlen)
 {
-    const char *src = ws->spec->src;
+    const char *src = state->src_shown;
     int rc = -1;
     struct nfs_url *url = NULL;
+    //  The parts of the URL, as messages show them.
+    char server [CONFINE_SHOWN_MAX], export [CONFINE_SHOWN_MAX], file [CONFINE_SHOWN_MAX];
 
     state->nfs = nfs_init_context ();
     if (!state->nfs) {
@@ -134,7 +145,7 @@ s_open_nfs (workload_stream_t *ws, s_copy_t *state, char *err, size_t errlen)
         goto done;
     }
     nfs_set_timeout (state->nfs, S_NFS_PREPARE_TIMEOUT_MS);
-    url = nfs_parse_url_full (state->nfs, src);
+    url = nfs_parse_url_full (state->nfs, ws->spec->src);
     if (!url) {
         snprintf (err, errlen, "source %s: not an nfs://server/export/file URL (%s)",
                   src, nfs_get_error (state->nfs));
@@ -144,12 +155,15 @@ s_open_nfs (workload_stream_t *ws, s_copy_t *state, char *err, size_t errlen)
         snprintf (err, errlen, "source %s: the URL needs a server, an export and a file", src);
         goto done;
     }
+    confine_shorten (url->server, server, sizeof (server));
+    confine_shorten (url->path, export, sizeof (export));
+    confine_shorten (url->file, file, sizeof (file));
     int nfs_rc = nfs_mount (state->nfs, url->server, url->path);
     if (nfs_rc != 0) {
         //  libnfs says only "nfs_service failed" when nothing answers.
         const char *reason = nfs_get_error (state->nfs);
         bool unreachable = strstr (reason, "nfs_service failed") != NULL;
-        snprintf (err, errlen, "nfs_mount(server %s, export %s): %s%s", url->server, url->path,
+        snprintf (err, errlen, "nfs_mount(server %s, export %s): %s%s", server, export,
                   unreachable? "the server cannot be reached (no portmapper or mount service "
                                "answers): ": "", reason);
         goto done;
@@ -157,20 +171,20 @@ s_open_nfs (workload_stream_t *ws, s_copy_t *state, char *err, size_t errlen)
     nfs_rc = nfs_open (state->nfs, url->file, O_RDONLY, &state->nfsfh);
     if (nfs_rc != 0) {
         state->nfsfh = NULL;
-        snprintf (err, errlen, "nfs_open(server %s, export %s, file %s): %s", url->server,
-                  url->path, url->file, nfs_get_error (state->nfs));
+        snprintf (err, errlen, "nfs_open(server %s, export %s, file %s): %s", server,
+                  export, file, nfs_get_error (state->nfs));
         goto done;
     }
     struct nfs_stat_64 st;
     nfs_rc = nfs_fstat64 (state->nfs, state->nfsfh, &st);
     if (nfs_rc != 0) {
-        snprintf (err, errlen, "nfs_fstat64(server %s, file %s%s): %s", url->server,
-                  url->path, url->file, nfs_get_error (state->nfs));
+        snprintf (err, errlen, "nfs_fstat64(server %s, file %s%s): %s", server,
+                  export, file, nfs_get_error (state->nfs));
         goto done;
     }
     if (!S_ISREG ((mode_t) st.nfs_mode)) {
         snprintf (err, errlen, "source %s (server %s, file %s%s): not a regular file",
-                  src, url->server, url->path, url->file);
+                  src, server, export, file);
         goto done;
     }
     if (s_settle_size (ws, state, st.nfs_size, err, errlen) == -1)
@@ -193,8 +207,9 @@ s_copy_prepare (workload_stream_t *ws, char *err, size_t errlen)
         snprintf (err, errlen, "calloc: %s", strerror (ENOMEM));
         return -1;
     }
-    state->fd = -1;
+    workload_output_init (&state->out);
     state->src_fd = -1;
+    confine_shorten (ws->spec->src, state->src_shown, sizeof (state->src_shown));
     ws->data = state;
 
     //  The source first: a copy that cannot read must not leave an empty
@@ -203,7 +218,7 @@ s_copy_prepare (workload_stream_t *ws, char *err, size_t errlen)
                                                : s_open_local (ws, state, err, errlen);
     if (rc == -1)
         return -1;
-    if (workload_open_output (ws, &state->fd, &state->opened, err, errlen) == -1)
+    if (workload_open_output (ws, &state->out, err, errlen) == -1)
         return -1;
     return workload_buffer_new (&state->buffer, (size_t) ws->spec->bs_bytes, err, errlen);
 }
@@ -218,7 +233,7 @@ s_read (workload_stream_t *ws, s_copy_t *state, uint64_t offset, size_t want_byt
             int got = nfs_pread (state->nfs, state->nfsfh, offset, want_bytes, state->buffer);
             if (got >= 0)
                 return got;
-            workload_fail (ws, -got, "nfs_pread(%s at %llu): %s", ws->spec->src,
+            workload_fail (ws, -got, "nfs_pread(%s at %llu): %s", state->src_shown,
                            (unsigned long long) offset, nfs_get_error (state->nfs));
             return -1;
         }
@@ -227,7 +242,8 @@ s_read (workload_stream_t *ws, s_copy_t *state, uint64_t offset, size_t want_byt
             return got;
         if (errno == EINTR)
             continue;
-        workload_fail (ws, errno, "read(%s at %llu)", ws->spec->src, (unsigned long long) offset);
+        workload_fail (ws, errno, "read(%s at %llu)", state->src_shown,
+                       (unsigned long long) offset);
         return -1;
     }
 }
@@ -238,9 +254,9 @@ s_read (workload_stream_t *ws, s_copy_t *state, uint64_t offset, size_t want_byt
 static int
 s_leave_direct (workload_stream_t *ws, s_copy_t *state)
 {
-    int flags = fcntl (state->fd, F_GETFL);
-    if (flags == -1 || fcntl (state->fd, F_SETFL, flags & ~O_DIRECT) == -1) {
-        workload_fail (ws, errno, "fcntl(%s, F_SETFL)", ws->path);
+    int flags = fcntl (state->out.fd, F_GETFL);
+    if (flags == -1 || fcntl (state->out.fd, F_SETFL, flags & ~O_DIRECT) == -1) {
+        workload_fail (ws, errno, "fcntl(%s, F_SETFL)", ws->shown);
         return -1;
     }
     return 0;
@@ -271,7 +287,7 @@ s_copy_run (workload_stream_t *ws)
         }
         if (got == 0) {
             workload_fail (ws, EIO, "read(%s): the source ended at %llu bytes, before %llu",
-                           ws->spec->src, (unsigned long long) read_bytes,
+                           state->src_shown, (unsigned long long) read_bytes,
                            (unsigned long long) state->size_bytes);
             status = WORKLOAD_FAILED;
             break;
@@ -282,12 +298,13 @@ s_copy_run (workload_stream_t *ws)
             status = WORKLOAD_FAILED;
             break;
         }
-        if (workload_write_full (ws, state->fd, state->buffer, (size_t) got, &done_bytes) == -1) {
+        if (workload_write_full (ws, state->out.fd, state->buffer, (size_t) got,
+                                 &done_bytes) == -1) {
             status = WORKLOAD_FAILED;
             break;
         }
     }
-    return workload_output_end (ws, &state->fd, done_bytes, status);
+    return workload_output_end (ws, &state->out.fd, done_bytes, status);
 }
 
 //  Close both ends, free, and remove the destination unless kept.
@@ -297,7 +314,7 @@ s_copy_cleanup (workload_stream_t *ws, bool remove_files)
     s_copy_t *state = ws->data;
     if (!state)
         return;
-    workload_output_release (ws, &state->fd, state->opened, remove_files);
+    workload_output_release (ws, &state->out, remove_files);
     if (state->src_fd != -1)
         close (state->src_fd);
     if (state->nfs) {
@@ -314,6 +331,7 @@ const workload_ops_t workload_copy_ops = {
     .name = "copy",
     .uses_files = true,
     .validate = s_copy_validate,
+    .stream_memory = s_copy_stream_memory,
     .prepare = s_copy_prepare,
     .run = s_copy_run,
     .stop = NULL,               //  the flag is checked after every block

@@ -30,8 +30,7 @@
 //  What one fill stream holds between prepare and cleanup.
 typedef struct {
     bool reuse;                 //  the file is there with the right size: nothing to write
-    int fd;                     //  the file being filled, -1 when none or closed
-    bool opened;                //  we created (truncated) it: ours to remove if unfinished
+    workload_output_t out;      //  the file being filled (none when reused)
     bool complete;              //  the run wrote all of it and flushed it
     uint64_t seed;              //  splitmix64 state for pattern = random
     unsigned char *buffer;      //  bs bytes, page-aligned
@@ -62,7 +61,7 @@ s_fill_prepare (workload_stream_t *ws, char *err, size_t errlen)
         snprintf (err, errlen, "calloc: %s", strerror (ENOMEM));
         return -1;
     }
-    state->fd = -1;
+    workload_output_init (&state->out);
     ws->data = state;
 
     struct stat st;
@@ -71,7 +70,7 @@ s_fill_prepare (workload_stream_t *ws, char *err, size_t errlen)
         state->reuse = true;
         return 0;
     }
-    if (workload_open_output (ws, &state->fd, &state->opened, err, errlen) == -1)
+    if (workload_open_output (ws, &state->out, err, errlen) == -1)
         return -1;
     size_t bs_bytes = (size_t) ws->spec->bs_bytes;
     if (workload_buffer_new (&state->buffer, bs_bytes, err, errlen) == -1)
@@ -93,8 +92,9 @@ s_fill_run (workload_stream_t *ws)
     }
     uint64_t done_bytes = 0;
     uint64_t *random_state = ws->spec->pattern == PATTERN_RANDOM? &state->seed: NULL;
-    int status = workload_write_blocks (ws, state->fd, state->buffer, random_state, &done_bytes);
-    status = workload_output_end (ws, &state->fd, done_bytes, status);
+    int status = workload_write_blocks (ws, state->out.fd, state->buffer, random_state,
+                                        &done_bytes);
+    status = workload_output_end (ws, &state->out.fd, done_bytes, status);
     state->complete = status == WORKLOAD_DONE;
     return status;
 }
@@ -107,7 +107,7 @@ s_fill_cleanup (workload_stream_t *ws, bool remove_files)
     s_fill_t *state = ws->data;
     if (!state)
         return;
-    workload_output_release (ws, &state->fd, state->opened, !state->complete);
+    workload_output_release (ws, &state->out, !state->complete);
     free (state->buffer);
     free (state);
     ws->data = NULL;
@@ -118,6 +118,7 @@ const workload_ops_t workload_fill_ops = {
     .uses_files = true,
     .untimed = true,
     .validate = s_fill_validate,
+    .stream_memory = workload_one_buffer,
     .prepare = s_fill_prepare,
     .run = s_fill_run,
     .stop = NULL,               //  the flag is checked after every block

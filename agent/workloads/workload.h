@@ -28,13 +28,17 @@
 #ifndef IOFLEET_WORKLOAD_H
 #define IOFLEET_WORKLOAD_H
 
+#include "../confine.h"
+
 #include "../../proto/jobspec.h"
 #include "../../proto/msg.h"
+#include "../../proto/workload.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 //  What run returns.
 #define WORKLOAD_DONE       0       //  did all it was asked to
@@ -46,8 +50,10 @@ typedef struct {
     const jobspec_t *spec;                  //  the job's options, owned by the job
     uint32_t index;                         //  0-based stream index within the job
     char path [JOB_PATH_MAX + 1];           //  resolved path under a root, "" if the job has none
+    char shown [CONFINE_SHOWN_MAX];         //  path as messages show it (confine_shorten)
     _Atomic uint64_t bytes;                 //  progress of the timed part, read by samples
     int64_t start_ns;                       //  when the timed part began (for `rate`)
+    int64_t paced_ns;                       //  `rate`: instant the bytes so far are paid up to
     atomic_bool stop;                       //  set by the agent: end the timed part soon
     int64_t last_write_ns;                  //  end of the last write call, 0 if none
     int64_t end_ns;                         //  after fsync and close, 0 if not reached
@@ -66,6 +72,9 @@ typedef struct {
                                             //  not bytes; it runs until STOP
     //  Check the options of a job. Returns 0, or -1 with a reason in err.
     int (*validate) (const jobspec_t *spec, char *err, size_t errlen);
+    //  Bytes one stream of the job allocates for its run (its buffers),
+    //  which the agent's bound on a test's memory counts; NULL for none.
+    uint64_t (*stream_memory) (const jobspec_t *spec);
     //  Make one stream ready. Returns 0, or -1 with "what(path): reason"
     //  in err; cleanup is called afterwards either way.
     int (*prepare) (workload_stream_t *ws, char *err, size_t errlen);
@@ -81,7 +90,7 @@ typedef struct {
 const workload_ops_t *workload_lookup (int workload);
 
 //  Record the first failure of a stream: err_no and "what(path): strerror"
-//  built from the printf-style prefix. Later failures are not recorded, so
+//  built from the printf-style prefix (name paths by ws->shown). Later failures are not recorded, so
 //  the report shows the cause rather than its consequences.
 void workload_fail (workload_stream_t *ws, int err_no, const char *format, ...)
     __attribute__ ((format (printf, 3, 4)));
@@ -104,16 +113,39 @@ uint64_t workload_random_seed (void);
 //  continuing from *state: incompressible data at memory speed.
 void workload_random_fill (unsigned char *buffer, size_t size_bytes, uint64_t *state);
 
+//  Memory of a stream with one buffer of bs bytes (write, fill): bs.
+uint64_t workload_one_buffer (const jobspec_t *spec);
+
 //  A page-aligned buffer of size_bytes in *buffer_p. Returns 0, or -1
 //  with "posix_memalign(bs=N): reason" in err.
 int workload_buffer_new (unsigned char **buffer_p, size_t size_bytes,
                          char *err, size_t errlen);
 
-//  Open ws->path for writing (created, truncated, O_DIRECT if spec->direct,
-//  never through a symlink, a regular file only). Sets *fd_p, and *opened_p
-//  once the file is known to be a regular file (then it is ours to remove).
-//  Returns 0, or -1 with "open(path): reason" in err.
-int workload_open_output (workload_stream_t *ws, int *fd_p, bool *opened_p,
+//  A file a stream writes, and what removing it safely takes: the
+//  directory it was opened in, held open, and the identity of the file
+//  in it. Removal goes through that descriptor and only while the name
+//  there is still this file, so a directory renamed and replaced by a
+//  symlink meanwhile cannot turn it into the removal of another file.
+typedef struct {
+    int fd;                     //  the open file, -1 once closed
+    int dir_fd;                 //  O_PATH descriptor of its directory, -1 for none
+    dev_t dev;                  //  the file's device
+    ino_t ino;                  //  and inode, checked before removing its name
+    bool ours;                  //  a regular file of one link, emptied by us: ours to remove
+} workload_output_t;
+
+//  An output with nothing open yet.
+void workload_output_init (workload_output_t *out);
+
+//  Open ws->path for writing: its directory with confine_open (no symlink
+//  on the way), the file relative to it (created if missing, O_DIRECT if
+//  spec->direct, never a symlink). Only a regular file with one link is
+//  written: a file with other hard links may be someone else's file
+//  outside the roots. It is emptied (ftruncate) once it passed those
+//  checks, and then it is ours to remove. Returns 0, or -1 with
+//  "open(path): reason" in err, e.g. "open(/srv/a/hl): has 2 hard
+//  links; refusing to write through it".
+int workload_open_output (workload_stream_t *ws, workload_output_t *out,
                           char *err, size_t errlen);
 
 //  Write all length_bytes of buffer to fd (short writes continue where
@@ -135,9 +167,10 @@ int workload_write_blocks (workload_stream_t *ws, int fd, unsigned char *buffer,
 //  end. Returns status, or WORKLOAD_FAILED if the flush or close failed.
 int workload_output_end (workload_stream_t *ws, int *fd_p, uint64_t done_bytes, int status);
 
-//  Cleanup of an output: close *fd_p if still open, and unlink ws->path
-//  if remove_file and the file is ours (opened by workload_open_output).
-void workload_output_release (workload_stream_t *ws, int *fd_p, bool opened, bool remove_file);
+//  Cleanup of an output: close what is open, and if remove_file and the
+//  file is ours, remove its name from the directory it was opened in,
+//  if that name is still the same file (device and inode).
+void workload_output_release (workload_stream_t *ws, workload_output_t *out, bool remove_file);
 
 //  True once the agent asked the stream to stop.
 static inline bool

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +118,13 @@ workload_random_fill (unsigned char *buffer, size_t size_bytes, uint64_t *state)
     }
 }
 
+//  One buffer of bs.
+uint64_t
+workload_one_buffer (const jobspec_t *spec)
+{
+    return spec->bs_bytes;
+}
+
 //  A page-aligned buffer, good for O_DIRECT.
 int
 workload_buffer_new (unsigned char **buffer_p, size_t size_bytes, char *err, size_t errlen)
@@ -130,63 +138,117 @@ workload_buffer_new (unsigned char **buffer_p, size_t size_bytes, char *err, siz
     return 0;
 }
 
-//  Open the file a stream writes. O_NONBLOCK keeps a FIFO planted under
-//  the root from blocking the agent; anything but a regular file is
-//  refused before it counts as ours.
+//  The last component of a resolved path: the file's name in its directory.
+static const char *
+s_file_name (const char *path)
+{
+    const char *slash = strrchr (path, '/');
+    return slash? slash + 1: path;
+}
+
+//  Nothing open.
+void
+workload_output_init (workload_output_t *out)
+{
+    memset (out, 0, sizeof (*out));
+    out->fd = -1;
+    out->dir_fd = -1;
+}
+
+//  Open the file a stream writes, through a held descriptor of its
+//  directory. O_NONBLOCK keeps a FIFO planted under the root from
+//  blocking the agent; O_TRUNC is left out, because a file is only
+//  emptied once it is known to be a regular file of one link.
 int
-workload_open_output (workload_stream_t *ws, int *fd_p, bool *opened_p,
+workload_open_output (workload_stream_t *ws, workload_output_t *out,
                       char *err, size_t errlen)
 {
-    int flags = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK;
+    const char *name = s_file_name (ws->path);
+    char dir [JOB_PATH_MAX + 1];
+    size_t dir_length = (size_t) (name - ws->path);
+    snprintf (dir, sizeof (dir), "%.*s", (int) (dir_length > 1? dir_length - 1: dir_length),
+              ws->path);
+    out->dir_fd = confine_open (dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+    if (out->dir_fd == -1) {
+        snprintf (err, errlen, "open(%s): %s", ws->shown,
+                  errno == ELOOP? "a symbolic link appeared on the way": strerror (errno));
+        return -1;
+    }
+    int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK;
     if (ws->spec->direct)
         flags |= O_DIRECT;
-
-    *fd_p = confine_open (ws->path, flags, 0644);  //  no symlink anywhere on the way
-    if (*fd_p == -1) {
+    out->fd = openat (out->dir_fd, name, flags, 0644);
+    if (out->fd == -1) {
         int err_no = errno;
         if (err_no == EINVAL && ws->spec->direct)
             snprintf (err, errlen, "open(%s, O_DIRECT): the filesystem does not support "
-                      "direct I/O (%s)", ws->path, strerror (err_no));
+                      "direct I/O (%s)", ws->shown, strerror (err_no));
         else
         if (err_no == ELOOP)
-            snprintf (err, errlen, "open(%s): is a symbolic link", ws->path);
+            snprintf (err, errlen, "open(%s): is a symbolic link", ws->shown);
         else
-            snprintf (err, errlen, "open(%s): %s", ws->path, strerror (err_no));
+            snprintf (err, errlen, "open(%s): %s", ws->shown, strerror (err_no));
         return -1;
     }
     struct stat st;
-    if (fstat (*fd_p, &st) == -1) {
-        snprintf (err, errlen, "fstat(%s): %s", ws->path, strerror (errno));
+    if (fstat (out->fd, &st) == -1) {
+        snprintf (err, errlen, "fstat(%s): %s", ws->shown, strerror (errno));
         return -1;
     }
     if (!S_ISREG (st.st_mode)) {
-        snprintf (err, errlen, "open(%s): not a regular file", ws->path);
+        snprintf (err, errlen, "open(%s): not a regular file", ws->shown);
         return -1;
     }
-    *opened_p = true;
-    int status_flags = fcntl (*fd_p, F_GETFL);
+    if (st.st_nlink > 1) {
+        snprintf (err, errlen, "open(%s): has %ju hard links; refusing to write through it",
+                  ws->shown, (uintmax_t) st.st_nlink);
+        return -1;
+    }
+    if (ftruncate (out->fd, 0) == -1) {
+        snprintf (err, errlen, "ftruncate(%s): %s", ws->shown, strerror (errno));
+        return -1;
+    }
+    out->dev = st.st_dev;
+    out->ino = st.st_ino;
+    out->ours = true;
+    int status_flags = fcntl (out->fd, F_GETFL);
     if (status_flags == -1
-    ||  fcntl (*fd_p, F_SETFL, status_flags & ~O_NONBLOCK) == -1) {
-        snprintf (err, errlen, "fcntl(%s, F_SETFL): %s", ws->path, strerror (errno));
+    ||  fcntl (out->fd, F_SETFL, status_flags & ~O_NONBLOCK) == -1) {
+        snprintf (err, errlen, "fcntl(%s, F_SETFL): %s", ws->shown, strerror (errno));
         return -1;
     }
     return 0;
 }
 
-//  With a `rate`, hold the stream back until done_bytes are due: the
-//  instant start + bytes / rate. The wait is cut in slices so that a stop
-//  is seen within one of them.
+//  With a `rate`, hold the stream back so that each call's bytes are paid
+//  for at that rate: ws->paced_ns is the instant up to which the bytes
+//  written so far are paid, and a call waits until its own are. Time not
+//  used is credit, but only S_PACE_CREDIT_NS of it: enough to absorb the
+//  lateness of the waits themselves and of the scheduler, so that the
+//  long-run rate is the cap, and little enough that a stream held up
+//  longer (a stall, a stopped process) goes on at its rate instead of
+//  catching up on the time it lost in one burst. The wait is cut in
+//  slices so that a stop is seen within one of them.
+#define S_PACE_CREDIT_NS    (20 * NS_PER_MSEC)
+#define S_PACE_SLICE_NS     (50 * NS_PER_MSEC)
+
 static void
-s_pace (workload_stream_t *ws, uint64_t done_bytes)
+s_pace (workload_stream_t *ws, uint64_t call_bytes)
 {
     const uint64_t rate = ws->spec->rate_bytes;
     if (rate == 0)
         return;
-    const int64_t slice_ns = 50 * NS_PER_MSEC;
-    int64_t due_ns = ws->start_ns + (int64_t) ((double) done_bytes / (double) rate * NS_PER_SEC);
-    int64_t now_ns;
-    while (!workload_stopping (ws) && (now_ns = clock_now_ns ()) < due_ns)
-        clock_sleep_until (due_ns - now_ns > slice_ns? now_ns + slice_ns: due_ns);
+    int64_t now_ns = clock_now_ns ();
+    int64_t paid_ns = ws->paced_ns > ws->start_ns? ws->paced_ns: ws->start_ns;
+    if (paid_ns < now_ns - S_PACE_CREDIT_NS)
+        paid_ns = now_ns - S_PACE_CREDIT_NS;
+    //  bs is at most 64M and rate at least 1 byte/s: the cost fits in
+    //  an int64 many times over; 128 bits keep the product exact.
+    unsigned __int128 cost_ns = (unsigned __int128) call_bytes * NS_PER_SEC / rate;
+    paid_ns += cost_ns > (unsigned __int128) INT64_MAX / 4? INT64_MAX / 4: (int64_t) cost_ns;
+    ws->paced_ns = paid_ns;
+    while (!workload_stopping (ws) && (now_ns = clock_now_ns ()) < paid_ns)
+        clock_sleep_until (paid_ns - now_ns > S_PACE_SLICE_NS? now_ns + S_PACE_SLICE_NS: paid_ns);
 }
 
 //  Write a whole block, however many calls it takes.
@@ -200,19 +262,19 @@ workload_write_full (workload_stream_t *ws, int fd, const unsigned char *buffer,
         if (written == -1) {
             if (errno == EINTR)
                 continue;
-            workload_fail (ws, errno, "write(%s)", ws->path);
+            workload_fail (ws, errno, "write(%s)", ws->shown);
             return -1;
         }
         if (written == 0) {
             //  A regular file never does this; do not spin on it.
-            workload_fail (ws, EIO, "write(%s) wrote nothing", ws->path);
+            workload_fail (ws, EIO, "write(%s) wrote nothing", ws->shown);
             return -1;
         }
         offset += (size_t) written;
         *done_bytes += (uint64_t) written;
         workload_set_bytes (ws, *done_bytes);
     }
-    s_pace (ws, *done_bytes);
+    s_pace (ws, length_bytes);
     return 0;
 }
 
@@ -242,17 +304,17 @@ s_flush_and_close (workload_stream_t *ws, int *fd_p, bool flush)
 {
     int rc = 0;
     if (flush && ws->spec->fsync_mode == FSYNC_END && fdatasync (*fd_p) == -1) {
-        workload_fail (ws, errno, "fdatasync(%s)", ws->path);
+        workload_fail (ws, errno, "fdatasync(%s)", ws->shown);
         rc = -1;
     }
     if (flush && ws->spec->fsync_mode == FSYNC_CLOSE && fsync (*fd_p) == -1) {
-        workload_fail (ws, errno, "fsync(%s)", ws->path);
+        workload_fail (ws, errno, "fsync(%s)", ws->shown);
         rc = -1;
     }
     //  The descriptor is gone after close whatever it returns; EINTR
     //  included, retrying could close someone else's.
     if (close (*fd_p) == -1) {
-        workload_fail (ws, errno, "close(%s)", ws->path);
+        workload_fail (ws, errno, "close(%s)", ws->shown);
         rc = -1;
     }
     *fd_p = -1;
@@ -272,13 +334,24 @@ workload_output_end (workload_stream_t *ws, int *fd_p, uint64_t done_bytes, int 
     return status;
 }
 
-//  Close and, if asked, remove an output.
+//  Close and, if asked, remove an output: by its name in the directory
+//  held since it was opened, and only if that name is still the file we
+//  wrote. Never by path: a directory on the way may have been swapped.
 void
-workload_output_release (workload_stream_t *ws, int *fd_p, bool opened, bool remove_file)
+workload_output_release (workload_stream_t *ws, workload_output_t *out, bool remove_file)
 {
-    if (*fd_p != -1)
-        close (*fd_p);
-    *fd_p = -1;
-    if (remove_file && opened)
-        unlink (ws->path);
+    if (out->fd != -1)
+        close (out->fd);
+    out->fd = -1;
+    if (remove_file && out->ours) {
+        const char *name = s_file_name (ws->path);
+        struct stat st;
+        if (fstatat (out->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0
+        &&  st.st_dev == out->dev && st.st_ino == out->ino)
+            unlinkat (out->dir_fd, name, 0);
+    }
+    out->ours = false;
+    if (out->dir_fd != -1)
+        close (out->dir_fd);
+    out->dir_fd = -1;
 }

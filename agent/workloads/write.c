@@ -17,8 +17,7 @@
 
 //  What one write stream holds between prepare and cleanup.
 typedef struct {
-    int fd;                     //  the open file, -1 once closed
-    bool opened;                //  the file was opened as a regular file: ours to remove
+    workload_output_t out;      //  the file, and what removing it takes
     unsigned char *buffer;      //  bs bytes, page-aligned, filled at prepare
 } s_write_t;
 
@@ -46,10 +45,10 @@ s_write_prepare (workload_stream_t *ws, char *err, size_t errlen)
         snprintf (err, errlen, "calloc: %s", strerror (ENOMEM));
         return -1;
     }
-    state->fd = -1;
+    workload_output_init (&state->out);
     ws->data = state;
 
-    if (workload_open_output (ws, &state->fd, &state->opened, err, errlen) == -1)
+    if (workload_open_output (ws, &state->out, err, errlen) == -1)
         return -1;
 
     size_t bs_bytes = (size_t) ws->spec->bs_bytes;
@@ -70,8 +69,8 @@ s_write_run (workload_stream_t *ws)
 {
     s_write_t *state = ws->data;
     uint64_t done_bytes = 0;
-    int status = workload_write_blocks (ws, state->fd, state->buffer, NULL, &done_bytes);
-    return workload_output_end (ws, &state->fd, done_bytes, status);
+    int status = workload_write_blocks (ws, state->out.fd, state->buffer, NULL, &done_bytes);
+    return workload_output_end (ws, &state->out.fd, done_bytes, status);
 }
 
 //  Close what is open, free the buffer, and remove the file unless kept.
@@ -83,7 +82,7 @@ s_write_cleanup (workload_stream_t *ws, bool remove_files)
     s_write_t *state = ws->data;
     if (!state)
         return;
-    workload_output_release (ws, &state->fd, state->opened, remove_files);
+    workload_output_release (ws, &state->out, remove_files);
     free (state->buffer);
     free (state);
     ws->data = NULL;
@@ -93,6 +92,7 @@ const workload_ops_t workload_write_ops = {
     .name = "write",
     .uses_files = true,
     .validate = s_write_validate,
+    .stream_memory = workload_one_buffer,
     .prepare = s_write_prepare,
     .run = s_write_run,
     .stop = NULL,               //  the flag is checked after every write call

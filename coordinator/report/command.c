@@ -14,22 +14,22 @@
 #define COMMAND_EXIT_FAILED 1       //  a file could not be read
 #define COMMAND_EXIT_USAGE  2
 
-//  Parse --format; prints the problem and returns -1 for an unknown one.
-static int
+//  Parse --format; prints the problem and returns NULL for an unknown one.
+static const report_format_t *
 s_format (const char *command, const char *name)
 {
-    int format = report_format_parse (name);
-    if (format < 0)
+    const report_format_t *format = report_format_find (name);
+    if (!format)
         fprintf (stderr, "iofleet %s: --format %s: expected text, json, csv or html\n",
                  command, name);
     return format;
 }
 
 //  The flags of `iofleet report`.
-enum { REPORT_FORMAT, REPORT_UNITS };
+enum { REPORT_FLAG_FORMAT, REPORT_FLAG_UNITS };
 static const cli_flag_t s_report_flags [] = {
-    [REPORT_FORMAT] = { "format", 'f', "text|json|csv|html", "what to write (default text)" },
-    [REPORT_UNITS] = { "units", 0, "MB|MiB", "rates in MB/s or MiB/s (default: as the run was reported)" },
+    [REPORT_FLAG_FORMAT] = { "format", 'f', "text|json|csv|html", "what to write (default text)" },
+    [REPORT_FLAG_UNITS] = { "units", 0, "MB|MiB", "rates in MB/s or MiB/s (default: as the run was reported)" },
     { NULL }
 };
 
@@ -46,19 +46,19 @@ const cli_command_t report_report_command = {
 int
 report_command_report (int argc, char **argv)
 {
-    int format = REPORT_FORMAT_TEXT;
+    const report_format_t *format = &report_formats [REPORT_FORMAT_TEXT];
     int units = -1;                 //  as the run was reported
     cli_args_t args;
     cli_begin (&args, &report_report_command, argc, argv);
     int flag;
     while ((flag = cli_next (&args)) != CLI_END) {
-        if (flag == REPORT_FORMAT && (format = s_format ("report", optarg)) >= 0)
+        if (flag == REPORT_FLAG_FORMAT && (format = s_format ("report", optarg)))
             continue;
-        if (flag == REPORT_FORMAT)
+        if (flag == REPORT_FLAG_FORMAT)
             return COMMAND_EXIT_USAGE;
-        if (flag == REPORT_UNITS && (units = aggregate_units_parse (optarg)) >= 0)
+        if (flag == REPORT_FLAG_UNITS && (units = aggregate_units_parse (optarg)) >= 0)
             continue;
-        if (flag == REPORT_UNITS) {
+        if (flag == REPORT_FLAG_UNITS) {
             fprintf (stderr, "iofleet report: --units %s: expected MB or MiB\n", optarg);
             return COMMAND_EXIT_USAGE;
         }
@@ -77,7 +77,7 @@ report_command_report (int argc, char **argv)
     }
     if (units >= 0)
         run.units = units;
-    int rc = report_render (&run, (report_format_t) format, stdout);
+    int rc = format->render (&run, stdout);
     run_result_clear (&run);
     if (rc || fflush (stdout) || ferror (stdout)) {
         fprintf (stderr, "iofleet report: could not write the report\n");
@@ -128,7 +128,7 @@ const cli_command_t report_compare_command = {
 int
 report_command_compare (int argc, char **argv)
 {
-    int format = REPORT_FORMAT_TEXT;
+    const report_format_t *format = &report_formats [REPORT_FORMAT_TEXT];
     char *labels_text = NULL;
     cli_args_t args;
     cli_begin (&args, &report_compare_command, argc, argv);
@@ -138,7 +138,7 @@ report_command_compare (int argc, char **argv)
             labels_text = optarg;
             continue;
         }
-        if (flag == COMPARE_FORMAT && (format = s_format ("compare", optarg)) >= 0)
+        if (flag == COMPARE_FORMAT && (format = s_format ("compare", optarg)))
             continue;
         if (flag == COMPARE_FORMAT)
             return COMMAND_EXIT_USAGE;
@@ -162,7 +162,7 @@ report_command_compare (int argc, char **argv)
     }
     char err [1024];
     int rc = report_compare ((const char *const *) argv + optind, labels, count,
-                             (report_format_t) format, stdout, err, sizeof err);
+                             format, stdout, err, sizeof err);
     free (labels);
     if (rc) {
         fprintf (stderr, "iofleet compare: %s\n", err);

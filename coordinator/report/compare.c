@@ -554,9 +554,10 @@ done:
 //  Load every file, build the rows, print them in the format asked.
 int
 report_compare (const char *const *paths, const char *const *labels, size_t count,
-                report_format_t format, FILE *out, char *err, size_t errlen)
+                const report_format_t *format, FILE *out, char *err, size_t errlen)
 {
     assert (paths);
+    assert (format);
     assert (count > 0);
     int rc = -1;
     row_t *rows = NULL;
@@ -578,11 +579,11 @@ report_compare (const char *const *paths, const char *const *labels, size_t coun
         snprintf (err, errlen, "compare: %s", strerror (ENOMEM));
         goto done;
     }
-    switch (format) {
+    switch (format->id) {
         case REPORT_FORMAT_TEXT:
         case REPORT_FORMAT_HTML: {
             size_t lines = s_text_table (sets, count, rows, row_count, cells, columns);
-            if (format == REPORT_FORMAT_TEXT)
+            if (format->id == REPORT_FORMAT_TEXT)
                 s_print_text (cells, lines, columns, out);
             else
                 s_print_html (cells, lines, columns, out);
@@ -597,6 +598,8 @@ report_compare (const char *const *paths, const char *const *labels, size_t coun
             rc = s_print_json (sets, count, rows, row_count, out);
             if (rc)
                 snprintf (err, errlen, "compare: %s", strerror (ENOMEM));
+            break;
+        case REPORT_FORMAT_COUNT:
             break;
     }
 done:

@@ -6,15 +6,18 @@
     is understood without the others. Column names carry their unit.
     Fields follow RFC 4180: a field with a comma, a quote or a line break
     is quoted, its quotes doubled; lines end in CRLF. A rate that could
-    not be computed is an empty field.
+    not be computed is an empty field. A stream without a RESULT has its
+    last sample's bytes, with bytes_from_sample true.
 */
 #include "report.h"
 #include "../aggregate.h"
 #include "../../proto/clock.h"
+#include "../../proto/printable.h"
 
 #include <assert.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,6 +25,7 @@ static const char *const s_columns [] = {
     "test", "iteration", "announced_wall_ns", "agent", "job", "class", "stream", "path",
     "finished", "bytes", "start_ns", "last_write_ns", "end_ns", "rate_mbps",
     "write_rate_mbps", "usr_ns", "sys_ns", "clock_uncertainty_ns", "samples", "error",
+    "bytes_from_sample",
     "test_streams", "test_hosts", "test_failed_streams", "test_bytes",
     "test_first_start_ns", "test_last_end_ns", "test_combined_mbps",
     "test_all_running_mbps", "test_all_running_ns", "test_host_skew_ns",
@@ -30,21 +34,26 @@ static const char *const s_columns [] = {
     "test_network_streams", "test_network_bytes", "test_network_combined_mbps"
 };
 
-//  A text field, quoted when it must be (RFC 4180).
+//  A text field, quoted when it must be (RFC 4180). Its control bytes are
+//  written \xNN (proto/printable.h), line breaks too: a row stays a line.
 void
 report_csv_text (const char *text, FILE *out)
 {
-    if (strpbrk (text, ",\"\r\n") == NULL) {
-        fputs (text, out);
-        return;
-    }
-    fputc ('"', out);
-    for (; *text; text++) {
-        if (*text == '"')
+    bool quoted = strpbrk (text, ",\"") != NULL;
+    if (quoted)
+        fputc ('"', out);
+    size_t left = strlen (text);
+    while (left > 0) {
+        char piece [PRINTABLE_GROWTH + 1];
+        size_t taken = printable_char (text, left, piece);
+        if (piece [0] == '"')
             fputc ('"', out);
-        fputc (*text, out);
+        fputs (piece, out);
+        text += taken;
+        left -= taken;
     }
-    fputc ('"', out);
+    if (quoted)
+        fputc ('"', out);
 }
 
 //  A rate with six decimals (to the byte per second), empty when unknown.
@@ -77,6 +86,7 @@ s_stream_fields (const test_result_t *test, const stream_result_t *stream, FILE 
              stream->usr_ns, stream->sys_ns, stream->clock_uncertainty_ns,
              stream->sample_count);
     report_csv_text (stream->error, out);
+    fprintf (out, ",%s", stream->bytes_sampled? "true": "false");
 }
 
 //  The test's columns, the same on each of its rows.
@@ -99,7 +109,7 @@ s_test_fields (const test_summary_t *summary, FILE *out)
 }
 
 //  Print the CSV report of a run.
-void
+int
 report_csv (const run_result_t *run, FILE *out)
 {
     assert (run);
@@ -116,4 +126,5 @@ report_csv (const run_result_t *run, FILE *out)
             fputs ("\r\n", out);
         }
     }
+    return ferror (out)? -1: 0;
 }

@@ -5,26 +5,14 @@
     a results directory copied to a laptop, from a mail, or on paper.
 
     Above: the run, its agents and the tests table (the figures of the
-    text report). Below: one timeline per test, with every iteration of it
-    on one chart. A series is a polyline of MB/s per sample interval:
-    (bytes of a sample - bytes of the one before) / (time between them),
-    drawn at the end of the interval. Streams are thin lines coloured per
-    stream; a host that runs several streams also gets a thick pale line
-    for its total, computed on a regular grid from the streams' progress
-    interpolated between their samples. Iterations differ by dash pattern
-    and can be shown one at a time with radio buttons that work by CSS
-    alone. The time axis is seconds since the announced start: 0 is the
-    instant every agent was told to begin.
-
-    Each SVG carries its scale (data-x-origin-px, data-px-per-s,
-    data-y-origin-px, data-px-per-mbps) and each polyline says what it
-    draws (data-kind, data-test, data-iteration, data-agent, data-job,
-    data-stream), so that a program can read the figures back from the
-    points.
+    text report). Below: one timeline per test (timeline.c). Rates are in
+    the run's units, as in the text report.
 */
 #include "report.h"
+#include "html.h"
 #include "../aggregate.h"
 #include "../../proto/clock.h"
+#include "../../proto/printable.h"
 #include "../../proto/version.h"
 
 #include <assert.h>
@@ -36,58 +24,28 @@
 #include <string.h>
 #include <time.h>
 
-//  The chart's geometry in SVG units; it scales to the page's width.
-#define CHART_WIDTH         960
-#define CHART_HEIGHT        340
-#define CHART_LEFT          64      //  room for the MB/s labels
-#define CHART_RIGHT         44      //  room for the %sys labels of a monitor
-#define CHART_TOP           14
-#define CHART_BOTTOM        46      //  room for the time labels
-#define CHART_TICKS         6       //  about this many ticks on an axis
-
-//  A host total is computed on a grid this many times finer than the
-//  hosts' sample interval would give, and never finer than this.
-#define HOST_GRID_POINTS_MAX 2000
-
-//  Colours that stay apart on screen and on a grey printer.
-static const char *const s_colours [] = {
-    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
-    "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"
-};
-#define COLOURS (sizeof s_colours / sizeof s_colours [0])
-
-//  Dash patterns of iterations 1, 2, 3, ...: solid first.
-static const char *const s_dashes [] = { "", "7 3", "2 3", "10 3 2 3", "4 4" };
-#define DASHES (sizeof s_dashes / sizeof s_dashes [0])
-
-//  The scale of one chart: data to SVG units.
-typedef struct {
-    double t_min_s;                 //  left end of the time axis
-    double t_max_s;                 //  right end
-    double rate_max_mbps;           //  top of the rate axis
-    double x_origin_px;             //  x of t = 0
-    double px_per_s;                //  x units per second
-    double y_origin_px;             //  y of 0 MB/s
-    double px_per_mbps;             //  y units per MB/s (y grows downwards)
-} scale_t;
-
-
 //  --------------------------------------------------------------------------
 //  Text
 
-//  Text with the characters HTML gives meaning to escaped.
-static void
-s_escaped (const char *text, FILE *out)
+//  Text escaped for HTML.
+void
+html_escaped (const char *text, FILE *out)
 {
-    for (; *text; text++)
-        switch (*text) {
+    size_t left = strlen (text);
+    while (left > 0) {
+        char piece [PRINTABLE_GROWTH + 1];
+        size_t taken = printable_char (text, left, piece);
+        switch (piece [0]) {
             case '&': fputs ("&amp;", out); break;
             case '<': fputs ("&lt;", out); break;
             case '>': fputs ("&gt;", out); break;
             case '"': fputs ("&quot;", out); break;
             case '\'': fputs ("&#39;", out); break;
-            default: fputc (*text, out);
+            default: fputs (piece, out);
         }
+        text += taken;
+        left -= taken;
+    }
 }
 
 //  A table cell with escaped text.
@@ -95,17 +53,18 @@ static void
 s_cell (const char *text, FILE *out)
 {
     fputs ("<td>", out);
-    s_escaped (text, out);
+    html_escaped (text, out);
     fputs ("</td>", out);
 }
 
-//  A table cell with a rate, right-aligned.
+//  A table cell with a rate (stored in MB/s) in units, right-aligned, and
+//  a mark after it (or "").
 static void
-s_rate_cell (double rate_mbps, FILE *out)
+s_rate_cell (double rate_mbps, int units, const char *mark, FILE *out)
 {
     char text [32];
-    aggregate_format_rate (rate_mbps, text, sizeof text);
-    fprintf (out, "<td class=\"n\">%s</td>", text);
+    aggregate_format_rate (aggregate_in_units (rate_mbps, units), text, sizeof text);
+    fprintf (out, "<td class=\"n\">%s%s</td>", text, mark);
 }
 
 //  A table cell with a share of CPU time, "-" when unknown.
@@ -178,10 +137,11 @@ s_agents_table (const run_result_t *run, FILE *out)
 static void
 s_tests_table (const run_result_t *run, FILE *out)
 {
-    fputs ("<h2>Tests</h2>\n<table><tr><th>test</th><th>streams</th><th>per stream</th>"
-           "<th>combined MB/s</th><th>all-running MB/s</th><th>%sys</th><th>%iowait</th>"
-           "<th>host skew</th>"
-           "<th>stream skew</th><th>clock ±</th><th>failed</th></tr>\n", out);
+    const char *units = aggregate_units_name (run->units);
+    fprintf (out, "<h2>Tests</h2>\n<table><tr><th>test</th><th>streams</th><th>per stream</th>"
+                  "<th>combined %s</th><th>all-running %s</th><th>%%sys</th><th>%%iowait</th>"
+                  "<th>host skew</th><th>stream skew</th><th>clock ±</th><th>failed</th></tr>\n",
+             units, units);
     for (size_t nbr = 0; nbr < run->test_count; nbr++) {
         const test_result_t *test = &run->tests [nbr];
         const test_summary_t *summary = &test->summary;
@@ -191,19 +151,16 @@ s_tests_table (const run_result_t *run, FILE *out)
         else
             snprintf (label, sizeof label, "%s", test->name);
         char per_stream [300];
-        if (summary->disk.streams && summary->network.streams)
-            snprintf (per_stream, sizeof per_stream, "%s/%s",
-                      summary->disk.notation, summary->network.notation);
-        else
-            snprintf (per_stream, sizeof per_stream, "%s",
-                      summary->network.streams? summary->network.notation:
-                      summary->disk.streams? summary->disk.notation: "-");
+        aggregate_per_stream (test, run->units, per_stream, sizeof per_stream);
         fputs ("<tr>", out);
         s_cell (label, out);
         fprintf (out, "<td class=\"n\">%" PRIu32 "</td>", summary->streams);
         s_cell (per_stream, out);
-        s_rate_cell (summary->combined_mbps, out);
-        s_rate_cell (summary->all_running_mbps, out);
+        //  A stream that did not finish cleanly: the figure is partial.
+        s_rate_cell (summary->combined_mbps, run->units,
+                     summary->failed_streams && isfinite (summary->combined_mbps)? " partial": "",
+                     out);
+        s_rate_cell (summary->all_running_mbps, run->units, "", out);
         s_pct_cell (summary->sys_pct, out);
         s_pct_cell (summary->iowait_pct, out);
         s_ms_cell (summary->hosts > 1, summary->host_skew_ns, out);
@@ -220,530 +177,26 @@ s_tests_table (const run_result_t *run, FILE *out)
             if (stream->finished && !stream->error [0])
                 continue;
             fprintf (out, "<p class=\"failed\">failed: test ");
-            s_escaped (test->name, out);
+            html_escaped (test->name, out);
             fprintf (out, " #%" PRIu32 " agent ", test->iteration);
-            s_escaped (stream->agent, out);
+            html_escaped (stream->agent, out);
             fputs (" job ", out);
-            s_escaped (stream->job, out);
+            html_escaped (stream->job, out);
             fprintf (out, " stream %" PRIu32 ": ", stream->index);
-            s_escaped (stream->error [0]? stream->error: "no result from the agent", out);
+            html_escaped (stream->error [0]? stream->error: "no result from the agent", out);
+            if (stream->bytes_sampled)
+                fprintf (out, " (last sample %" PRIu64 " bytes at %.3f s)", stream->bytes,
+                         (double) stream->sampled_ns / NS_PER_SEC);
             fputs ("</p>\n", out);
         }
         for (size_t nbr = 0; nbr < test->warning_count; nbr++) {
             fprintf (out, "<p class=\"failed\">warning: test ");
-            s_escaped (test->name, out);
+            html_escaped (test->name, out);
             fprintf (out, " #%" PRIu32 ": ", test->iteration);
-            s_escaped (test->warnings [nbr].text, out);
+            html_escaped (test->warnings [nbr].text, out);
             fputs ("</p>\n", out);
         }
     }
-}
-
-
-//  --------------------------------------------------------------------------
-//  Series
-
-//  The point before sample nbr of a stream: the sample before it, or for
-//  the first sample the stream's start with nothing done yet, so that the
-//  first interval is drawn too (a short test may have no other). False
-//  when there is none.
-static bool
-s_point_before (const stream_result_t *stream, size_t nbr, sample_point_t *before)
-{
-    if (nbr > 0) {
-        *before = stream->samples [nbr - 1];
-        return true;
-    }
-    if (!stream->finished || stream->start_ns >= stream->samples [0].t_ns)
-        return false;
-    before->t_ns = stream->start_ns;
-    before->bytes = 0;
-    return true;
-}
-
-//  Rate of a stream over the interval that ends at its sample nbr; NAN
-//  when there is no point before it or time does not go forward.
-static double
-s_interval_mbps (const stream_result_t *stream, size_t nbr)
-{
-    sample_point_t start;
-    if (!s_point_before (stream, nbr, &start))
-        return NAN;
-    const sample_point_t *before = &start;
-    const sample_point_t *after = &stream->samples [nbr];
-    if (after->t_ns <= before->t_ns)
-        return NAN;
-    //  bytes per ns times 1000 is MB/s; bytes can only grow, but a
-    //  misbehaving agent is drawn as a drop to zero, not as a wrap.
-    double bytes = after->bytes >= before->bytes? (double) (after->bytes - before->bytes): 0;
-    return bytes * 1e3 / (double) (after->t_ns - before->t_ns);
-}
-
-//  A monitor's disk write MB/s over the interval that ends at point k
-//  (k >= 1), and its %sys there; NAN when nothing can be said.
-static double
-s_monitor_mbps (const monitor_result_t *monitor, size_t k)
-{
-    const msg_monitor_t *a = &monitor->points [k - 1], *b = &monitor->points [k];
-    if (b->t_ns <= a->t_ns || b->disk_written_bytes < a->disk_written_bytes)
-        return NAN;
-    return (double) (b->disk_written_bytes - a->disk_written_bytes) * 1e3 / (double) (b->t_ns - a->t_ns);
-}
-
-static double
-s_monitor_sys_pct (const monitor_result_t *monitor, size_t k)
-{
-    const msg_monitor_t *a = &monitor->points [k - 1], *b = &monitor->points [k];
-    if (b->cpu_total_ticks <= a->cpu_total_ticks || b->cpu_system_ticks < a->cpu_system_ticks)
-        return NAN;
-    return 100.0 * (double) (b->cpu_system_ticks - a->cpu_system_ticks)
-                 / (double) (b->cpu_total_ticks - a->cpu_total_ticks);
-}
-
-//  Whether agent runs more than one stream in the test: then it gets a
-//  line for its total.
-static bool
-s_host_has_several (const test_result_t *test, const char *agent)
-{
-    size_t count = 0;
-    for (size_t nbr = 0; nbr < test->stream_count; nbr++)
-        if (!strcmp (test->streams [nbr].agent, agent))
-            count++;
-    return count > 1;
-}
-
-//  Whether stream nbr is the first of its agent in the test.
-static bool
-s_first_of_host (const test_result_t *test, size_t nbr)
-{
-    for (size_t before = 0; before < nbr; before++)
-        if (!strcmp (test->streams [before].agent, test->streams [nbr].agent))
-            return false;
-    return true;
-}
-
-//  The grid of a host's total: from its first sample to its last, with
-//  the smallest sample interval of its streams as step. Returns false
-//  when the host has too few samples for a rate.
-static bool
-s_host_grid (const test_result_t *test, const char *agent,
-             int64_t *from_ns, int64_t *to_ns, int64_t *step_ns)
-{
-    bool any = false;
-    int64_t step = INT64_MAX;
-    for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
-        const stream_result_t *stream = &test->streams [nbr];
-        if (strcmp (stream->agent, agent) || stream->sample_count < 2)
-            continue;
-        if (!any || stream->samples [0].t_ns < *from_ns)
-            *from_ns = stream->samples [0].t_ns;
-        if (!any || stream->samples [stream->sample_count - 1].t_ns > *to_ns)
-            *to_ns = stream->samples [stream->sample_count - 1].t_ns;
-        any = true;
-        for (size_t k = 1; k < stream->sample_count; k++) {
-            int64_t gap_ns = stream->samples [k].t_ns - stream->samples [k - 1].t_ns;
-            if (gap_ns > 0 && gap_ns < step)
-                step = gap_ns;
-        }
-    }
-    if (!any || step == INT64_MAX || *to_ns <= *from_ns)
-        return false;
-    if ((*to_ns - *from_ns) / step > HOST_GRID_POINTS_MAX)
-        step = (*to_ns - *from_ns) / HOST_GRID_POINTS_MAX;
-    *step_ns = step;
-    return true;
-}
-
-//  Bytes a host had done at an instant: its streams' progress summed.
-static double
-s_host_bytes_at (const test_result_t *test, const char *agent, int64_t t_ns)
-{
-    double bytes = 0;
-    for (size_t nbr = 0; nbr < test->stream_count; nbr++)
-        if (!strcmp (test->streams [nbr].agent, agent) && test->streams [nbr].sample_count)
-            bytes += aggregate_bytes_at (&test->streams [nbr], t_ns);
-    return bytes;
-}
-
-
-//  --------------------------------------------------------------------------
-//  Charts
-
-//  A round step for about CHART_TICKS ticks over range: 1, 2 or 5 x 10^n.
-static double
-s_tick_step (double range)
-{
-    if (!(range > 0))
-        return 1;
-    double raw = range / CHART_TICKS;
-    double power = pow (10, floor (log10 (raw)));
-    double fraction = raw / power;
-    return power * (fraction <= 1? 1: fraction <= 2? 2: fraction <= 5? 5: 10);
-}
-
-//  x of a time, y of a rate.
-static double
-s_x (const scale_t *scale, int64_t t_ns)
-{
-    return scale->x_origin_px + (double) t_ns / NS_PER_SEC * scale->px_per_s;
-}
-
-static double
-s_y (const scale_t *scale, double rate_mbps)
-{
-    return scale->y_origin_px - rate_mbps * scale->px_per_mbps;
-}
-
-//  The scale of the chart of the tests [first, last) of one name: every
-//  sample and every stream's end fits, and t = 0 is always on it.
-static scale_t
-s_scale (const test_result_t *tests, size_t count)
-{
-    int64_t t_min_ns = 0, t_max_ns = 0;
-    double rate_max_mbps = 0;
-    for (size_t test_nbr = 0; test_nbr < count; test_nbr++) {
-        const test_result_t *test = &tests [test_nbr];
-        for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
-            const stream_result_t *stream = &test->streams [nbr];
-            if (stream->finished && stream->end_ns > t_max_ns)
-                t_max_ns = stream->end_ns;
-            for (size_t k = 0; k < stream->sample_count; k++) {
-                int64_t t_ns = stream->samples [k].t_ns;
-                t_min_ns = t_ns < t_min_ns? t_ns: t_min_ns;
-                t_max_ns = t_ns > t_max_ns? t_ns: t_max_ns;
-                double rate_mbps = s_interval_mbps (stream, k);
-                if (isfinite (rate_mbps) && rate_mbps > rate_max_mbps)
-                    rate_max_mbps = rate_mbps;
-            }
-        }
-        //  A monitored host's disks may write faster than any stream.
-        for (size_t m = 0; m < test->monitor_count; m++)
-            for (size_t k = 1; k < test->monitors [m].point_count; k++) {
-                double rate_mbps = s_monitor_mbps (&test->monitors [m], k);
-                if (isfinite (rate_mbps) && rate_mbps > rate_max_mbps)
-                    rate_max_mbps = rate_mbps;
-            }
-        //  Host totals can be above any stream's rate.
-        for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
-            const char *agent = test->streams [nbr].agent;
-            int64_t from_ns, to_ns, step_ns;
-            if (!s_first_of_host (test, nbr) || !s_host_has_several (test, agent)
-            ||  !s_host_grid (test, agent, &from_ns, &to_ns, &step_ns))
-                continue;
-            double before = s_host_bytes_at (test, agent, from_ns);
-            for (int64_t t_ns = from_ns + step_ns; t_ns <= to_ns; t_ns += step_ns) {
-                double now = s_host_bytes_at (test, agent, t_ns);
-                double rate_mbps = (now - before) * 1e3 / (double) step_ns;
-                if (rate_mbps > rate_max_mbps)
-                    rate_max_mbps = rate_mbps;
-                before = now;
-            }
-        }
-    }
-    scale_t scale;
-    scale.t_min_s = (double) t_min_ns / NS_PER_SEC;
-    scale.t_max_s = (double) t_max_ns / NS_PER_SEC;
-    if (scale.t_max_s - scale.t_min_s < 1e-3)
-        scale.t_max_s = scale.t_min_s + 1;
-    double rate_step = s_tick_step (rate_max_mbps > 0? rate_max_mbps * 1.05: 1);
-    scale.rate_max_mbps = ceil ((rate_max_mbps > 0? rate_max_mbps * 1.05: 1) / rate_step) * rate_step;
-    double plot_width = CHART_WIDTH - CHART_LEFT - CHART_RIGHT;
-    double plot_height = CHART_HEIGHT - CHART_TOP - CHART_BOTTOM;
-    scale.px_per_s = plot_width / (scale.t_max_s - scale.t_min_s);
-    scale.x_origin_px = CHART_LEFT - scale.t_min_s * scale.px_per_s;
-    scale.px_per_mbps = plot_height / scale.rate_max_mbps;
-    scale.y_origin_px = CHART_TOP + plot_height;
-    return scale;
-}
-
-//  A number for an axis label, with no more decimals than the step needs.
-static void
-s_tick_label (double value, double step, char *buf, size_t buflen)
-{
-    int decimals = step >= 1? 0: (int) ceil (-log10 (step) - 1e-9);
-    snprintf (buf, buflen, "%.*f", decimals, fabs (value) < step / 1e6? 0.0: value);
-}
-
-//  Grid, axes, ticks and their labels.
-static void
-s_axes (const scale_t *scale, FILE *out)
-{
-    double left = CHART_LEFT, right = CHART_WIDTH - CHART_RIGHT;
-    double top = CHART_TOP, bottom = scale->y_origin_px;
-    char label [32];
-    double rate_step = s_tick_step (scale->rate_max_mbps);
-    for (double rate = 0; rate <= scale->rate_max_mbps * (1 + 1e-9); rate += rate_step) {
-        double y = s_y (scale, rate);
-        s_tick_label (rate, rate_step, label, sizeof label);
-        fprintf (out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
-                      "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-                 left, right, y, y, left - 6, y + 4, label);
-    }
-    double time_step = s_tick_step (scale->t_max_s - scale->t_min_s);
-    for (double t = ceil (scale->t_min_s / time_step) * time_step;
-         t <= scale->t_max_s * (1 + 1e-9) + 1e-12; t += time_step) {
-        double x = scale->x_origin_px + t * scale->px_per_s;
-        s_tick_label (t, time_step, label, sizeof label);
-        fprintf (out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
-                      "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
-                 x, x, top, bottom, x, bottom + 16, label);
-    }
-    fprintf (out, "<line class=\"zero\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n",
-             scale->x_origin_px, scale->x_origin_px, top, bottom);
-    fprintf (out, "<line class=\"axis\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
-                  "<line class=\"axis\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n",
-             left, right, bottom, bottom, left, left, top, bottom);
-    fprintf (out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">seconds since the "
-                  "announced start (0 = every agent told to begin)</text>\n",
-             (left + right) / 2, CHART_HEIGHT - 6);
-    fprintf (out, "<text transform=\"translate(14 %.1f) rotate(-90)\" text-anchor=\"middle\">"
-                  "MB/s per interval</text>\n", (top + bottom) / 2);
-}
-
-//  The attributes every series of a test iteration carries.
-static void
-s_series_attributes (const test_result_t *test, const char *kind, FILE *out)
-{
-    fprintf (out, " data-kind=\"%s\" data-test=\"", kind);
-    s_escaped (test->name, out);
-    fprintf (out, "\" data-iteration=\"%" PRIu32 "\"", test->iteration);
-}
-
-//  The dash pattern of an iteration, as an attribute (or nothing).
-static void
-s_dash (uint32_t iteration, FILE *out)
-{
-    const char *dash = s_dashes [(iteration - 1) % DASHES];
-    if (dash [0])
-        fprintf (out, " stroke-dasharray=\"%s\"", dash);
-}
-
-//  One stream's series.
-static void
-s_stream_series (const scale_t *scale, const test_result_t *test, size_t nbr, FILE *out)
-{
-    const stream_result_t *stream = &test->streams [nbr];
-    fprintf (out, "<polyline class=\"series stream\" stroke=\"%s\"", s_colours [nbr % COLOURS]);
-    s_dash (test->iteration, out);
-    s_series_attributes (test, "stream", out);
-    fputs (" data-agent=\"", out);
-    s_escaped (stream->agent, out);
-    fputs ("\" data-job=\"", out);
-    s_escaped (stream->job, out);
-    fprintf (out, "\" data-stream=\"%" PRIu32 "\" points=\"", stream->index);
-    bool first = true;
-    for (size_t k = 0; k < stream->sample_count; k++) {
-        double rate_mbps = s_interval_mbps (stream, k);
-        if (!isfinite (rate_mbps))
-            continue;
-        fprintf (out, "%s%.1f,%.1f", first? "": " ", s_x (scale, stream->samples [k].t_ns),
-                 s_y (scale, rate_mbps));
-        first = false;
-    }
-    fputs ("\"><title>", out);
-    s_escaped (stream->agent, out);
-    fputs (" ", out);
-    s_escaped (stream->job, out);
-    fprintf (out, " stream %" PRIu32 " #%" PRIu32 "</title></polyline>\n",
-             stream->index, test->iteration);
-}
-
-//  One host's total series, for a host with several streams.
-static void
-s_host_series (const scale_t *scale, const test_result_t *test, const char *agent,
-               size_t host_nbr, FILE *out)
-{
-    int64_t from_ns, to_ns, step_ns;
-    if (!s_host_grid (test, agent, &from_ns, &to_ns, &step_ns))
-        return;
-    fprintf (out, "<polyline class=\"series host\" stroke=\"%s\"",
-             s_colours [(COLOURS - 1 - host_nbr % COLOURS)]);
-    s_dash (test->iteration, out);
-    s_series_attributes (test, "host", out);
-    fputs (" data-agent=\"", out);
-    s_escaped (agent, out);
-    fputs ("\" points=\"", out);
-    double before = s_host_bytes_at (test, agent, from_ns);
-    for (int64_t t_ns = from_ns + step_ns; t_ns <= to_ns; t_ns += step_ns) {
-        double now = s_host_bytes_at (test, agent, t_ns);
-        fprintf (out, "%s%.1f,%.1f", t_ns == from_ns + step_ns? "": " ", s_x (scale, t_ns),
-                 s_y (scale, (now - before) * 1e3 / (double) step_ns));
-        before = now;
-    }
-    fputs ("\"><title>", out);
-    s_escaped (agent, out);
-    fprintf (out, " total #%" PRIu32 "</title></polyline>\n", test->iteration);
-}
-
-//  A monitor's two series: its host's disk writes in MB/s on the left
-//  axis, and its %sys on the right one (0 to 100 over the same height).
-static void
-s_monitor_series (const scale_t *scale, const test_result_t *test, const monitor_result_t *monitor,
-                  FILE *out)
-{
-    for (int kind = 0; kind < 2; kind++) {
-        fprintf (out, "<polyline class=\"series monitor\" stroke=\"%s\"",
-                 kind == 0? "#555": "#b35806");
-        s_dash (test->iteration, out);
-        s_series_attributes (test, kind == 0? "monitor-disk": "monitor-sys", out);
-        fputs (" data-agent=\"", out);
-        s_escaped (monitor->agent, out);
-        fputs ("\" data-job=\"", out);
-        s_escaped (monitor->job, out);
-        fputs ("\" points=\"", out);
-        bool first = true;
-        for (size_t k = 1; k < monitor->point_count; k++) {
-            double value = kind == 0? s_monitor_mbps (monitor, k): s_monitor_sys_pct (monitor, k);
-            if (!isfinite (value))
-                continue;
-            double y = kind == 0? s_y (scale, value):
-                       scale->y_origin_px - value / 100.0 * (scale->y_origin_px - CHART_TOP);
-            fprintf (out, "%s%.1f,%.1f", first? "": " ", s_x (scale, monitor->points [k].t_ns), y);
-            first = false;
-        }
-        fputs ("\"><title>", out);
-        s_escaped (monitor->agent, out);
-        fprintf (out, " %s #%" PRIu32 "</title></polyline>\n",
-                 kind == 0? "disk write MB/s (monitor)": "%sys (monitor)", test->iteration);
-    }
-}
-
-//  The right axis of %sys, for charts with a monitor.
-static void
-s_pct_axis (const scale_t *scale, FILE *out)
-{
-    double right = CHART_WIDTH - CHART_RIGHT;
-    for (int pct = 0; pct <= 100; pct += 25) {
-        double y = scale->y_origin_px - pct / 100.0 * (scale->y_origin_px - CHART_TOP);
-        fprintf (out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#b35806\">%d%%</text>\n",
-                 right + 4, y + 4, pct);
-    }
-}
-
-//  A small line sample for the legend.
-static void
-s_swatch (const char *colour, const char *dash, const char *class_name, FILE *out)
-{
-    fprintf (out, "<span><svg width=\"28\" height=\"10\" aria-hidden=\"true\">"
-                  "<line class=\"series %s\" x1=\"1\" x2=\"27\" y1=\"5\" y2=\"5\" stroke=\"%s\"",
-             class_name, colour);
-    if (dash [0])
-        fprintf (out, " stroke-dasharray=\"%s\"", dash);
-    fputs ("/></svg>", out);
-}
-
-//  The legend: streams by colour, host totals, iterations by dash.
-static void
-s_legend (const test_result_t *tests, size_t count, FILE *out)
-{
-    const test_result_t *first = &tests [0];
-    fputs ("<figcaption class=\"legend\">", out);
-    for (size_t nbr = 0; nbr < first->stream_count; nbr++) {
-        const stream_result_t *stream = &first->streams [nbr];
-        s_swatch (s_colours [nbr % COLOURS], "", "stream", out);
-        s_escaped (stream->agent, out);
-        fputs (" ", out);
-        s_escaped (stream->job, out);
-        fprintf (out, " stream %" PRIu32 "</span>", stream->index);
-    }
-    size_t host_nbr = 0;
-    for (size_t nbr = 0; nbr < first->stream_count; nbr++) {
-        const char *agent = first->streams [nbr].agent;
-        if (!s_first_of_host (first, nbr))
-            continue;
-        if (s_host_has_several (first, agent)) {
-            s_swatch (s_colours [COLOURS - 1 - host_nbr % COLOURS], "", "host", out);
-            s_escaped (agent, out);
-            fputs (" total</span>", out);
-        }
-        host_nbr++;
-    }
-    for (size_t m = 0; m < first->monitor_count; m++) {
-        s_swatch ("#555", "", "monitor", out);
-        s_escaped (first->monitors [m].agent, out);
-        fputs (" disk write MB/s (monitor)</span>", out);
-        s_swatch ("#b35806", "", "monitor", out);
-        s_escaped (first->monitors [m].agent, out);
-        fputs (" %sys, right axis (monitor)</span>", out);
-    }
-    if (count > 1)
-        for (size_t nbr = 0; nbr < count; nbr++) {
-            s_swatch ("#333", s_dashes [(tests [nbr].iteration - 1) % DASHES], "stream", out);
-            fprintf (out, "iteration %" PRIu32 "</span>", tests [nbr].iteration);
-        }
-    fputs ("</figcaption>\n", out);
-}
-
-//  The radio buttons that show one iteration at a time, and their CSS.
-static void
-s_iteration_picker (size_t section, const test_result_t *tests, size_t count, FILE *out)
-{
-    fputs ("<style>", out);
-    for (size_t nbr = 0; nbr < count; nbr++)
-        fprintf (out, "#t%zu-i%" PRIu32 ":checked~figure .series[data-iteration]"
-                      ":not([data-iteration=\"%" PRIu32 "\"]){display:none}",
-                 section, tests [nbr].iteration, tests [nbr].iteration);
-    fputs ("</style>\n", out);
-    fprintf (out, "<input type=\"radio\" name=\"t%zu\" id=\"t%zu-all\" checked>"
-                  "<label class=\"pick\" for=\"t%zu-all\">all iterations</label>\n",
-             section, section, section);
-    for (size_t nbr = 0; nbr < count; nbr++)
-        fprintf (out, "<input type=\"radio\" name=\"t%zu\" id=\"t%zu-i%" PRIu32 "\">"
-                      "<label class=\"pick\" for=\"t%zu-i%" PRIu32 "\">#%" PRIu32 "</label>\n",
-                 section, section, tests [nbr].iteration, section, tests [nbr].iteration,
-                 tests [nbr].iteration);
-}
-
-//  A test's section: its iterations are the count tests from tests on
-//  that share its name and run one after the other.
-static void
-s_timeline (size_t section, const test_result_t *tests, size_t count, FILE *out)
-{
-    scale_t scale = s_scale (tests, count);
-    fputs ("<section class=\"test\" data-test=\"", out);
-    s_escaped (tests [0].name, out);
-    fputs ("\">\n<h3>", out);
-    s_escaped (tests [0].name, out);
-    if (count > 1)
-        fprintf (out, " (%zu iterations)", count);
-    fputs ("</h3>\n", out);
-    if (count > 1)
-        s_iteration_picker (section, tests, count, out);
-    fprintf (out, "<figure>\n<svg class=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" "
-                  "viewBox=\"0 0 %d %d\" role=\"img\" data-test=\"",
-             CHART_WIDTH, CHART_HEIGHT);
-    s_escaped (tests [0].name, out);
-    fprintf (out, "\" data-x-origin-px=\"%.6f\" data-px-per-s=\"%.6f\" "
-                  "data-y-origin-px=\"%.6f\" data-px-per-mbps=\"%.9f\">\n",
-             scale.x_origin_px, scale.px_per_s, scale.y_origin_px, scale.px_per_mbps);
-    s_axes (&scale, out);
-    bool any_samples = false;
-    for (size_t test_nbr = 0; test_nbr < count; test_nbr++) {
-        const test_result_t *test = &tests [test_nbr];
-        size_t host_nbr = 0;
-        for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
-            if (!s_first_of_host (test, nbr))
-                continue;
-            if (s_host_has_several (test, test->streams [nbr].agent))
-                s_host_series (&scale, test, test->streams [nbr].agent, host_nbr, out);
-            host_nbr++;
-        }
-        for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
-            s_stream_series (&scale, test, nbr, out);
-            any_samples |= test->streams [nbr].sample_count > 0;
-        }
-        for (size_t m = 0; m < test->monitor_count; m++)
-            s_monitor_series (&scale, test, &test->monitors [m], out);
-    }
-    if (tests [0].monitor_count)
-        s_pct_axis (&scale, out);
-    if (!any_samples)
-        fprintf (out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">no samples: the test "
-                      "was shorter than one sample interval, or its samples file is missing"
-                      "</text>\n", CHART_WIDTH / 2, CHART_HEIGHT / 2);
-    fputs ("</svg>\n", out);
-    s_legend (tests, count, out);
-    fputs ("</figure>\n</section>\n", out);
 }
 
 
@@ -751,7 +204,7 @@ s_timeline (size_t section, const test_result_t *tests, size_t count, FILE *out)
 //  The page
 
 //  Print the HTML report of a run.
-void
+int
 report_html (const run_result_t *run, FILE *out)
 {
     assert (run);
@@ -765,22 +218,25 @@ report_html (const run_result_t *run, FILE *out)
     fputs ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
            "<title>iofleet: ", out);
-    s_escaped (run->scenario_path [0]? run->scenario_path: "run", out);
+    html_escaped (run->scenario_path [0]? run->scenario_path: "run", out);
     fprintf (out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>iofleet report</h1>\n"
                   "<p class=\"meta\">scenario ", s_style);
-    s_escaped (run->scenario_path [0]? run->scenario_path: "-", out);
-    fprintf (out, " &middot; started %s &middot; iofleet %s<br>rates in MB/s (10<sup>6</sup> "
-                  "bytes/s); a stream's window ends after its fsync when fsync is on</p>\n",
-             started, IOFLEET_VERSION);
+    html_escaped (run->scenario_path [0]? run->scenario_path: "-", out);
+    fprintf (out, " &middot; started %s &middot; iofleet %s<br>rates in %s; a stream's window "
+                  "ends after its fsync when fsync is on</p>\n", started, IOFLEET_VERSION,
+             run->units == UNITS_MIB? "MiB/s (2<sup>20</sup> bytes/s)"
+                                    : "MB/s (10<sup>6</sup> bytes/s)");
     s_agents_table (run, out);
     if (run->test_count == 0) {
         fputs ("<p>no test ran</p>\n</body>\n</html>\n", out);
-        return;
+        return ferror (out)? -1: 0;
     }
     s_tests_table (run, out);
-    fputs ("<h2>Timelines</h2>\n<p class=\"meta\">MB/s of each sample interval, per stream "
-           "(thin lines) and per host running several streams (thick pale lines); "
-           "iterations of a test share its chart, one dash pattern each.</p>\n", out);
+    fprintf (out, "<h2>Timelines</h2>\n<p class=\"meta\">%s of each sample interval, per "
+                  "stream (thin lines) and per host running several streams (thick pale lines); "
+                  "a stream with fewer than two intervals, as a bar of its rate over its whole "
+                  "window; iterations of a test share its chart, one dash pattern each.</p>\n",
+             aggregate_units_name (run->units));
     //  Iterations of a test run one after the other: a run of tests with
     //  the same name is one chart.
     size_t section = 0;
@@ -789,8 +245,9 @@ report_html (const run_result_t *run, FILE *out)
         while (first + count < run->test_count
         &&     !strcmp (run->tests [first + count].name, run->tests [first].name))
             count++;
-        s_timeline (section, &run->tests [first], count, out);
+        html_timeline (section, &run->tests [first], count, run->units, out);
         first += count;
     }
     fputs ("</body>\n</html>\n", out);
+    return ferror (out)? -1: 0;
 }

@@ -132,6 +132,7 @@ s_agent_json (const agent_info_t *agent)
     s_set (&builder, "insecure", json_boolean (agent->insecure));
     s_set (&builder, "clock_offset_ns", json_integer (agent->clock_offset_ns));
     s_set (&builder, "clock_rtt_ns", json_integer (agent->clock_rtt_ns));
+    s_set (&builder, "malformed_frames", s_json_count (agent->malformed_frames));
     return s_finish (&builder);
 }
 
@@ -160,7 +161,9 @@ s_summary_json (const test_summary_t *summary)
     s_set (&builder, "hosts", json_integer (summary->hosts));
     s_set (&builder, "failed_streams", json_integer (summary->failed_streams));
     s_set (&builder, "lost_streams", json_integer (summary->lost_streams));
-    s_set (&builder, "partial", json_boolean (summary->lost_streams > 0));
+    //  A stream that failed, was aborted or was lost: the figures are
+    //  over what the others did, and what it did until then.
+    s_set (&builder, "partial", json_boolean (summary->failed_streams > 0));
     s_set (&builder, "bytes", s_json_count (summary->bytes));
     s_set (&builder, "first_start_ns", json_integer (summary->first_start_ns));
     s_set (&builder, "last_end_ns", json_integer (summary->last_end_ns));
@@ -313,6 +316,9 @@ s_stream_json (const stream_result_t *stream)
     s_set (&builder, "finished", json_boolean (stream->finished));
     s_set (&builder, "lost", json_boolean (stream->lost));
     s_set (&builder, "bytes", s_json_count (stream->bytes));
+    //  No RESULT: bytes are its last sample's, a lower bound, taken then.
+    s_set (&builder, "bytes_from_sample", json_boolean (stream->bytes_sampled));
+    s_set (&builder, "sampled_ns", json_integer (stream->sampled_ns));
     s_set (&builder, "start_ns", json_integer (stream->start_ns));
     s_set (&builder, "last_write_ns", json_integer (stream->last_write_ns));
     s_set (&builder, "end_ns", json_integer (stream->end_ns));
@@ -420,19 +426,15 @@ report_json_text (const run_result_t *run)
     return text;
 }
 
-//  Write the results document atomically.
+//  Print the results document.
 int
-report_json_write (const run_result_t *run, const char *path, char *err, size_t errlen)
+report_json (const run_result_t *run, FILE *out)
 {
-    assert (run);
-    assert (path);
+    assert (out);
     char *text = report_json_text (run);
-    if (!text) {
-        if (err && errlen)
-            snprintf (err, errlen, "json_dumps(%s): %s", path, strerror (ENOMEM));
+    if (!text)
         return -1;
-    }
-    int rc = report_write_atomic (path, text, strlen (text), err, errlen);
+    int rc = fputs (text, out) < 0? -1: 0;
     free (text);
     return rc;
 }

@@ -182,6 +182,10 @@ s_read_agent (reader_t *self, json_t *object, agent_info_t *agent)
     agent->insecure = s_boolean (self, object, "insecure");
     agent->clock_offset_ns = s_integer (self, object, "clock_offset_ns", INT64_MIN, INT64_MAX);
     agent->clock_rtt_ns = s_integer (self, object, "clock_rtt_ns", INT64_MIN, INT64_MAX);
+    //  Files written before frames were counted per agent lack the key.
+    if (json_object_get (object, "malformed_frames"))
+        agent->malformed_frames = (uint64_t) s_integer (self, object, "malformed_frames",
+                                                        0, INT64_MAX);
 }
 
 //  One class's figures, under the summary's place.
@@ -386,6 +390,12 @@ s_read_stream (reader_t *self, json_t *object, stream_result_t *stream)
     stream->finished = s_boolean (self, object, "finished");
     stream->lost = s_boolean (self, object, "lost");
     stream->bytes = (uint64_t) s_integer (self, object, "bytes", 0, INT64_MAX);
+    //  Files written before streams without a RESULT kept their last
+    //  sample's bytes have neither key.
+    if (json_object_get (object, "bytes_from_sample")) {
+        stream->bytes_sampled = s_boolean (self, object, "bytes_from_sample");
+        stream->sampled_ns = s_integer (self, object, "sampled_ns", INT64_MIN, INT64_MAX);
+    }
     stream->start_ns = s_integer (self, object, "start_ns", INT64_MIN, INT64_MAX);
     stream->last_write_ns = s_integer (self, object, "last_write_ns", INT64_MIN, INT64_MAX);
     stream->end_ns = s_integer (self, object, "end_ns", INT64_MIN, INT64_MAX);

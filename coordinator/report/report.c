@@ -1,5 +1,9 @@
-/*  coordinator/report/report.c: what the writers share: the atomic file
-    write, rendering into a file, and the choice of a format; see report.h.
+/*  coordinator/report/report.c: the table of formats and the one atomic
+    file writer every report file goes through; see report.h.
+
+    The renderers (text.c, json.c, csv.c, html.c) only print to a FILE;
+    nothing here is called by them, so that a format is one row below and
+    one function in its own file.
 */
 #include "report.h"
 
@@ -122,11 +126,33 @@ fail:
     return -1;
 }
 
-//  Render a run with render() in memory, then write it atomically.
-static int
-s_render_write (const run_result_t *run, void (*render) (const run_result_t *, FILE *),
-                const char *path, char *err, size_t errlen)
+//  --------------------------------------------------------------------------
+//  The formats
+
+const report_format_t report_formats [REPORT_FORMAT_COUNT] = {
+    { REPORT_FORMAT_TEXT, "text", "report.txt", report_text },
+    { REPORT_FORMAT_JSON, "json", "results.json", report_json },
+    { REPORT_FORMAT_CSV, "csv", "report.csv", report_csv },
+    { REPORT_FORMAT_HTML, "html", "report.html", report_html }
+};
+
+//  A format's row by its name.
+const report_format_t *
+report_format_find (const char *name)
 {
+    assert (name);
+    for (size_t nbr = 0; nbr < REPORT_FORMAT_COUNT; nbr++)
+        if (strcmp (name, report_formats [nbr].name) == 0)
+            return &report_formats [nbr];
+    return NULL;
+}
+
+//  Render a run in memory, then write it atomically.
+int
+report_format_write (const report_format_t *format, const run_result_t *run,
+                     const char *path, char *err, size_t errlen)
+{
+    assert (format);
     assert (run);
     assert (path);
     char *text = NULL;
@@ -136,66 +162,16 @@ s_render_write (const run_result_t *run, void (*render) (const run_result_t *, F
         s_set_error (err, errlen, "open_memstream", path, errno);
         return -1;
     }
-    render (run, memory);
-    if (fclose (memory) != 0) {
-        s_set_error (err, errlen, "fclose", path, errno);
+    int rc = format->render (run, memory);
+    //  A rendering that ran out of memory is not written at all: half a
+    //  report would pass for the whole one.
+    if (fclose (memory) != 0 || rc != 0) {
+        if (err && errlen)
+            snprintf (err, errlen, "render %s(%s): %s", format->name, path, strerror (ENOMEM));
         free (text);
         return -1;
     }
-    int rc = report_write_atomic (path, text, length, err, errlen);
+    rc = report_write_atomic (path, text, length, err, errlen);
     free (text);
     return rc;
-}
-
-//  report_csv into a file, atomically.
-int
-report_csv_write (const run_result_t *run, const char *path, char *err, size_t errlen)
-{
-    return s_render_write (run, report_csv, path, err, errlen);
-}
-
-//  report_html into a file, atomically.
-int
-report_html_write (const run_result_t *run, const char *path, char *err, size_t errlen)
-{
-    return s_render_write (run, report_html, path, err, errlen);
-}
-
-//  A format's name to its value.
-int
-report_format_parse (const char *name)
-{
-    static const char *const names [] = { "text", "json", "csv", "html" };
-    for (size_t nbr = 0; nbr < sizeof names / sizeof names [0]; nbr++)
-        if (strcmp (name, names [nbr]) == 0)
-            return (int) nbr;
-    return -1;
-}
-
-//  Render a run in one of the formats.
-int
-report_render (const run_result_t *run, report_format_t format, FILE *out)
-{
-    assert (run);
-    assert (out);
-    switch (format) {
-        case REPORT_FORMAT_TEXT:
-            report_text (run, out);
-            return 0;
-        case REPORT_FORMAT_CSV:
-            report_csv (run, out);
-            return 0;
-        case REPORT_FORMAT_HTML:
-            report_html (run, out);
-            return 0;
-        case REPORT_FORMAT_JSON: {
-            char *text = report_json_text (run);
-            if (!text)
-                return -1;
-            fputs (text, out);
-            free (text);
-            return 0;
-        }
-    }
-    return -1;
 }

@@ -11,6 +11,7 @@
 #include "report.h"
 #include "../aggregate.h"
 #include "../../proto/clock.h"
+#include "../../proto/printable.h"
 #include "../../proto/version.h"
 
 #include <assert.h>
@@ -25,6 +26,8 @@
 #define TABLE_COLUMNS_MAX 12        //  the stream table is the widest
 #define TABLE_CELL_MAX    320       //  fits a host name or kernel release (255)
 #define TABLE_GAP         2         //  spaces between columns
+//  A test's name made printable, with " #N" after it.
+#define TEST_LABEL_MAX    (JOB_NAME_MAX * PRINTABLE_GROWTH + 16)
 
 //  The cells of one table row.
 typedef struct {
@@ -107,6 +110,14 @@ s_set_header (table_row_t *cells, const char *const *names, size_t count, int un
     }
 }
 
+//  A cell with text from the results: names, hosts and errors came from
+//  a scenario, the wire or a file, and reach the terminal printable.
+static void
+s_cell_text (table_row_t *cells, size_t column, const char *text)
+{
+    printable (text, cells->cell [column], TABLE_CELL_MAX);
+}
+
 //  A rate (stored in MB/s) in the report's units.
 static void
 s_format_rate (double rate_mbps, int units, char *buf, size_t buflen)
@@ -182,40 +193,13 @@ s_format_utc (int64_t wall_ns, char *buf, size_t buflen)
 static void
 s_format_test_label (const test_result_t *test, char *buf, size_t buflen)
 {
+    char name [TEST_LABEL_MAX];
+    printable (test->name, name, sizeof name);
     if (test->iteration > 1)
-        snprintf (buf, buflen, "%s #%" PRIu32, test->name, test->iteration);
+        snprintf (buf, buflen, "%s #%" PRIu32, name, test->iteration);
     else
-        snprintf (buf, buflen, "%s", test->name);
+        snprintf (buf, buflen, "%s", name);
 }
-
-//  The per-stream column: one class's notation, or "disk/network". In
-//  MB/s it is the notation as recorded; in other units it is written
-//  again from the streams' rates.
-static void
-s_format_per_stream (const test_result_t *test, int units, char *buf, size_t buflen)
-{
-    const test_summary_t *summary = &test->summary;
-    char disk [sizeof summary->disk.notation], network [sizeof summary->network.notation];
-    if (units == UNITS_MB) {
-        snprintf (disk, sizeof disk, "%s", summary->disk.notation);
-        snprintf (network, sizeof network, "%s", summary->network.notation);
-    }
-    else {
-        aggregate_class_notation (test, CLASS_DISK, units, disk, sizeof disk);
-        aggregate_class_notation (test, CLASS_NETWORK, units, network, sizeof network);
-    }
-    if (summary->disk.streams && summary->network.streams)
-        snprintf (buf, buflen, "%s/%s", disk, network);
-    else
-    if (summary->network.streams)
-        snprintf (buf, buflen, "%s", network);
-    else
-    if (summary->disk.streams)
-        snprintf (buf, buflen, "%s", disk);
-    else
-        snprintf (buf, buflen, "-");
-}
-
 
 //  --------------------------------------------------------------------------
 //  The tables of the report
@@ -235,9 +219,9 @@ s_agent_row (const void *data, size_t row, table_row_t *cells)
     }
     const run_result_t *run = data;
     const agent_info_t *agent = &run->agents [row - 1];
-    snprintf (cells->cell [0], TABLE_CELL_MAX, "%s", agent->name);
-    snprintf (cells->cell [1], TABLE_CELL_MAX, "%s", agent->hostname [0]? agent->hostname: "-");
-    snprintf (cells->cell [2], TABLE_CELL_MAX, "%s", agent->kernel [0]? agent->kernel: "-");
+    s_cell_text (cells, 0, agent->name);
+    s_cell_text (cells, 1, agent->hostname [0]? agent->hostname: "-");
+    s_cell_text (cells, 2, agent->kernel [0]? agent->kernel: "-");
     snprintf (cells->cell [3], TABLE_CELL_MAX, "%" PRIu32, agent->cpus);
     s_format_memory (agent->mem_bytes, cells->cell [4], TABLE_CELL_MAX);
     snprintf (cells->cell [5], TABLE_CELL_MAX, "%+.3f ms", (double) agent->clock_offset_ns / NS_PER_MSEC);
@@ -263,11 +247,12 @@ s_test_row (const void *data, size_t row, table_row_t *cells)
     const test_summary_t *summary = &test->summary;
     s_format_test_label (test, cells->cell [0], TABLE_CELL_MAX);
     snprintf (cells->cell [1], TABLE_CELL_MAX, "%" PRIu32, summary->streams);
-    s_format_per_stream (test, run->units, cells->cell [2], TABLE_CELL_MAX);
+    aggregate_per_stream (test, run->units, cells->cell [2], TABLE_CELL_MAX);
     s_format_rate (summary->combined_mbps, run->units, cells->cell [3], TABLE_CELL_MAX);
-    //  A host went away: the figure is over the streams that reported,
-    //  and says so rather than pass for the whole fleet's.
-    if (summary->lost_streams)
+    //  A stream failed, was aborted or its host went away: the figure is
+    //  over what the streams did until then, and says so rather than pass
+    //  for the whole fleet's.
+    if (summary->failed_streams && isfinite (summary->combined_mbps))
         strncat (cells->cell [3], " partial", TABLE_CELL_MAX - strlen (cells->cell [3]) - 1);
     s_format_rate (summary->all_running_mbps, run->units, cells->cell [4], TABLE_CELL_MAX);
     s_format_pct (summary->sys_pct, cells->cell [5], TABLE_CELL_MAX);
@@ -306,10 +291,12 @@ s_stream_row (const void *data, size_t row, table_row_t *cells)
     const s_test_view_t *view = data;
     const test_result_t *test = view->test;
     const stream_result_t *stream = &test->streams [row - 1];
-    snprintf (cells->cell [0], TABLE_CELL_MAX, "%s", stream->agent);
-    snprintf (cells->cell [1], TABLE_CELL_MAX, "%s", stream->job);
+    s_cell_text (cells, 0, stream->agent);
+    s_cell_text (cells, 1, stream->job);
     snprintf (cells->cell [2], TABLE_CELL_MAX, "%" PRIu32, stream->index);
-    snprintf (cells->cell [3], TABLE_CELL_MAX, "%" PRIu64, stream->bytes);
+    //  Without a RESULT, bytes are what its last sample said: at least.
+    snprintf (cells->cell [3], TABLE_CELL_MAX, "%s%" PRIu64,
+              stream->bytes_sampled? "≥ ": "", stream->bytes);
     if (!stream->finished) {
         for (size_t column = 4; column < STREAM_COLUMNS; column++)
             snprintf (cells->cell [column], TABLE_CELL_MAX, "-");
@@ -347,7 +334,7 @@ s_host_row (const void *data, size_t row, table_row_t *cells)
     }
     const test_result_t *test = ((const s_test_view_t *) data)->test;
     const host_result_t *host = &test->hosts [row - 1];
-    snprintf (cells->cell [0], TABLE_CELL_MAX, "%s", host->agent);
+    s_cell_text (cells, 0, host->agent);
     if (!host->received) {
         for (size_t column = 1; column < HOST_COLUMNS; column++)
             snprintf (cells->cell [column], TABLE_CELL_MAX, "-");
@@ -382,8 +369,8 @@ s_monitor_row (const void *data, size_t row, table_row_t *cells)
     }
     const s_test_view_t *view = data;
     const monitor_result_t *monitor = &view->test->monitors [row - 1];
-    snprintf (cells->cell [0], TABLE_CELL_MAX, "%s", monitor->agent);
-    snprintf (cells->cell [1], TABLE_CELL_MAX, "%s", monitor->job);
+    s_cell_text (cells, 0, monitor->agent);
+    s_cell_text (cells, 1, monitor->job);
     s_format_pct (monitor->usr_pct, cells->cell [2], TABLE_CELL_MAX);
     s_format_pct (monitor->sys_pct, cells->cell [3], TABLE_CELL_MAX);
     s_format_pct (monitor->iowait_pct, cells->cell [4], TABLE_CELL_MAX);
@@ -418,7 +405,7 @@ s_iteration_row (const void *data, size_t row, table_row_t *cells)
     const char *name = repeated->names [row - 1];
     int units = repeated->run->units;
     aggregate_iterations_t it = aggregate_iterations (repeated->run, name);
-    snprintf (cells->cell [0], TABLE_CELL_MAX, "%s", name);
+    s_cell_text (cells, 0, name);
     s_format_rate (it.first_mbps, units, cells->cell [1], TABLE_CELL_MAX);
     snprintf (cells->cell [2], TABLE_CELL_MAX, "%zu", it.rest.count);
     s_format_rate (it.rest.min, units, cells->cell [3], TABLE_CELL_MAX);
@@ -438,21 +425,23 @@ s_print_failures (const run_result_t *run, FILE *out)
 {
     for (size_t test_nbr = 0; test_nbr < run->test_count; test_nbr++) {
         const test_result_t *test = &run->tests [test_nbr];
-        char label [JOB_NAME_MAX + 16];
+        char label [TEST_LABEL_MAX];
         s_format_test_label (test, label, sizeof (label));
         for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
             const stream_result_t *stream = &test->streams [nbr];
             if (stream->finished && !stream->error [0])
                 continue;
+            char agent [JOB_NAME_MAX * PRINTABLE_GROWTH + 1], job [sizeof agent];
+            char error [MSG_TEXT_MAX * PRINTABLE_GROWTH + 1];
             fprintf (out, "FAILED  test %s agent %s job %s stream %" PRIu32 ": %s ",
-                     label, stream->agent, stream->job, stream->index,
-                     stream->error [0]? stream->error: "no result from the agent");
-            //  A lost stream's last word is its last sample.
-            if (stream->lost && stream->sample_count) {
-                const sample_point_t *last = &stream->samples [stream->sample_count - 1];
+                     label, printable (stream->agent, agent, sizeof agent),
+                     printable (stream->job, job, sizeof job), stream->index,
+                     printable (stream->error [0]? stream->error: "no result from the agent",
+                                error, sizeof error));
+            //  A stream without a RESULT: its last word is its last sample.
+            if (stream->bytes_sampled)
                 fprintf (out, "(last sample %" PRIu64 " bytes at %.3f s)\n",
-                         last->bytes, (double) last->t_ns / NS_PER_SEC);
-            }
+                         stream->bytes, (double) stream->sampled_ns / NS_PER_SEC);
             else
                 fprintf (out, "(bytes %" PRIu64 ")\n", stream->bytes);
         }
@@ -466,13 +455,15 @@ s_print_warnings (const run_result_t *run, FILE *out)
     bool any = false;
     for (size_t test_nbr = 0; test_nbr < run->test_count; test_nbr++) {
         const test_result_t *test = &run->tests [test_nbr];
-        char label [JOB_NAME_MAX + 16];
+        char label [TEST_LABEL_MAX];
         s_format_test_label (test, label, sizeof (label));
         for (size_t nbr = 0; nbr < test->warning_count; nbr++) {
             if (!any)
                 fprintf (out, "\nwarnings\n");
             any = true;
-            fprintf (out, "  %s: %s\n", label, test->warnings [nbr].text);
+            char text [MSG_TEXT_MAX * PRINTABLE_GROWTH + 1];
+            fprintf (out, "  %s: %s\n", label,
+                     printable (test->warnings [nbr].text, text, sizeof text));
         }
     }
 }
@@ -506,14 +497,18 @@ s_print_test_detail (const test_result_t *test, int units, FILE *out)
 {
     s_test_view_t view = { .test = test, .units = units };
     const test_summary_t *summary = &test->summary;
-    char label [JOB_NAME_MAX + 16];
+    char label [TEST_LABEL_MAX];
     s_format_test_label (test, label, sizeof (label));
     fprintf (out, "%s: %" PRIu32 " stream%s on %" PRIu32 " host%s",
              label, summary->streams, summary->streams == 1? "": "s",
              summary->hosts, summary->hosts == 1? "": "s");
     if (summary->failed_streams)
         fprintf (out, " (%" PRIu32 " failed)", summary->failed_streams);
-    fprintf (out, ", %" PRIu64 " bytes, window ", summary->bytes);
+    //  Streams without a RESULT count what their last sample said.
+    bool at_least = false;
+    for (size_t nbr = 0; nbr < test->stream_count; nbr++)
+        at_least |= test->streams [nbr].bytes_sampled;
+    fprintf (out, ", %s%" PRIu64 " bytes, window ", at_least? "≥ ": "", summary->bytes);
     if (summary->last_end_ns > summary->first_start_ns) {
         char first [32], last [32];
         s_format_ms_instant (summary->first_start_ns, first, sizeof (first));
@@ -544,16 +539,38 @@ s_print_test_detail (const test_result_t *test, int units, FILE *out)
     }
 }
 
+//  The footer: frames each agent sent that did not decode and were
+//  dropped, when there were any (a peer that speaks something else, or
+//  a network that mangles).
+static void
+s_print_malformed (const run_result_t *run, FILE *out)
+{
+    const char *separator = "\nmalformed frames dropped: ";
+    for (size_t nbr = 0; nbr < run->agent_count; nbr++) {
+        const agent_info_t *agent = &run->agents [nbr];
+        if (agent->malformed_frames == 0)
+            continue;
+        char name [JOB_NAME_MAX * PRINTABLE_GROWTH + 1];
+        fprintf (out, "%s%s %" PRIu64, separator, printable (agent->name, name, sizeof name),
+                 agent->malformed_frames);
+        separator = ", ";
+    }
+    if (separator [0] == ',')
+        fputc ('\n', out);
+}
+
 //  Print the text report of a run.
-void
+int
 report_text (const run_result_t *run, FILE *out)
 {
     assert (run);
     assert (out);
     char started [64];
     s_format_utc (run->started_wall_ns, started, sizeof (started));
-    fprintf (out, "iofleet %s  scenario %s  started %s\n",
-             IOFLEET_VERSION, run->scenario_path [0]? run->scenario_path: "-", started);
+    char scenario [JOB_PATH_MAX * PRINTABLE_GROWTH + 1];
+    fprintf (out, "iofleet %s  scenario %s  started %s\n", IOFLEET_VERSION,
+             printable (run->scenario_path [0]? run->scenario_path: "-", scenario, sizeof scenario),
+             started);
     fprintf (out, "rates in %s; a stream's window ends after its fsync when fsync is on\n\n",
              run->units == UNITS_MIB? "MiB/s (2^20 bytes/s)": "MB/s (10^6 bytes/s)");
 
@@ -570,7 +587,8 @@ report_text (const run_result_t *run, FILE *out)
 
     if (run->test_count == 0) {
         fprintf (out, "no test ran\n");
-        return;
+        s_print_malformed (run, out);
+        return ferror (out)? -1: 0;
     }
     table_t tests = {
         .columns = TEST_COLUMNS, .rows = run->test_count,
@@ -585,30 +603,6 @@ report_text (const run_result_t *run, FILE *out)
         fputc ('\n', out);
         s_print_test_detail (&run->tests [test_nbr], run->units, out);
     }
-}
-
-//  Render the text report in memory, then write it atomically.
-int
-report_text_write (const run_result_t *run, const char *path, char *err, size_t errlen)
-{
-    assert (run);
-    assert (path);
-    char *text = NULL;
-    size_t length = 0;
-    FILE *memory = open_memstream (&text, &length);
-    if (!memory) {
-        if (err && errlen)
-            snprintf (err, errlen, "open_memstream(%s): %s", path, strerror (errno));
-        return -1;
-    }
-    report_text (run, memory);
-    if (fclose (memory) != 0) {
-        if (err && errlen)
-            snprintf (err, errlen, "fclose(%s): %s", path, strerror (errno));
-        free (text);
-        return -1;
-    }
-    int rc = report_write_atomic (path, text, length, err, errlen);
-    free (text);
-    return rc;
+    s_print_malformed (run, out);
+    return ferror (out)? -1: 0;
 }

@@ -35,6 +35,7 @@ typedef struct {
     char root2 [PATH_MAX];          //  base/root2
     char outside [PATH_MAX];        //  base/outside
     confine_t *confine;             //  with root as its only root
+    confine_dirs_t *made;           //  the directories resolves made
     char resolved [PATH_MAX];       //  output of the last resolve
     char err [1024];                //  its error
 } fixture_t;
@@ -83,6 +84,8 @@ s_setup (void **state)
     fx->confine = confine_new ();
     assert_non_null (fx->confine);
     assert_int_equal (confine_add_root (fx->confine, fx->root, fx->err, sizeof (fx->err)), 0);
+    fx->made = confine_dirs_new ();
+    assert_non_null (fx->made);
     *state = fx;
     return 0;
 }
@@ -94,17 +97,19 @@ s_teardown (void **state)
     fixture_t *fx = *state;
     confine_destroy (&fx->confine);
     assert_null (fx->confine);
+    confine_dirs_destroy (&fx->made);
     scratch_remove (fx->base);
     free (fx);
     return 0;
 }
 
-//  Resolve path with create_dirs and return what confine_resolve did.
+//  Resolve path (making missing directories if create_dirs, recorded in
+//  fx->made) and return what confine_resolve did.
 static int
 s_resolve (fixture_t *fx, const char *path, bool create_dirs)
 {
     fx->err [0] = '\0';
-    return confine_resolve (fx->confine, path, create_dirs, fx->resolved,
+    return confine_resolve (fx->confine, path, create_dirs? fx->made: NULL, fx->resolved,
                             sizeof (fx->resolved), fx->err, sizeof (fx->err));
 }
 
@@ -331,7 +336,7 @@ test_no_roots_refuses_everything (void **state)
     (void) state;
     confine_t *confine = confine_new ();
     char resolved [PATH_MAX], err [256];
-    assert_int_equal (confine_resolve (confine, "/srv/iofleet-x", true, resolved, sizeof (resolved),
+    assert_int_equal (confine_resolve (confine, "/srv/iofleet-x", NULL, resolved, sizeof (resolved),
                                        err, sizeof (err)), -1);
     assert_non_null (strstr (err, "/srv/iofleet-x"));
     confine_destroy (&confine);
@@ -392,6 +397,28 @@ test_open_refuses_symlinked_component (void **state)
 //  The write workload's prepare opens the file; a directory swapped for
 //  a link between prepare and start changes nothing: the bytes land in
 //  the original directory, none outside.
+//  A write stream of 64 KiB to job/file, as the job would prepare it:
+//  spec filled in, the path resolved, the workload's prepare done.
+static workload_stream_t *
+s_prepared_write (fixture_t *fx, jobspec_t *spec)
+{
+    jobspec_defaults (spec);
+    spec->workload = WORKLOAD_WRITE;
+    spec->size_bytes = 64 * 1024;
+    spec->bs_bytes = 4096;
+    spec->fsync_mode = FSYNC_NONE;
+    snprintf (spec->path, sizeof (spec->path), "job/file");
+
+    workload_stream_t *ws = calloc (1, sizeof (workload_stream_t));
+    assert_non_null (ws);
+    ws->spec = spec;
+    assert_int_equal (s_resolve (fx, spec->path, true), 0);
+    snprintf (ws->path, sizeof (ws->path), "%s", fx->resolved);
+    char err [512] = "";
+    assert_int_equal (workload_lookup (WORKLOAD_WRITE)->prepare (ws, err, sizeof (err)), 0);
+    return ws;
+}
+
 static void
 test_write_prepared_then_directory_swapped (void **state)
 {
@@ -399,20 +426,7 @@ test_write_prepared_then_directory_swapped (void **state)
     const workload_ops_t *ops = workload_lookup (WORKLOAD_WRITE);
     assert_non_null (ops);
     jobspec_t spec;
-    jobspec_defaults (&spec);
-    spec.workload = WORKLOAD_WRITE;
-    spec.size_bytes = 64 * 1024;
-    spec.bs_bytes = 4096;
-    spec.fsync_mode = FSYNC_NONE;
-    snprintf (spec.path, sizeof (spec.path), "job/file");
-
-    workload_stream_t *ws = calloc (1, sizeof (workload_stream_t));
-    assert_non_null (ws);
-    ws->spec = &spec;
-    assert_int_equal (s_resolve (fx, spec.path, true), 0);
-    snprintf (ws->path, sizeof (ws->path), "%s", fx->resolved);
-    char err [512] = "";
-    assert_int_equal (ops->prepare (ws, err, sizeof (err)), 0);
+    workload_stream_t *ws = s_prepared_write (fx, &spec);
 
     s_swap_for_link (fx, "job");
     assert_int_equal (ops->run (ws), WORKLOAD_DONE);
@@ -424,6 +438,72 @@ test_write_prepared_then_directory_swapped (void **state)
     assert_int_equal (stat (written, &st), 0);
     assert_int_equal (st.st_size, 64 * 1024);
     assert_int_equal (scratch_entries (fx->outside), 0);
+    free (ws);
+}
+
+//  Removal goes through the directory the file was created in: after
+//  job/ is moved away and replaced by a link to outside, which holds a
+//  file of the same name, cleanup removes the file in the moved
+//  directory and leaves the one outside alone.
+static void
+test_cleanup_after_directory_swapped (void **state)
+{
+    fixture_t *fx = *state;
+    const workload_ops_t *ops = workload_lookup (WORKLOAD_WRITE);
+    jobspec_t spec;
+    workload_stream_t *ws = s_prepared_write (fx, &spec);
+
+    s_swap_for_link (fx, "job");
+    char decoy [PATH_MAX];
+    s_path (decoy, fx->outside, "file");
+    int fd = open (decoy, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    assert_true (fd >= 0);
+    close (fd);
+    ops->cleanup (ws, true);
+
+    char written [PATH_MAX];
+    s_path (written, fx->root, "job-orig/file");
+    assert_false (s_exists (written));
+    assert_true (s_exists (decoy));
+    free (ws);
+}
+
+//  A file with another hard link is refused before anything is written
+//  to it, and stays as it was.
+static void
+test_hard_link_refused (void **state)
+{
+    fixture_t *fx = *state;
+    char target [PATH_MAX], linked [PATH_MAX];
+    s_path (target, fx->outside, "precious");
+    s_path (linked, fx->root, "hl");
+    int fd = open (target, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    assert_true (fd >= 0);
+    assert_int_equal (write (fd, "keep", 4), 4);
+    close (fd);
+    assert_int_equal (link (target, linked), 0);
+
+    const workload_ops_t *ops = workload_lookup (WORKLOAD_WRITE);
+    jobspec_t spec;
+    jobspec_defaults (&spec);
+    spec.workload = WORKLOAD_WRITE;
+    spec.size_bytes = 4096;
+    workload_stream_t *ws = calloc (1, sizeof (workload_stream_t));
+    assert_non_null (ws);
+    ws->spec = &spec;
+    snprintf (ws->path, sizeof (ws->path), "%s", linked);
+    snprintf (ws->shown, sizeof (ws->shown), "%s", linked);
+    char err [512] = "";
+    assert_int_equal (ops->prepare (ws, err, sizeof (err)), -1);
+    ops->cleanup (ws, true);
+    char expected [PATH_MAX + 64];
+    snprintf (expected, sizeof (expected), "open(%s): has 2 hard links; refusing to write through it",
+              linked);
+    assert_string_equal (err, expected);
+    struct stat st;
+    assert_int_equal (stat (target, &st), 0);
+    assert_int_equal (st.st_size, 4);
+    assert_int_equal (st.st_nlink, 2);
     free (ws);
 }
 
@@ -454,6 +534,38 @@ test_nfs_servers_allowed (void **state)
     confine_destroy (&confine);
 }
 
+//  Paths in messages: short ones as they are, long ones cut in the
+//  middle, never inside a UTF-8 character.
+static void
+test_shorten_keeps_head_and_tail (void **state)
+{
+    (void) state;
+    char shown [CONFINE_SHOWN_MAX];
+    assert_string_equal (confine_shorten ("/data/dd1", shown, sizeof (shown)), "/data/dd1");
+
+    char path [1001];
+    memset (path, 'a', 500);
+    memset (path + 500, 'z', 490);
+    memcpy (path + 990, "/file.1234", 11);
+    const char *text = confine_shorten (path, shown, sizeof (shown));
+    assert_ptr_equal (text, shown);
+    assert_int_equal (strlen (shown), CONFINE_SHOWN_MAX - 1);
+    assert_int_equal (strncmp (shown, "aaaa", 4), 0);
+    assert_non_null (strstr (shown, "a...z"));
+    assert_int_equal (strcmp (shown + strlen (shown) - 10, "/file.1234"), 0);
+
+    //  "é" is two bytes: a cut lands before or after it, not inside.
+    char accents [1001] = "";
+    for (int index = 0; index < 400; index++)
+        strcat (accents, "\xc3\xa9");
+    confine_shorten (accents, shown, sizeof (shown));
+    const char *dots = strstr (shown, "...");
+    assert_non_null (dots);
+    assert_int_equal ((dots - shown) % 2, 0);
+    assert_int_equal (strlen (dots + 3) % 2, 0);
+    assert_true ((unsigned char) dots [3] == 0xc3);
+}
+
 int
 main (void)
 {
@@ -473,7 +585,10 @@ main (void)
         cmocka_unit_test_setup_teardown (test_open_refuses_directory_swapped_after_resolve, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_open_refuses_symlinked_component, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_write_prepared_then_directory_swapped, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_cleanup_after_directory_swapped, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_hard_link_refused, s_setup, s_teardown),
         cmocka_unit_test (test_nfs_servers_allowed),
+        cmocka_unit_test (test_shorten_keeps_head_and_tail),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 #include "../../agent/hostinfo.h"
 #include "../../agent/stream.h"
 #include "../../proto/clock.h"
+#include "../../proto/workload.h"
 
 #include <errno.h>
 #include <limits.h>

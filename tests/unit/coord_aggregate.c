@@ -327,6 +327,57 @@ test_failed_streams (void **state)
     assert_string_equal (test.summary.disk.notation, "100+5.24+-");
 }
 
+//  A stream lost before its RESULT, with samples: its bytes are its last
+//  sample's, marked, and count in the partial combined figure over the
+//  span from 0 (when it was told to start) to that sample.
+static void
+test_lost_stream_counts_its_last_sample (void **state)
+{
+    (void) state;
+    //  ok:   a1, 100 MB over 0.001 .. 1 s
+    //  lost: a2, samples 20 MB at 0.5 s and 30 MB at 1.5 s (out of order
+    //        on the wire: the furthest counts), then nothing
+    //  combined: 130e6 B over 0 .. 1.5 s = 86.667 MB/s
+    stream_result_t streams [2] = {
+        s_stream ("a1", CLASS_DISK, 0, 100000000, 1 * MS, 1 * SEC, 1 * SEC),
+        s_stream ("a2", CLASS_DISK, 0, 0, 0, 0, 0)
+    };
+    streams [1].finished = false;
+    streams [1].lost = true;
+    assert_int_equal (stream_result_add_sample (&streams [1], 1500 * MS, 30000000), 0);
+    assert_int_equal (stream_result_add_sample (&streams [1], 500 * MS, 20000000), 0);
+    test_result_t test = s_test (streams, 2);
+    aggregate_test (&test);
+    assert_true (streams [1].bytes_sampled);
+    assert_int_equal (streams [1].bytes, 30000000);
+    assert_int_equal (streams [1].sampled_ns, 1500 * MS);
+    assert_false (streams [0].bytes_sampled);
+    assert_int_equal (test.summary.bytes, 130000000);
+    assert_int_equal (test.summary.failed_streams, 1);
+    assert_int_equal (test.summary.lost_streams, 1);
+    assert_int_equal (test.summary.first_start_ns, 0);
+    assert_int_equal (test.summary.last_end_ns, 1500 * MS);
+    assert_float_equal (test.summary.combined_mbps, 130.0 / 1.5, RATE_EPSILON);
+    assert_float_equal (test.summary.disk.combined_mbps, 130.0 / 1.5, RATE_EPSILON);
+    //  Its rate is unknown, and so is the rate while all ran; the skews
+    //  are those of the streams that reported a start.
+    assert_true (isnan (aggregate_stream_rate_mbps (&streams [1])));
+    assert_true (isnan (test.summary.all_running_mbps));
+    assert_int_equal (test.summary.stream_skew_ns, 0);
+    assert_string_equal (test.summary.disk.notation, "100+-");
+    //  Once more gives the same figures.
+    aggregate_test (&test);
+    assert_int_equal (test.summary.bytes, 130000000);
+
+    //  Every stream lost: the combined figure is still what the samples
+    //  say, 30 MB over 0 .. 1.5 s, and the notation has nothing to say.
+    test = s_test (&streams [1], 1);
+    aggregate_test (&test);
+    assert_float_equal (test.summary.combined_mbps, 20, RATE_EPSILON);
+    assert_string_equal (test.summary.disk.notation, "-");
+    s_free_samples (streams, 2);
+}
+
 static void
 test_failed_fsync_window (void **state)
 {
@@ -465,6 +516,9 @@ test_notation (void **state)
     double partial [] = { 44.5, NAN };
     assert_string_equal (s_notation (partial, 2), "44.5+-");
     assert_string_equal (s_notation (NULL, 0), "-");
+    //  Streams that all failed have no rates: "-", not "-+-+-".
+    double all_failed [] = { NAN, NAN, NAN };
+    assert_string_equal (s_notation (all_failed, 3), "-");
 }
 
 static void
@@ -684,6 +738,7 @@ main (void)
         cmocka_unit_test (test_non_overlapping_streams),
         cmocka_unit_test (test_skews_and_uncertainty),
         cmocka_unit_test (test_failed_streams),
+        cmocka_unit_test (test_lost_stream_counts_its_last_sample),
         cmocka_unit_test (test_failed_fsync_window),
         cmocka_unit_test (test_classes),
         cmocka_unit_test (test_empty_test),

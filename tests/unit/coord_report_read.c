@@ -118,7 +118,7 @@ s_setup (void **state)
     assert_true (isnan (broken->summary.combined_mbps));
 
     char err [256];
-    assert_int_equal (report_json_write (run, fixture->results, err, sizeof err), 0);
+    assert_int_equal (report_format_write (&report_formats [REPORT_FORMAT_JSON], run, fixture->results, err, sizeof err), 0);
     FILE *samples = fopen (fixture->samples, "w");
     assert_non_null (samples);
     for (size_t nbr = 0; nbr < run->test_count; nbr++)
@@ -142,13 +142,13 @@ s_teardown (void **state)
 
 //  A rendering of a run in memory, for the caller to free.
 static char *
-s_render (const run_result_t *run, report_format_t format)
+s_render (const run_result_t *run, report_format_id_t format)
 {
     char *text = NULL;
     size_t length = 0;
     FILE *memory = open_memstream (&text, &length);
     assert_non_null (memory);
-    assert_int_equal (report_render (run, format, memory), 0);
+    assert_int_equal (report_formats [format].render (run, memory), 0);
     assert_int_equal (fclose (memory), 0);
     return text;
 }
@@ -179,12 +179,10 @@ test_round_trip (void **state)
                       fixture->run.tests [0].streams [1].samples [3].bytes);
     assert_int_equal (again.tests [0].streams [0].sys_ns, 1234567891);
     assert_true (isnan (again.tests [1].summary.combined_mbps));
-    report_format_t formats [] = {
-        REPORT_FORMAT_TEXT, REPORT_FORMAT_JSON, REPORT_FORMAT_CSV, REPORT_FORMAT_HTML
-    };
-    for (size_t nbr = 0; nbr < sizeof formats / sizeof formats [0]; nbr++) {
-        char *first = s_render (&fixture->run, formats [nbr]);
-        char *second = s_render (&again, formats [nbr]);
+    for (size_t nbr = 0; nbr < REPORT_FORMAT_COUNT; nbr++) {
+        assert_int_equal (report_formats [nbr].id, nbr);
+        char *first = s_render (&fixture->run, report_formats [nbr].id);
+        char *second = s_render (&again, report_formats [nbr].id);
         assert_string_equal (first, second);
         free (first);
         free (second);
@@ -200,7 +198,7 @@ test_summary_as_written (void **state)
     fixture_t *fixture = *state;
     fixture->run.tests [0].summary.combined_mbps = 12.5;
     char err [256];
-    assert_int_equal (report_json_write (&fixture->run, fixture->results, err, sizeof err), 0);
+    assert_int_equal (report_format_write (&report_formats [REPORT_FORMAT_JSON], &fixture->run, fixture->results, err, sizeof err), 0);
     run_result_t again;
     memset (&again, 0, sizeof again);
     assert_int_equal (report_read (fixture->results, &again, err, sizeof err), 0);

@@ -6,6 +6,7 @@
 */
 #include "../../coordinator/scenario.h"
 #include "../../proto/clock.h"
+#include "../../proto/workload.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,9 +14,13 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 //  Big enough for any message the parser writes.
@@ -202,7 +207,7 @@ test_full_scenario (void **state)
     assert_string_equal (dd1->spec.test, "dd1");
     assert_string_equal (dd1->spec.agent, "client");
     assert_int_equal (dd1->line, 3);
-    assert_int_equal (dd1->agent_line, 4);
+    assert_int_equal (scenario_key_line (dd1, "agent"), 4);
     assert_int_equal (dd1->spec.workload, WORKLOAD_WRITE);
     assert_string_equal (dd1->spec.path, "/data/iofleet/dd1");
     assert_int_equal (dd1->spec.size_bytes, (52ULL * 1073741824ULL + 5) / 10);
@@ -219,7 +224,7 @@ test_full_scenario (void **state)
     assert_string_equal (disk->spec.name, "mix3-disk");
     assert_string_equal (disk->spec.test, "mix3");
     assert_int_equal (disk->line, 21);
-    assert_int_equal (disk->agent_line, 23);
+    assert_int_equal (scenario_key_line (disk, "agent"), 23);
     assert_int_equal (disk->spec.size_bytes, 1ULL << 30);
     assert_int_equal (disk->spec.bs_bytes, 4096);
     assert_true (disk->spec.direct);
@@ -233,7 +238,7 @@ test_full_scenario (void **state)
 
     assert_string_equal (watch->spec.agent, "nfs1");
     assert_int_equal (watch->spec.workload, WORKLOAD_NULL);
-    assert_int_equal (watch->agent_line, 38);
+    assert_int_equal (scenario_key_line (watch, "agent"), 38);
 
     //  Tests in order of their first job: dd1, mix3, dd3.
     assert_int_equal (scenario->test_count, 3);
@@ -269,7 +274,7 @@ test_defaults (void **state)
     assert_int_equal (spec->interval_ns, defaults.interval_ns);
     assert_int_equal (scenario->options.iterations, 1);
     assert_int_equal (scenario->options.lead_ns, 100 * NS_PER_MSEC);
-    assert_int_equal (scenario->jobs [0].agent_line, 4);
+    assert_int_equal (scenario_key_line (&scenario->jobs [0], "agent"), 4);
     scenario_destroy (&scenario);
 }
 
@@ -657,6 +662,40 @@ test_write_needs_size_and_path (void **state)
     s_expect_check_ok (AGENT_A "[job j]\nagent = a\npath = /x\n[global]\nsize = 1G\n");
 }
 
+//  A size of 0 written out is no "size missing": it is a size that cannot
+//  be meant, said at its own line, also when it comes from [global].
+static void
+test_size_zero (void **state)
+{
+    (void) state;
+    s_expect_check_error (AGENT_A "[job j]\nagent = a\npath = /x\nsize = 0\n", 6, "size",
+                          "must be more than 0");
+    s_expect_check_error ("[global]\nsize = 0K\n" AGENT_A "[job j]\nagent = a\npath = /x\n",
+                          2, "size", "must be more than 0");
+    s_expect_check_error (AGENT_A "[job j]\nagent = a\nworkload = copy\nsrc = s\ndst = d\n"
+                          "size = 0\n", 8, "size", "leave size out to copy the whole source");
+}
+
+//  Every check of a job's option points at the line the option is on, or
+//  at its [global] default, and at the [job] header only when it is
+//  missing.
+static void
+test_errors_at_the_key (void **state)
+{
+    (void) state;
+    s_expect_check_error (AGENT_A "[job j]\n\n\nagent = nobody\npath = /x\nsize = 1M\n",
+                          6, "agent", "no [agent nobody] section");
+    s_expect_check_error ("[global]\nsize = 1000\n" AGENT_A "[job j]\nagent = a\npath = /x\n"
+                          "direct = yes\n", 2, "size", "a multiple of 512");
+    s_expect_check_error (AGENT_A "[job j]\nagent = a\nworkload = monitor\n\nstreams = 3\n",
+                          7, "streams", "watches its host once");
+    s_expect_check_error (AGENT_A "[job j]\nagent = a\nworkload = copy\ndst = d\n\n"
+                          "src = ftp://x/y\n", 8, "src", "neither a path nor an nfs:// URL");
+    //  Missing: the header.
+    s_expect_check_error (AGENT_A "\n[job j]\nagent = a\nworkload = copy\nsrc = s\n",
+                          4, "dst", "needs a dst");
+}
+
 static void
 test_copy_and_fill_needs (void **state)
 {
@@ -666,11 +705,11 @@ test_copy_and_fill_needs (void **state)
     s_expect_check_error (AGENT_A "[job j]\nagent = a\nworkload = copy\nsrc = s\n", 3, "dst",
                           "the copy workload needs a dst");
     s_expect_check_error (AGENT_A "[job j]\nagent = a\nworkload = copy\nsrc = smb://h/x\n"
-                          "dst = d\n", 3, "src", "neither a path nor an nfs:// URL");
+                          "dst = d\n", 6, "src", "neither a path nor an nfs:// URL");
     s_expect_check_error (AGENT_A "[job j]\nagent = a\nworkload = copy\nsrc = nfs://h\n"
-                          "dst = d\n", 3, "src", "is not nfs://server/export/file");
+                          "dst = d\n", 6, "src", "is not nfs://server/export/file");
     s_expect_check_error (AGENT_A "[job j]\nagent = a\nworkload = copy\nsrc = nfs:///e/f\n"
-                          "dst = d\n", 3, "src", "is not nfs://server/export/file");
+                          "dst = d\n", 6, "src", "is not nfs://server/export/file");
     //  Without a size a copy takes the whole source.
     s_expect_check_ok (AGENT_A "[job j]\nagent = a\nworkload = copy\nsrc = data/s\ndst = d\n");
     s_expect_check_ok (AGENT_A "[job j]\nagent = a\nworkload = copy\n"
@@ -683,7 +722,7 @@ test_copy_and_fill_needs (void **state)
                        "refill = yes\n");
     //  A monitor needs nothing but its agent, and watches once.
     s_expect_check_ok (AGENT_A "[job j]\nagent = a\nworkload = monitor\n");
-    s_expect_check_error (AGENT_A "[job j]\nagent = a\nworkload = monitor\nstreams = 2\n", 3,
+    s_expect_check_error (AGENT_A "[job j]\nagent = a\nworkload = monitor\nstreams = 2\n", 6,
                           "streams", "a monitor watches its host once");
 }
 
@@ -693,14 +732,18 @@ test_direct_alignment (void **state)
     (void) state;
     s_expect_check_error (AGENT_A "[job j]\nagent = a\npath = /x\nsize = 1M\n"
                           "direct = yes\nbs = 1000\n",
-                          3, "bs", "direct = yes needs a multiple of 512 bytes, and 1000 is not");
+                          8, "bs", "direct = yes needs a bs that is a multiple of 512 bytes, "
+                          "and 1000 is not");
     s_expect_check_error (AGENT_A "[job j]\nagent = a\npath = /x\nsize = 1000\ndirect = yes\n",
-                          3, "size", "needs a multiple of 512 bytes");
+                          6, "size", "needs a size that is a multiple of 512 bytes");
+    //  A block size left at its default is wrong because of the direct.
+    s_expect_check_error (AGENT_A "[job j]\nagent = a\npath = /x\nsize = 1M\ndirect = yes\n"
+                          "[global]\nbs = 1000\n", 9, "bs", "a multiple of 512");
     //  The same without direct is fine, and so is direct from [global].
     s_expect_check_ok (AGENT_A "[job j]\nagent = a\npath = /x\nsize = 1000\nbs = 1000\n");
     s_expect_check_error ("[global]\ndirect = yes\n" AGENT_A
                           "[job j]\nagent = a\npath = /x\nsize = 1M\nbs = 520\n",
-                          5, "bs", "direct = yes");
+                          9, "bs", "direct = yes");
 }
 
 static void
@@ -712,12 +755,12 @@ test_same_path_in_one_test (void **state)
 
     snprintf (text, sizeof (text), "%s[job x]\nagent = a\npath = /d/f\nsize = 1M\ntest = t\n"
               "[job y]\nagent = a\npath = /d/f\nsize = 2M\ntest = t\n", two_agents);
-    s_expect_check_error (text, 10, "path", "[job y] and [job x] (line 5)");
+    s_expect_check_error (text, 12, "path", "[job y] and [job x] (line 5)");
 
     //  A single stream's path against stream 2 of three.
     snprintf (text, sizeof (text), "%s[job x]\nagent = a\npath = /d/f\nsize = 1M\ntest = t\n"
               "streams = 3\n[job y]\nagent = a\npath = /d/f.2\nsize = 2M\ntest = t\n", two_agents);
-    s_expect_check_error (text, 11, "path", "would overwrite each other");
+    s_expect_check_error (text, 13, "path", "would overwrite each other");
 
     //  Not a conflict: other agent, other test, path.4 of three streams,
     //  or the bare path beside its streams.
@@ -760,10 +803,185 @@ test_unreadable_file (void **state)
     snprintf (expected, sizeof (expected), "%s: cannot open: No such file or directory", path);
     assert_string_equal (err, expected);
 
-    //  A directory opens but cannot be read.
+    //  A directory opens, and is refused before any read.
     assert_null (scenario_load (s_dir, err, sizeof (err)));
-    snprintf (expected, sizeof (expected), "%s: cannot read: ", s_dir);
+    snprintf (expected, sizeof (expected), "%s: is a directory, not a scenario file", s_dir);
+    assert_string_equal (err, expected);
+}
+
+//  Write len bytes of data into a file of the scratch directory; its path.
+static const char *
+s_write_bytes (const char *name, const char *data, size_t len)
+{
+    static char path [512];
+    snprintf (path, sizeof (path), "%s/%s", s_dir, name);
+    FILE *file = fopen (path, "w");
+    assert_non_null (file);
+    assert_int_equal (fwrite (data, 1, len, file), len);
+    assert_int_equal (fclose (file), 0);
+    return path;
+}
+
+//  A file that is no scenario is refused before it can fill memory:
+//  devices at once, a file beyond the bound by its size, a line beyond
+//  its bound where it begins.
+static void
+test_file_bounds (void **state)
+{
+    (void) state;
+    char err [ERR_MAX] = "";
+    assert_null (scenario_load ("/dev/zero", err, sizeof (err)));
+    assert_string_equal (err, "/dev/zero: is a character device, not a scenario file");
+
+    //  One byte past the bound, in comments; the bound itself is fine.
+    size_t size = SCENARIO_FILE_MAX + 1;
+    char *text = malloc (size + 64);
+    assert_non_null (text);
+    for (size_t at = 0; at < size; at += 64) {
+        memset (text + at, ' ', 64);
+        text [at] = ';';
+        text [at + 63] = '\n';
+    }
+    const char *path = s_write_bytes ("large.ini", text, size);
+    assert_null (scenario_load (path, err, sizeof (err)));
+    s_assert_message (err, path, 0, NULL, "holds more than the 1048576 bytes (1 MiB)");
+    scenario_t *scenario = scenario_load (s_write_bytes ("bound.ini", text, size - 1),
+                                          err, sizeof (err));
+    assert_non_null (scenario);
+    scenario_destroy (&scenario);
+
+    //  A line past its bound, without a newline: said at its line.
+    memcpy (text, "[global]\n; fine\n", 16);
+    memset (text + 16, 'x', SCENARIO_LINE_MAX + 1);
+    path = s_write_bytes ("line.ini", text, 16 + SCENARIO_LINE_MAX + 1);
+    assert_null (scenario_load (path, err, sizeof (err)));
+    char expected [ERR_MAX];
+    snprintf (expected, sizeof (expected), "%s:3: the line is %d bytes long, more than the %d",
+              path, SCENARIO_LINE_MAX + 1, SCENARIO_LINE_MAX);
     assert_int_equal (strncmp (err, expected, strlen (expected)), 0);
+    //  A comment as long as the bound is still a comment.
+    text [16] = ';';
+    text [16 + SCENARIO_LINE_MAX] = '\n';
+    scenario = scenario_load (s_write_bytes ("comment.ini", text, 16 + SCENARIO_LINE_MAX + 1),
+                              err, sizeof (err));
+    if (!scenario)
+        fail_msg ("a long comment: %s", err);
+    scenario_destroy (&scenario);
+    free (text);
+}
+
+//  The text is kept as read, for the results directory; a pipe is read
+//  like a file (iofleet run <(generate)).
+static void
+test_text_kept_and_pipes (void **state)
+{
+    (void) state;
+    const char *text = AGENT_A "[job j]\nagent = a\npath = /x\nsize = 1M\n";
+    scenario_t *scenario = s_load_ok (text);
+    assert_int_equal (scenario->text_length, strlen (text));
+    assert_string_equal (scenario->text, text);
+    scenario_destroy (&scenario);
+
+    char path [512];
+    snprintf (path, sizeof (path), "%s/pipe", s_dir);
+    assert_int_equal (mkfifo (path, 0600), 0);
+    pid_t writer = fork ();
+    assert_true (writer >= 0);
+    if (writer == 0) {
+        FILE *pipe = fopen (path, "w");
+        _exit (pipe && fputs (text, pipe) >= 0 && fclose (pipe) == 0? 0: 1);
+    }
+    char err [ERR_MAX] = "";
+    //  Open and read until the writer has opened and closed its end.
+    for (int tries = 0; tries < 200 && (!scenario || scenario->job_count == 0); tries++) {
+        scenario_destroy (&scenario);
+        scenario = scenario_load (path, err, sizeof (err));
+        if (!scenario)
+            fail_msg ("a pipe: %s", err);
+        if (scenario->job_count == 0)
+            usleep (10000);
+    }
+    int status;
+    assert_int_equal (waitpid (writer, &status, 0), writer);
+    assert_int_equal (status, 0);
+    assert_int_equal (scenario->job_count, 1);
+    assert_string_equal (scenario->text, text);
+    scenario_destroy (&scenario);
+    unlink (path);
+}
+
+//  Out of memory is said as such (not as "no [job] sections"): with the
+//  address space bounded, in a child. ASan reserves the address space it
+//  needs at start and cannot run under a bound, so this runs in the plain
+//  build only.
+static void
+test_out_of_memory (void **state)
+{
+    (void) state;
+#if defined (__SANITIZE_ADDRESS__)
+    skip ();
+#else
+    const char *path = s_write ("memory.ini", AGENT_A "[job j]\nagent = a\npath = /x\nsize = 1M\n");
+    int pipes [2];
+    assert_int_equal (pipe (pipes), 0);
+    pid_t child = fork ();
+    assert_true (child >= 0);
+    if (child == 0) {
+        //  What the process maps now, and half the file bound more; large
+        //  blocks from new mappings, not from what the heap has free.
+        mallopt (M_MMAP_THRESHOLD, 64 * 1024);
+        malloc_trim (0);
+        FILE *statm = fopen ("/proc/self/statm", "r");
+        unsigned long pages = 0;
+        if (!statm || fscanf (statm, "%lu", &pages) != 1)
+            _exit (2);
+        fclose (statm);
+        struct rlimit limit;
+        limit.rlim_cur = limit.rlim_max = pages * (rlim_t) sysconf (_SC_PAGESIZE)
+                                        + SCENARIO_FILE_MAX / 2;
+        if (setrlimit (RLIMIT_AS, &limit))
+            _exit (2);
+        char err [ERR_MAX] = "";
+        scenario_t *scenario = scenario_load (path, err, sizeof (err));
+        if (write (pipes [1], err, strlen (err)) < 0)
+            _exit (2);
+        _exit (scenario? 1: 0);
+    }
+    close (pipes [1]);
+    char err [ERR_MAX] = "";
+    ssize_t got = read (pipes [0], err, sizeof (err) - 1);
+    close (pipes [0]);
+    int status;
+    assert_int_equal (waitpid (child, &status, 0), child);
+    assert_true (WIFEXITED (status));
+    assert_int_equal (WEXITSTATUS (status), 0);
+    assert_true (got > 0);
+    err [got] = 0;
+    s_assert_message (err, path, 0, NULL, "out of memory");
+#endif
+}
+
+//  What the file holds is quoted printably in every message: no control
+//  byte of it reaches the terminal.
+static void
+test_garbage_quoted (void **state)
+{
+    (void) state;
+    s_expect_load_error ("[jo\x1B[2Jb x]\n", 1, "[jo\\x1B[2Jb x]", "unknown section");
+    s_expect_load_error ("[global]\nke\x07y = 1\n", 2, "ke\\x07y", "unknown key");
+    s_expect_load_error (AGENT_A "[job a]\ntest = x\x01y\n", 4, "test",
+                         "'x\\x01y' is not a valid name");
+    s_expect_load_error ("[agent a]\nendpoint = tcp://h\x1B:1\n", 2, "endpoint",
+                         "'tcp://h\\x1B:1' contains a space or control character");
+    s_expect_load_error ("[agent a\xC3]\n", 1, "[agent a\\xC3]", "'a\\xC3' is not a valid name");
+    s_expect_check_error (AGENT_A "[job j]\nagent = a\nworkload = copy\ndst = d\n"
+                          "src = x\x7F://y\n", 7, "src", "'x\\x7F://y' is neither");
+    scenario_t *scenario = s_load_ok (AGENT_A);
+    char err [ERR_MAX];
+    assert_int_equal (scenario_set_agent (scenario, "b\x1B=tcp://h:1", err, sizeof (err)), -1);
+    assert_string_equal (err, "--agent b\\x1B=tcp://h:1: 'b\\x1B' is not a valid name: "
+                              "use letters, digits, '.', '_' and '-'");
+    scenario_destroy (&scenario);
 }
 
 //  A large file: many agents and jobs grow the arrays several times.
@@ -837,6 +1055,8 @@ int
 main (void)
 {
     const struct CMUnitTest tests [] = {
+        //  First, while the heap holds no large free block from the others.
+        cmocka_unit_test (test_out_of_memory),
         cmocka_unit_test (test_full_scenario),
         cmocka_unit_test (test_defaults),
         cmocka_unit_test (test_bom_and_crlf),
@@ -865,11 +1085,16 @@ main (void)
         cmocka_unit_test (test_set_agent),
         cmocka_unit_test (test_set_agent_malformed),
         cmocka_unit_test (test_write_needs_size_and_path),
+        cmocka_unit_test (test_size_zero),
+        cmocka_unit_test (test_errors_at_the_key),
         cmocka_unit_test (test_copy_and_fill_needs),
         cmocka_unit_test (test_direct_alignment),
         cmocka_unit_test (test_same_path_in_one_test),
         cmocka_unit_test (test_no_jobs),
         cmocka_unit_test (test_unreadable_file),
+        cmocka_unit_test (test_file_bounds),
+        cmocka_unit_test (test_text_kept_and_pipes),
+        cmocka_unit_test (test_garbage_quoted),
         cmocka_unit_test (test_many_jobs),
     };
     return cmocka_run_group_tests (tests, s_setup, s_teardown);

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "../../proto/jobspec.h"
+#include "../../proto/workload.h"
 #include "../../proto/clock.h"
 
 #include <inttypes.h>
@@ -106,7 +107,8 @@ test_table (void **state)
     (void) state;
     const char *keys [] = {
         "name", "test", "agent", "workload", "path", "src", "dst", "size", "bs",
-        "streams", "direct", "fsync", "pattern", "class", "keep", "refill", "interval", "rate", "drop_caches", "settle"
+        "streams", "direct", "fsync", "pattern", "class", "keep", "refill", "interval", "rate", "drop_caches", "settle",
+        "seekers", "seeks"
     };
     size_t rows = 0;
     for (const opt_def_t *opt = jobspec_options; opt->name; opt++) {
@@ -479,7 +481,8 @@ test_names_and_paths (void **state)
     assert_string_equal (jobspec_workload_name (WORKLOAD_COPY), "copy");
     assert_string_equal (jobspec_workload_name (WORKLOAD_FILL), "fill");
     assert_string_equal (jobspec_workload_name (WORKLOAD_MONITOR), "monitor");
-    assert_string_equal (jobspec_workload_name (5), "?");
+    assert_string_equal (jobspec_workload_name (WORKLOAD_BONNIE), "bonnie");
+    assert_string_equal (jobspec_workload_name (WORKLOAD_COUNT), "?");
     jobspec_t spec;
     jobspec_defaults (&spec);
     assert_int_equal (jobspec_class (&spec), CLASS_DISK);

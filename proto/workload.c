@@ -1,0 +1,270 @@
+/*  proto/workload.c: the workload descriptor table and the rules derived
+    from it; see workload.h. */
+#include "workload.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *const workload_names [] = {
+#define WORKLOAD_NAME(id, name) #name,
+    WORKLOAD_LIST (WORKLOAD_NAME)
+#undef WORKLOAD_NAME
+    NULL
+};
+
+//  Options every job has, whatever its workload.
+static const char *const s_common_keys [] = {
+    "name", "test", "agent", "workload", "class", "interval", "settle", "drop_caches",
+    "streams", NULL
+};
+
+//  The table, indexed by workload_t.
+static const workload_desc_t s_workloads [WORKLOAD_COUNT] = {
+    [WORKLOAD_NULL] = {
+        .name = "null",
+        .help = "no I/O: counts size bytes in bs steps as if written; tests the machinery",
+        .timed = true, .stream_results = true, .size_required = true,
+        .keys = { "size", "bs", "rate", NULL },
+    },
+    [WORKLOAD_WRITE] = {
+        .name = "write",
+        .help = "sequential write of size bytes in bs blocks, as dd does",
+        .timed = true, .stream_results = true, .host_figures = true, .size_required = true,
+        .required = { "path", NULL },
+        .keys = { "path", "size", "bs", "direct", "fsync", "pattern", "rate", "keep", NULL },
+        .files = { { .option = "path", .writes = true, .naming = FILES_PER_STREAM } },
+    },
+    [WORKLOAD_COPY] = {
+        .name = "copy",
+        .help = "read src (a path or an nfs:// URL), write dst; without size, the whole source",
+        .timed = true, .stream_results = true, .host_figures = true,
+        .required = { "src", "dst", NULL },
+        .keys = { "src", "dst", "size", "bs", "direct", "fsync", "rate", "keep", NULL },
+        .files = {
+            { .option = "src", .naming = FILES_SHARED, .nfs_url = true },
+            { .option = "dst", .writes = true, .naming = FILES_PER_STREAM },
+        },
+    },
+    [WORKLOAD_FILL] = {
+        .name = "fill",
+        .help = "create a source file before the test (untimed; kept: it is the share's content)",
+        .size_required = true,
+        .required = { "path", NULL },
+        .keys = { "path", "size", "bs", "pattern", "refill", NULL },
+        .files = { { .option = "path", .writes = true, .naming = FILES_PER_STREAM } },
+    },
+    [WORKLOAD_MONITOR] = {
+        .name = "monitor",
+        .help = "no I/O: the host's CPU, disk and NFS counters every interval, for the whole test",
+        .timed = true, .samples_host = true, .host_figures = true, .one_stream = true,
+    },
+    [WORKLOAD_READ] = {
+        .name = "read",
+        .help = "sequential read of path (laid out first if missing or short) or an nfs:// URL; "
+                "without size, the whole file",
+        .timed = true, .stream_results = true, .host_figures = true,
+        .required = { "path", NULL },
+        .keys = { "path", "size", "bs", "direct", "pattern", "rate", "keep", NULL },
+        .files = { { .option = "path", .naming = FILES_PER_STREAM, .nfs_url = true } },
+    },
+    [WORKLOAD_REWRITE] = {
+        .name = "rewrite",
+        .help = "iozone -i 0: write a new file, then write it again in place (bs is the record size)",
+        .timed = true, .stream_results = true, .host_figures = true, .size_required = true,
+        .required = { "path", NULL },
+        .keys = { "path", "size", "bs", "direct", "fsync", "pattern", "keep", NULL },
+        .files = { { .option = "path", .writes = true, .naming = FILES_PER_STREAM } },
+        .phases = { { .name = "write" }, { .name = "rewrite" } },
+    },
+    [WORKLOAD_BONNIE] = {
+        .name = "bonnie",
+        .help = "bonnie++'s block tests on one file: block output, rewrite, block input, random "
+                "seeks (the per-character tests are left out, as -f does)",
+        .timed = true, .stream_results = true, .host_figures = true, .size_required = true,
+        .required = { "path", NULL },
+        .keys = { "path", "size", "bs", "direct", "fsync", "seekers", "seeks", "keep", NULL },
+        .files = { { .option = "path", .writes = true, .naming = FILES_PER_STREAM } },
+        .phases = {
+            { .name = "output" }, { .name = "rewrite" }, { .name = "input" },
+            { .name = "seeks", .rate = RATE_OPS },
+        },
+        .defaults = { { .option = "bs", .text = "8K" }, { .option = "fsync", .text = "close" } },
+    },
+};
+
+_Static_assert (sizeof (workload_names) / sizeof (workload_names [0]) == WORKLOAD_COUNT + 1,
+                "one name per workload");
+
+const workload_desc_t *
+workload_desc (int workload)
+{
+    if (workload < 0 || workload >= WORKLOAD_COUNT)
+        return NULL;
+    return &s_workloads [workload];
+}
+
+uint32_t
+workload_phase_count (const workload_desc_t *desc)
+{
+    uint32_t count = 0;
+    while (count < WORKLOAD_PHASES_MAX && desc->phases [count].name)
+        count++;
+    return count? count: 1;
+}
+
+const char *
+workload_phase_name (const workload_desc_t *desc, uint32_t phase)
+{
+    return phase < WORKLOAD_PHASES_MAX? desc->phases [phase].name: NULL;
+}
+
+rate_kind_t
+workload_phase_rate (const workload_desc_t *desc, uint32_t phase)
+{
+    return phase < WORKLOAD_PHASES_MAX && desc->phases [phase].name?
+           desc->phases [phase].rate: RATE_BYTES;
+}
+
+//  True if key is in the NULL-terminated list (of at most max entries).
+static bool
+s_listed (const char *const *list, size_t max, const char *key)
+{
+    for (size_t i = 0; i < max && list [i]; i++)
+        if (strcmp (list [i], key) == 0)
+            return true;
+    return false;
+}
+
+bool
+workload_uses_key (const workload_desc_t *desc, const char *key)
+{
+    return s_listed (s_common_keys, SIZE_MAX, key)
+        || s_listed (desc->keys, WORKLOAD_KEYS_MAX, key);
+}
+
+const char *
+workload_option_text (const jobspec_t *spec, const char *option)
+{
+    const opt_def_t *opt = jobspec_option (option);
+    if (!opt || opt->type != OPT_STRING)
+        return "";
+    return (const char *) spec + opt->offset;
+}
+
+//  A file option's value in its form: a local path, or where allowed
+//  nfs://server/export/file (with an optional ?query for libnfs, such
+//  as ?version=4). Returns 0, or -1 with a reason.
+static int
+s_check_file_form (const workload_file_t *file, const char *value, char *err, size_t errlen)
+{
+    if (strncmp (value, "nfs://", 6) != 0) {
+        if (strstr (value, "://")) {
+            snprintf (err, errlen, "'%.*s' is neither a path nor an nfs:// URL", 200, value);
+            return -1;
+        }
+        return 0;
+    }
+    if (!file->nfs_url) {
+        snprintf (err, errlen, "'%.*s': an nfs:// URL cannot be written; give a path", 200, value);
+        return -1;
+    }
+    const char *server = value + 6;
+    const char *slash = strchr (server, '/');
+    size_t path_len = slash? strcspn (slash, "?"): 0;
+    if (!slash || slash == server || path_len < 2 || slash [path_len - 1] == '/') {
+        snprintf (err, errlen, "'%.*s' is not nfs://server/export/file", 200, value);
+        return -1;
+    }
+    return 0;
+}
+
+int
+workload_check (const jobspec_t *spec, const char **key, char *err, size_t errlen)
+{
+    const workload_desc_t *desc = workload_desc (spec->workload);
+    if (!desc) {
+        *key = "workload";
+        snprintf (err, errlen, "workload %d is not known", spec->workload);
+        return -1;
+    }
+    for (size_t i = 0; i < 4 && desc->required [i]; i++)
+        if (!workload_option_text (spec, desc->required [i]) [0]) {
+            *key = desc->required [i];
+            snprintf (err, errlen, "the %s workload needs a %s", desc->name, desc->required [i]);
+            return -1;
+        }
+    if (desc->size_required && spec->size_bytes == 0) {
+        *key = "size";
+        snprintf (err, errlen, "the %s workload needs a size of more than 0", desc->name);
+        return -1;
+    }
+    if (desc->one_stream && spec->streams != 1) {
+        *key = "streams";
+        snprintf (err, errlen, "the %s workload runs one stream: streams must be 1", desc->name);
+        return -1;
+    }
+    for (size_t f = 0; f < WORKLOAD_FILES_MAX && desc->files [f].option; f++) {
+        const char *value = workload_option_text (spec, desc->files [f].option);
+        if (value [0] && s_check_file_form (&desc->files [f], value, err, errlen)) {
+            *key = desc->files [f].option;
+            return -1;
+        }
+    }
+    if (spec->direct && spec->bs_bytes % WORKLOAD_DIRECT_ALIGN_BYTES) {
+        *key = "bs";
+        snprintf (err, errlen, "direct = yes needs a multiple of %d bytes, and %" PRIu64 " is not",
+                  WORKLOAD_DIRECT_ALIGN_BYTES, spec->bs_bytes);
+        return -1;
+    }
+    if (spec->direct && spec->size_bytes % WORKLOAD_DIRECT_ALIGN_BYTES) {
+        *key = "size";
+        snprintf (err, errlen, "direct = yes needs a multiple of %d bytes, and %" PRIu64 " is not",
+                  WORKLOAD_DIRECT_ALIGN_BYTES, spec->size_bytes);
+        return -1;
+    }
+    return 0;
+}
+
+uint64_t
+workload_file_count (const jobspec_t *spec, size_t file)
+{
+    const workload_desc_t *desc = workload_desc (spec->workload);
+    if (!desc || file >= WORKLOAD_FILES_MAX || !desc->files [file].option)
+        return 0;
+    const char *value = workload_option_text (spec, desc->files [file].option);
+    if (!value [0] || jobspec_src_is_nfs (value))
+        return 0;
+    return desc->files [file].naming == FILES_SHARED? 1: spec->streams;
+}
+
+int
+workload_file_path (const jobspec_t *spec, size_t file, uint64_t index, char *buf, size_t buflen)
+{
+    const workload_desc_t *desc = workload_desc (spec->workload);
+    assert (desc && file < WORKLOAD_FILES_MAX && desc->files [file].option);
+    const char *value = workload_option_text (spec, desc->files [file].option);
+    if (desc->files [file].naming == FILES_SHARED) {
+        int len = snprintf (buf, buflen, "%s", value);
+        return len < 0 || (size_t) len >= buflen? -1: 0;
+    }
+    return jobspec_stream_path (value, spec->streams, index, buf, buflen);
+}
+
+int
+workload_apply_defaults (jobspec_t *spec, bool (*given) (const char *option, void *arg), void *arg)
+{
+    const workload_desc_t *desc = workload_desc (spec->workload);
+    if (!desc)
+        return 0;
+    for (size_t i = 0; i < WORKLOAD_DEFAULTS_MAX && desc->defaults [i].option; i++) {
+        if (given && given (desc->defaults [i].option, arg))
+            continue;
+        const opt_def_t *opt = jobspec_option (desc->defaults [i].option);
+        char err [128];
+        if (!opt || opt_parse (opt, desc->defaults [i].text, spec, err, sizeof (err)))
+            return -1;
+    }
+    return 0;
+}

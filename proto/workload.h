@@ -1,0 +1,159 @@
+/*  proto/workload.h: what every workload is, in one place, for both sides.
+
+    A workload's meaning lives in one row of the descriptor table in
+    workload.c: whether it is timed, which options it requires and which
+    it accepts, which files it reads and writes (for the overlap and
+    confinement checks), whether its host owes figures, whether its
+    samples are the host's counters, and its phases. The scenario
+    checker, the run engine and the agent derive every rule from it;
+    nothing outside proto/ and agent/workloads/ asks which workload a job
+    runs. Adding a workload: a line in WORKLOAD_LIST, its row in
+    workload.c, and its ops table in agent/workloads/.
+
+    Phases. A workload may run as a sequence of timed phases (rewrite:
+    write, then rewrite in place). Every phase starts at one instant on
+    every host, announced once every host finished the phase before, and
+    is a row of its own in the reports ("TEST/PHASE"). A workload without
+    phases runs one phase, named after its test.
+*/
+#ifndef IOFLEET_WORKLOAD_DESC_H
+#define IOFLEET_WORKLOAD_DESC_H
+
+#include "jobspec.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+//  Every workload this protocol knows, in the order of their values.
+//  The values never travel: the wire and the scenario use the names.
+#define WORKLOAD_LIST(X) \
+    X (NULL, null)          \
+    X (WRITE, write)        \
+    X (COPY, copy)          \
+    X (FILL, fill)          \
+    X (MONITOR, monitor)    \
+    X (READ, read)          \
+    X (REWRITE, rewrite)    \
+    X (BONNIE, bonnie)
+
+typedef enum {
+#define WORKLOAD_ENUM(id, name) WORKLOAD_##id,
+    WORKLOAD_LIST (WORKLOAD_ENUM)
+#undef WORKLOAD_ENUM
+    WORKLOAD_COUNT                  //  one past the last
+} workload_t;
+
+//  The names, indexed by value and NULL-terminated: the choices of the
+//  `workload` option.
+extern const char *const workload_names [];
+
+#define WORKLOAD_PHASES_MAX     8       //  phases one workload may have
+#define WORKLOAD_FILES_MAX      3       //  file options one workload may have
+#define WORKLOAD_KEYS_MAX       24      //  options one workload may accept
+#define WORKLOAD_DEFAULTS_MAX   4       //  options whose default it changes
+
+//  O_DIRECT needs offsets and lengths in these units (the smallest
+//  logical block any disk has); buffers aligned to a page.
+#define WORKLOAD_DIRECT_ALIGN_BYTES 512
+#define WORKLOAD_BUFFER_ALIGN_BYTES 4096
+
+//  How the files of a file option are named.
+typedef enum {
+    FILES_PER_STREAM,               //  the path itself for one stream, path.1 .. path.N for N
+    FILES_SHARED                    //  one file for every stream (a copy's source)
+} file_naming_t;
+
+//  One option of a job that names a file.
+typedef struct {
+    const char *option;             //  the string option holding it: "path", "src", "dst"
+    bool writes;                    //  the job creates or changes the file
+    file_naming_t naming;           //  how streams share it
+    bool nfs_url;                   //  may be an nfs:// URL instead of a local path
+} workload_file_t;
+
+//  What a phase's rate counts.
+typedef enum {
+    RATE_BYTES,                     //  MB/s
+    RATE_OPS                        //  operations per second (bonnie's seeks)
+} rate_kind_t;
+
+//  One timed phase.
+typedef struct {
+    const char *name;               //  "write", "rewrite": the report row is TEST/NAME
+    rate_kind_t rate;               //  what its rate counts
+} workload_phase_t;
+
+//  An option whose default this workload changes (randrw's bs of 16K).
+typedef struct {
+    const char *option;             //  option name
+    const char *text;               //  default as scenario text
+} workload_default_t;
+
+//  One workload, as both sides see it.
+typedef struct {
+    const char *name;               //  as in scenarios and on the wire
+    const char *help;               //  one line for --help and the manual
+    bool timed;                     //  runs in the test's window after START; false: does its
+                                    //  work during PREPARE (fill), before any timed job prepares
+    bool stream_results;            //  its streams' RESULTs are figures of the test
+    bool samples_host;              //  its samples are the host's counters (MONITOR); it runs
+                                    //  until the last phase of the test is over
+    bool host_figures;              //  its host owes the test HOST figures (CPU, memory, disks)
+    bool one_stream;                //  streams must be 1
+    bool size_required;             //  size must be given; else 0 means the whole source file
+    const char *required [4];       //  string options that must be given, NULL-terminated
+    const char *keys [WORKLOAD_KEYS_MAX];   //  options it uses beyond the common ones
+    workload_file_t files [WORKLOAD_FILES_MAX]; //  files it names; option NULL ends them
+    workload_phase_t phases [WORKLOAD_PHASES_MAX]; //  name NULL ends them; none: one phase
+    workload_default_t defaults [WORKLOAD_DEFAULTS_MAX];   //  option NULL ends them
+} workload_desc_t;
+
+//  The descriptor of a workload value, or NULL if out of range.
+const workload_desc_t *workload_desc (int workload);
+
+//  Phases of a workload, at least 1.
+uint32_t workload_phase_count (const workload_desc_t *desc);
+
+//  Name of phase `phase` ("rewrite"), or NULL for the one phase of a
+//  workload without phases (its row is named after the test).
+const char *workload_phase_name (const workload_desc_t *desc, uint32_t phase);
+
+//  What phase `phase` counts: RATE_BYTES unless it says otherwise.
+rate_kind_t workload_phase_rate (const workload_desc_t *desc, uint32_t phase);
+
+//  True if a job of this workload uses option `key`: one of the options
+//  every job has (test, agent, workload, class, interval, settle,
+//  drop_caches, streams) or one of its own.
+bool workload_uses_key (const workload_desc_t *desc, const char *key);
+
+//  The rules a job's options must follow, checked the same way by the
+//  scenario parser and the agent: required options given, size given
+//  where required, one stream where required, direct I/O's alignment,
+//  file options in their form (a path, or nfs://server/export/file where
+//  allowed). Returns 0, or -1 with the option at fault in *key and the
+//  reason in err ("the write workload needs a path").
+int workload_check (const jobspec_t *spec, const char **key, char *err, size_t errlen);
+
+//  The value of string option `option` in spec ("" if the option is not
+//  a string option).
+const char *workload_option_text (const jobspec_t *spec, const char *option);
+
+//  How many files the file option `file` (an index into desc->files)
+//  names in a job: streams for FILES_PER_STREAM, 1 for FILES_SHARED, 0
+//  if the option is empty or an nfs:// URL (no local file).
+uint64_t workload_file_count (const jobspec_t *spec, size_t file);
+
+//  Path of file `index` of file option `file` in a job into buf.
+//  Returns 0, or -1 if it does not fit.
+int workload_file_path (const jobspec_t *spec, size_t file, uint64_t index,
+                        char *buf, size_t buflen);
+
+//  Give spec the workload's own defaults for options `given` says were
+//  not set (given (option) returns true for options the scenario set, in
+//  the job or in [global]). Returns 0, or -1 if a default does not parse
+//  (a table bug).
+int workload_apply_defaults (jobspec_t *spec, bool (*given) (const char *option, void *arg),
+                             void *arg);
+
+#endif

@@ -1,0 +1,226 @@
+/*  tests/unit/proto_workload.c: the workload descriptor table and the
+    rules both sides derive from it. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "../../proto/workload.h"
+
+#include <stdio.h>
+#include <string.h>
+
+//  A job of workload with every default and the given path.
+static jobspec_t
+s_job (int workload, const char *path)
+{
+    jobspec_t spec;
+    jobspec_defaults (&spec);
+    spec.workload = workload;
+    snprintf (spec.path, sizeof (spec.path), "%s", path);
+    spec.size_bytes = 1 << 20;
+    return spec;
+}
+
+//  Every row is complete and names only options the table has: a key,
+//  a required option, a file option and a default that does not exist
+//  would be a rule that can never apply.
+static void
+test_rows_name_real_options (void **state)
+{
+    (void) state;
+    for (int w = 0; w < WORKLOAD_COUNT; w++) {
+        const workload_desc_t *desc = workload_desc (w);
+        assert_non_null (desc);
+        assert_string_equal (desc->name, workload_names [w]);
+        assert_non_null (desc->help);
+        //  Only timed workloads can report streams or sample the host.
+        if (desc->stream_results || desc->samples_host)
+            assert_true (desc->timed);
+        for (size_t i = 0; i < WORKLOAD_KEYS_MAX && desc->keys [i]; i++)
+            assert_non_null (jobspec_option (desc->keys [i]));
+        for (size_t i = 0; i < 4 && desc->required [i]; i++) {
+            const opt_def_t *opt = jobspec_option (desc->required [i]);
+            assert_non_null (opt);
+            assert_int_equal (opt->type, OPT_STRING);
+            assert_true (workload_uses_key (desc, desc->required [i]));
+        }
+        for (size_t f = 0; f < WORKLOAD_FILES_MAX && desc->files [f].option; f++) {
+            const opt_def_t *opt = jobspec_option (desc->files [f].option);
+            assert_non_null (opt);
+            assert_int_equal (opt->type, OPT_STRING);
+            assert_true (workload_uses_key (desc, desc->files [f].option));
+        }
+        for (size_t d = 0; d < WORKLOAD_DEFAULTS_MAX && desc->defaults [d].option; d++)
+            assert_true (workload_uses_key (desc, desc->defaults [d].option));
+        assert_true (workload_phase_count (desc) >= 1);
+    }
+    assert_null (workload_names [WORKLOAD_COUNT]);
+    assert_null (workload_desc (-1));
+    assert_null (workload_desc (WORKLOAD_COUNT));
+}
+
+//  The phases of rewrite and bonnie, and the one phase of write.
+static void
+test_phases (void **state)
+{
+    (void) state;
+    const workload_desc_t *write = workload_desc (WORKLOAD_WRITE);
+    assert_int_equal (workload_phase_count (write), 1);
+    assert_null (workload_phase_name (write, 0));
+    const workload_desc_t *rewrite = workload_desc (WORKLOAD_REWRITE);
+    assert_int_equal (workload_phase_count (rewrite), 2);
+    assert_string_equal (workload_phase_name (rewrite, 0), "write");
+    assert_string_equal (workload_phase_name (rewrite, 1), "rewrite");
+    const workload_desc_t *bonnie = workload_desc (WORKLOAD_BONNIE);
+    assert_int_equal (workload_phase_count (bonnie), 4);
+    assert_string_equal (workload_phase_name (bonnie, 3), "seeks");
+    assert_int_equal (workload_phase_rate (bonnie, 3), RATE_OPS);
+    assert_int_equal (workload_phase_rate (bonnie, 0), RATE_BYTES);
+}
+
+//  Which keys a workload takes: the common ones, and its own.
+static void
+test_keys (void **state)
+{
+    (void) state;
+    const workload_desc_t *write = workload_desc (WORKLOAD_WRITE);
+    assert_true (workload_uses_key (write, "path"));
+    assert_true (workload_uses_key (write, "interval"));
+    assert_false (workload_uses_key (write, "src"));
+    assert_false (workload_uses_key (write, "seekers"));
+    const workload_desc_t *monitor = workload_desc (WORKLOAD_MONITOR);
+    assert_false (workload_uses_key (monitor, "path"));
+    assert_false (workload_uses_key (monitor, "size"));
+    assert_true (workload_uses_key (workload_desc (WORKLOAD_BONNIE), "seekers"));
+}
+
+//  Each rule names the option at fault.
+static void
+test_check (void **state)
+{
+    (void) state;
+    const char *key = NULL;
+    char err [256];
+
+    jobspec_t spec = s_job (WORKLOAD_WRITE, "");
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), -1);
+    assert_string_equal (key, "path");
+    assert_string_equal (err, "the write workload needs a path");
+
+    spec = s_job (WORKLOAD_WRITE, "dd1");
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), 0);
+    spec.size_bytes = 0;
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), -1);
+    assert_string_equal (key, "size");
+
+    //  A copy and a read without a size take the whole file.
+    spec = s_job (WORKLOAD_COPY, "");
+    strcpy (spec.src, "nfs://srv/export/src");
+    strcpy (spec.dst, "dst");
+    spec.size_bytes = 0;
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), 0);
+    strcpy (spec.dst, "nfs://srv/export/dst");
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), -1);
+    assert_string_equal (key, "dst");
+    assert_non_null (strstr (err, "cannot be written"));
+    strcpy (spec.dst, "dst");
+    strcpy (spec.src, "nfs://srv");
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), -1);
+    assert_string_equal (key, "src");
+    strcpy (spec.src, "http://srv/x");
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), -1);
+    assert_string_equal (key, "src");
+
+    spec = s_job (WORKLOAD_READ, "nfs://srv/export/f?version=4");
+    spec.size_bytes = 0;
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), 0);
+
+    spec = s_job (WORKLOAD_MONITOR, "");
+    spec.streams = 2;
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), -1);
+    assert_string_equal (key, "streams");
+
+    spec = s_job (WORKLOAD_WRITE, "dd1");
+    spec.direct = true;
+    spec.bs_bytes = 1000;
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), -1);
+    assert_string_equal (key, "bs");
+    spec.bs_bytes = 4096;
+    spec.size_bytes = 4097;
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), -1);
+    assert_string_equal (key, "size");
+}
+
+//  The files a job names: a copy's source is shared, its destinations
+//  one per stream; an nfs:// source is no local file.
+static void
+test_files (void **state)
+{
+    (void) state;
+    jobspec_t spec = s_job (WORKLOAD_COPY, "");
+    strcpy (spec.src, "src");
+    strcpy (spec.dst, "out");
+    spec.streams = 3;
+    assert_int_equal (workload_file_count (&spec, 0), 1);
+    assert_int_equal (workload_file_count (&spec, 1), 3);
+    assert_int_equal (workload_file_count (&spec, 2), 0);
+    char path [64];
+    assert_int_equal (workload_file_path (&spec, 0, 0, path, sizeof (path)), 0);
+    assert_string_equal (path, "src");
+    assert_int_equal (workload_file_path (&spec, 1, 2, path, sizeof (path)), 0);
+    assert_string_equal (path, "out.3");
+    strcpy (spec.src, "nfs://srv/export/src");
+    assert_int_equal (workload_file_count (&spec, 0), 0);
+
+    spec = s_job (WORKLOAD_WRITE, "one");
+    assert_int_equal (workload_file_count (&spec, 0), 1);
+    assert_int_equal (workload_file_path (&spec, 0, 0, path, sizeof (path)), 0);
+    assert_string_equal (path, "one");
+    assert_int_equal (workload_file_path (&spec, 0, 0, path, 3), -1);
+}
+
+//  Which options the scenario set, for the defaults test.
+static bool
+s_given_fsync (const char *option, void *arg)
+{
+    (void) arg;
+    return strcmp (option, "fsync") == 0;
+}
+
+//  A workload's own defaults apply only to options nobody set.
+static void
+test_defaults (void **state)
+{
+    (void) state;
+    jobspec_t spec = s_job (WORKLOAD_BONNIE, "b");
+    assert_int_equal (spec.bs_bytes, 1 << 20);
+    assert_int_equal (workload_apply_defaults (&spec, NULL, NULL), 0);
+    assert_int_equal (spec.bs_bytes, 8192);
+    assert_int_equal (spec.fsync_mode, FSYNC_CLOSE);
+
+    spec = s_job (WORKLOAD_BONNIE, "b");
+    spec.fsync_mode = FSYNC_NONE;
+    assert_int_equal (workload_apply_defaults (&spec, s_given_fsync, NULL), 0);
+    assert_int_equal (spec.bs_bytes, 8192);
+    assert_int_equal (spec.fsync_mode, FSYNC_NONE);
+
+    spec = s_job (WORKLOAD_WRITE, "w");
+    assert_int_equal (workload_apply_defaults (&spec, NULL, NULL), 0);
+    assert_int_equal (spec.bs_bytes, 1 << 20);
+}
+
+int
+main (void)
+{
+    const struct CMUnitTest tests [] = {
+        cmocka_unit_test (test_rows_name_real_options),
+        cmocka_unit_test (test_phases),
+        cmocka_unit_test (test_keys),
+        cmocka_unit_test (test_check),
+        cmocka_unit_test (test_files),
+        cmocka_unit_test (test_defaults),
+    };
+    return cmocka_run_group_tests (tests, NULL, NULL);
+}
