@@ -1,6 +1,8 @@
 # iofleet: `make` builds build/iofleet and build/iofleet-agent.
 #
-#   make deps        install missing Debian packages (as root)
+#   make deps        install the missing Debian packages `make` needs (as root);
+#                    `make deps-test` those the tests, demo and benchmarks need too
+#   make deb         Debian packages iofleet and iofleet-agent in build/deb/
 #   make test        unit and integration tests, plain and under ASan/UBSan
 #   make demo        two agents on loopback and an NFS export, configs/demo.ini
 #   make bench       the write workload beside dd and fio, the copy workload
@@ -40,19 +42,25 @@ AGENT_OBJ := $(call obj,$(AGENT_SRC))
 COORD_OBJ := $(call obj,$(COORD_SRC))
 UNIT_BIN  := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps binaries units test test-build demo bench clean fuzz fuzz-build
+.PHONY: all deps deps-test deps-deb binaries docs units test test-build demo bench clean \
+        fuzz fuzz-build deb
 all: deps
-	@$(MAKE) --no-print-directory binaries
+	@$(MAKE) --no-print-directory binaries docs
 
+# A host that only builds installs only what building needs.
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh build
+deps-test:
+	@scripts/deps.sh test
+deps-deb:
+	@scripts/deps.sh deb
 
 binaries: $(B)/iofleet $(B)/iofleet-agent
 units: $(UNIT_BIN)
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(B)/iofleet: $(B)/coordinator/main.o $(COORD_OBJ) $(PROTO_OBJ)
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
@@ -68,15 +76,38 @@ $(B)/tests/agent_%: $(B)/tests/unit/agent_%.o $(AGENT_OBJ) $(PROTO_OBJ)
 $(B)/tests/coord_%: $(B)/tests/unit/coord_%.o $(COORD_OBJ) $(PROTO_OBJ)
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -lcmocka -o $@
 
-test-build: binaries units
+# Manual pages and shell completion, written by the programs from the
+# tables that drive their --help (coordinator/cli.h, agent/settings.c,
+# proto/jobspec.c), so that they cannot drift.
+MAN_PAGES  := $(B)/man/iofleet.1 $(B)/man/iofleet-scenario.5 $(B)/man/iofleet-agent.8
+COMPLETION := $(B)/completion/iofleet $(B)/completion/iofleet-agent
+docs: $(MAN_PAGES) $(COMPLETION)
+
+$(B)/man/iofleet.1 $(B)/man/iofleet-scenario.5: $(B)/iofleet
+	@mkdir -p $(dir $@)
+	$(B)/iofleet --man $(notdir $@) > $@.tmp && mv $@.tmp $@
+$(B)/man/iofleet-agent.8: $(B)/iofleet-agent
+	@mkdir -p $(dir $@)
+	$(B)/iofleet-agent --man > $@.tmp && mv $@.tmp $@
+$(B)/completion/%: $(B)/% scripts/completion.bash
+	@mkdir -p $(dir $@)
+	{ $(B)/$* --completion && cat scripts/completion.bash; } > $@.tmp && mv $@.tmp $@
+
+test-build: binaries units docs
+
+# The packages, built from a copy of the checkout in build/deb/ (see
+# scripts/deb.sh); the version is IOFLEET_VERSION of proto/version.h.
+deb: deps-deb
+	@scripts/deb.sh $(B)/deb
 
 # The whole suite twice: a plain build, then one under ASan and UBSan.
-test: deps
+test: deps-test
 	@$(MAKE) --no-print-directory B=build test-build
 	@$(MAKE) --no-print-directory B=build-asan SAN=1 test-build
 	@tests/run.sh build build-asan
 
-demo: all
+demo: deps-test
+	@$(MAKE) --no-print-directory binaries docs
 	@scripts/demo.sh build
 
 # Fuzz targets: clang with libFuzzer, ASan and UBSan, built from the
@@ -103,15 +134,17 @@ $(FUZZ_B)/fuzz_scenario: tests/fuzz/fuzz_scenario.c coordinator/scenario.c coord
 
 fuzz-build: $(FUZZ_BIN)
 
-fuzz: deps
+fuzz: deps-test
 	@$(MAKE) --no-print-directory fuzz-build
 	@tests/fuzz/run.sh $(FUZZ_B) $(FUZZ_SECONDS)
 
-bench: all
+bench: deps-test
+	@$(MAKE) --no-print-directory binaries
 	@tests/bench/write.sh build
 	@tests/bench/copy.sh build
 
 clean:
 	rm -rf build build-asan build-fuzz
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+# (build/deb/ holds a copy of the tree, with directories named *.d.)
+-include $(shell find $(B) -path $(B)/deb -prune -o -name '*.d' -type f -print 2>/dev/null)

@@ -1048,6 +1048,20 @@ agent_endpoint_is_loopback (const char *endpoint)
         && (ntohl (in.s_addr) >> 24) == 127;
 }
 
+//  An agent's keys directory: its own pair and at least one coordinator.
+keys_t *
+agent_keys_new (const char *dir, char *err, size_t errlen)
+{
+    keys_t *keys = keys_new (dir, err, errlen);
+    if (keys && keys_peer_count (keys) == 0) {
+        snprintf (err, errlen, "keys %s: no coordinator public key (*" KEYS_PUBLIC_SUFFIX
+                  ") beside the agent's own: copy in the NAME" KEYS_PUBLIC_SUFFIX
+                  " of every coordinator to trust", dir);
+        keys_destroy (&keys);
+    }
+    return keys;
+}
+
 //  Every stream holds its file and that file's directory open (a copy its
 //  source too): three descriptors for each of up to S_TEST_STREAMS_MAX
 //  streams is more than the usual soft limit of 1024. Raise the soft limit
@@ -1141,15 +1155,9 @@ agent_new (const agent_config_t *config, char *err, size_t errlen)
             goto fail;
 
     if (config->keys_dir) {
-        self->keys = keys_new (config->keys_dir, err, errlen);
+        self->keys = agent_keys_new (config->keys_dir, err, errlen);
         if (!self->keys)
             goto fail;
-        if (keys_peer_count (self->keys) == 0) {
-            snprintf (err, errlen, "keys %s: no coordinator public key (*" KEYS_PUBLIC_SUFFIX
-                      ") beside the agent's own: copy in the NAME" KEYS_PUBLIC_SUFFIX
-                      " of every coordinator to trust", config->keys_dir);
-            goto fail;
-        }
         self->auth = auth_new (self->keys, self->name, err, errlen);
         if (!self->auth)
             goto fail;

@@ -3,6 +3,13 @@
         iofleet run SCENARIO.ini [--agent NAME=ENDPOINT ...] [-o DIR]
                                  [--iterations N] [--json FILE] [-q]
         iofleet ping [--timeout DURATION] ENDPOINT ...
+        iofleet keygen DIR [NAME]
+        (report and compare: coordinator/report/command.c)
+
+    Every command is a cli_command_t with a table of its flags
+    (coordinator/cli.h says how to add a flag or a command); the table
+    drives its parsing, its --help and its part of iofleet(1). The list of
+    commands is s_commands at the bottom.
 
     Exit status: 0 everything ran and every agent reported; 1 a test
     failed or an agent was lost or unreachable; 2 bad usage or a bad
@@ -10,7 +17,9 @@
     results directory is complete, but the archive could not record it.
 */
 #include "aggregate.h"
+#include "cli.h"
 #include "fleet.h"
+#include "manpage.h"
 #include "run.h"
 #include "scenario.h"
 #include "report/report.h"
@@ -18,29 +27,9 @@
 #include "../proto/keys.h"
 #include "../proto/version.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-
-static void
-s_usage (FILE *out)
-{
-    fprintf (out,
-        "usage: iofleet run SCENARIO.ini [--agent NAME=ENDPOINT ...] [-o DIR]\n"
-        "                   [--iterations N] [--json FILE] [-q]\n"
-        "       iofleet ping [--timeout DURATION] [--keys DIR] [NAME=]ENDPOINT ...\n"
-        "       iofleet keygen DIR [NAME]\n"
-        "       iofleet report RESULT.json [--format text|json|csv|html]\n"
-        "       iofleet compare A.json B.json [C.json ...] [--labels a,b,c]\n"
-        "                       [--format text|json|csv|html] [--fail-on BOUND ...]\n"
-        "       iofleet compare --db FILE --by kernel|host|label|scenario [--test NAME]\n"
-        "       iofleet db import RESULTS.json ... [--db FILE]\n"
-        "       iofleet history [--db FILE] [--test NAME] [filters] [--format text|html]\n"
-        "       iofleet --version\n"
-        "\n"
-        "`iofleet run --help` lists the scenario file's keys.\n");
-}
 
 //  Print one option table as help lines.
 static void
@@ -56,29 +45,14 @@ s_print_options (const opt_def_t *options, int need_flags, FILE *out)
     }
 }
 
+//  What `iofleet run --help` prints after the flags: the scenario's keys.
 static void
-s_run_help (FILE *out)
+s_run_keys_help (FILE *out)
 {
-    fprintf (out,
-        "usage: iofleet run SCENARIO.ini [options]\n"
-        "\n"
-        "  --agent NAME=ENDPOINT  set or add an agent's endpoint (repeatable)\n"
-        "  -o, --output DIR       results directory (default results/<scenario>-<UTC time>)\n"
-        "  --iterations N         run every test N times (overrides [global] iterations)\n"
-        "  --json FILE            also write the results JSON to FILE\n"
-        "  --keys DIR             CURVE keys: ours and the agents' (overrides [global] keys)\n"
-        "  -q, --quiet            no live status line\n"
-        "  --progress=lines       status as plain lines on stderr each interval\n"
-        "                         (default terminal: one line rewritten, on a terminal only)\n"
-        "  --units MB|MiB         rates in the reports in MB/s (10^6 B/s, the default) or MiB/s\n"
-        "  --on-lost continue|abort  an agent lost mid-test: the others finish, or the run stops\n"
-        "  --label TEXT           what this run is (a patch, a setting), for compare --by label\n"
-        "  --db FILE              the archive each test is recorded in (default iofleet.db\n"
-        "                         beside the results directory)\n"
-        "  --no-db                record the run in no archive\n"
-        "\n"
-        "[global] run options:\n");
+    fprintf (out, "[global] run options:\n");
     s_print_options (scenario_run_options, 0, out);
+    fprintf (out, "\n[agent NAME] options:\n");
+    s_print_options (scenario_agent_options, 0, out);
     fprintf (out, "\n[job NAME] options (those marked * may stand in [global] as defaults):\n");
     for (const opt_def_t *opt = jobspec_options; opt->name; opt++) {
         if (streq (opt->name, "name"))
@@ -114,46 +88,78 @@ s_check_keys (const scenario_t *scenario, char *err, size_t errlen)
     return rc;
 }
 
+//  The flags of `iofleet run`.
+enum {
+    RUN_AGENT, RUN_OUTPUT, RUN_ITERATIONS, RUN_JSON, RUN_KEYS, RUN_QUIET, RUN_PROGRESS,
+    RUN_UNITS, RUN_ON_LOST, RUN_LABEL, RUN_DB, RUN_NO_DB
+};
+static const cli_flag_t s_run_flags [] = {
+    [RUN_AGENT] = { "agent", 0, "NAME=ENDPOINT",
+        "set the endpoint of agent NAME, or add the agent; repeatable" },
+    [RUN_OUTPUT] = { "output", 'o', "DIR",
+        "results directory (default results/SCENARIO-UTCTIME)" },
+    [RUN_ITERATIONS] = { "iterations", 0, "N",
+        "run every test N times (overrides [global] iterations)" },
+    [RUN_JSON] = { "json", 0, "FILE", "also write the results JSON to FILE" },
+    [RUN_KEYS] = { "keys", 0, "DIR",
+        "CURVE keys: ours and the agents' (overrides [global] keys)" },
+    [RUN_QUIET] = { "quiet", 'q', NULL, "no live status line" },
+    [RUN_PROGRESS] = { "progress", 0, "lines|terminal",
+        "status as plain lines on stderr each interval, or one line rewritten "
+        "(the default, on a terminal only)" },
+    [RUN_UNITS] = { "units", 0, "MB|MiB",
+        "rates in the reports in MB/s (10^6 B/s, the default) or MiB/s" },
+    [RUN_ON_LOST] = { "on-lost", 0, "continue|abort",
+        "an agent lost mid-test: the others finish, or the run stops (overrides [global] on_lost)" },
+    [RUN_LABEL] = { "label", 0, "TEXT",
+        "what this run is (a patch, a setting), for compare --by label" },
+    [RUN_DB] = { "db", 0, "FILE",
+        "the archive each test is recorded in (default iofleet.db beside the results directory)" },
+    [RUN_NO_DB] = { "no-db", 0, NULL, "record the run in no archive" },
+    { NULL }
+};
+
+static int s_cmd_run (int argc, char **argv);
+
+static const cli_command_t s_run = {
+    .name = "run", .synopsis = "SCENARIO.ini [flags]",
+    .summary = "run a scenario on its agents and report",
+    .description =
+        "Connects to every agent of the scenario, measures their clock offsets, and runs "
+        "its tests one after another: every job of a test is prepared on its agent, then "
+        "every stream starts at one absolute instant on every host. Prints the combined "
+        "report and writes the results directory (results.json, samples.jsonl, "
+        "report.txt, report.html, the scenario as run). The scenario's keys are listed "
+        "in iofleet-scenario(5) and below.",
+    .flags = s_run_flags, .run = s_cmd_run, .more_help = s_run_keys_help
+};
+
 static int
 s_cmd_run (int argc, char **argv)
 {
-    static const struct option long_options [] = {
-        { "agent", required_argument, NULL, 'a' },
-        { "output", required_argument, NULL, 'o' },
-        { "iterations", required_argument, NULL, 'i' },
-        { "json", required_argument, NULL, 'j' },
-        { "keys", required_argument, NULL, 'k' },
-        { "quiet", no_argument, NULL, 'q' },
-        { "progress", required_argument, NULL, 'P' },
-        { "units", required_argument, NULL, 'u' },
-        { "on-lost", required_argument, NULL, 'L' },
-        { "label", required_argument, NULL, 'l' },
-        { "db", required_argument, NULL, 'd' },
-        { "no-db", no_argument, NULL, 'D' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
     run_options_t options = { 0 };
     const char *agents [256];
     size_t agent_count = 0;
     const char *keys_dir = NULL;
     const char *on_lost = NULL;
     char err [1024];
-    int c;
-    while ((c = getopt_long (argc, argv, "o:qh", long_options, NULL)) != -1) {
-        switch (c) {
-            case 'a':
+    cli_args_t args;
+    cli_begin (&args, &s_run, argc, argv);
+    int flag;
+    while ((flag = cli_next (&args)) != CLI_END) {
+        switch (flag) {
+            case RUN_AGENT:
                 if (agent_count == sizeof agents / sizeof agents [0]) {
                     fprintf (stderr, "iofleet run: too many --agent flags\n");
                     return RUN_EXIT_USAGE;
                 }
                 agents [agent_count++] = optarg;
                 break;
-            case 'o': options.results_dir = optarg; break;
-            case 'j': options.json_path = optarg; break;
-            case 'k': keys_dir = optarg; break;
-            case 'q': options.quiet = true; break;
-            case 'P':
+            case RUN_OUTPUT: options.results_dir = optarg; break;
+            case RUN_JSON: options.json_path = optarg; break;
+            case RUN_KEYS: keys_dir = optarg; break;
+            case RUN_QUIET: options.quiet = true; break;
+            case RUN_PROGRESS:
                 if (!streq (optarg, "lines") && !streq (optarg, "terminal")) {
                     fprintf (stderr, "iofleet run: --progress %s: expected lines or terminal\n",
                              optarg);
@@ -161,26 +167,26 @@ s_cmd_run (int argc, char **argv)
                 }
                 options.progress_lines = streq (optarg, "lines");
                 break;
-            case 'L':
+            case RUN_ON_LOST:
                 on_lost = optarg;
                 break;
-            case 'l':
+            case RUN_LABEL:
                 if (strlen (optarg) > RUN_LABEL_MAX) {
                     fprintf (stderr, "iofleet run: --label: longer than %d bytes\n", RUN_LABEL_MAX);
                     return RUN_EXIT_USAGE;
                 }
                 options.label = optarg;
                 break;
-            case 'd': options.db_path = optarg; break;
-            case 'D': options.no_db = true; break;
-            case 'u':
+            case RUN_DB: options.db_path = optarg; break;
+            case RUN_NO_DB: options.no_db = true; break;
+            case RUN_UNITS:
                 options.units = aggregate_units_parse (optarg);
                 if (options.units < 0) {
                     fprintf (stderr, "iofleet run: --units %s: expected MB or MiB\n", optarg);
                     return RUN_EXIT_USAGE;
                 }
                 break;
-            case 'i': {
+            case RUN_ITERATIONS: {
                 scenario_options_t parsed;
                 if (opt_parse (scenario_run_option ("iterations"), optarg, &parsed,
                                err, sizeof err)) {
@@ -190,17 +196,13 @@ s_cmd_run (int argc, char **argv)
                 options.iterations = parsed.iterations;
                 break;
             }
-            case 'h':
-                s_run_help (stdout);
-                return RUN_EXIT_OK;
             default:
-                s_usage (stderr);
-                return RUN_EXIT_USAGE;
+                return cli_status (flag);
         }
     }
     if (optind != argc - 1) {
         fprintf (stderr, "iofleet run: expected one scenario file\n");
-        s_usage (stderr);
+        cli_usage (&s_run, stderr);
         return RUN_EXIT_USAGE;
     }
     scenario_t *scenario = scenario_load (argv [optind], err, sizeof err);
@@ -238,24 +240,42 @@ done:
     return status;
 }
 
+//  The flags of `iofleet ping`.
+enum { PING_TIMEOUT, PING_KEYS };
+static const cli_flag_t s_ping_flags [] = {
+    [PING_TIMEOUT] = { "timeout", 0, "DURATION",
+        "how long to wait for each agent: 500ms, 2s (default 2s)" },
+    [PING_KEYS] = { "keys", 0, "DIR", "CURVE keys: ours and the agents'" },
+    { NULL }
+};
+
+static int s_cmd_ping (int argc, char **argv);
+
+static const cli_command_t s_ping = {
+    .name = "ping", .synopsis = "[NAME=]ENDPOINT ...",
+    .summary = "ask agents who they are, their clock offset and round trip",
+    .description =
+        "Asks each agent for its name, version, host, kernel and CPUs, measures its clock "
+        "offset and round trip, and says which coordinator it serves, if any. It starts no "
+        "session, so it works on a busy agent. NAME=ENDPOINT names the agent, so that its "
+        "key can be found in --keys DIR. Exits 1 if an agent does not answer.",
+    .flags = s_ping_flags, .run = s_cmd_ping
+};
+
 static int
 s_cmd_ping (int argc, char **argv)
 {
-    static const struct option long_options [] = {
-        { "timeout", required_argument, NULL, 't' },
-        { "keys", required_argument, NULL, 'k' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
     int64_t timeout_ns = 2 * NS_PER_SEC;
     const char *keys_dir = NULL;
     char err [512];
-    int c;
-    while ((c = getopt_long (argc, argv, "h", long_options, NULL)) != -1) {
-        if (c == 'k')
+    cli_args_t args;
+    cli_begin (&args, &s_ping, argc, argv);
+    int flag;
+    while ((flag = cli_next (&args)) != CLI_END) {
+        if (flag == PING_KEYS)
             keys_dir = optarg;
         else
-        if (c == 't') {
+        if (flag == PING_TIMEOUT) {
             //  Borrow the duration parser of the run options.
             scenario_options_t parsed;
             if (opt_parse (scenario_run_option ("connect_timeout"), optarg, &parsed,
@@ -265,10 +285,8 @@ s_cmd_ping (int argc, char **argv)
             }
             timeout_ns = parsed.connect_timeout_ns;
         }
-        else {
-            s_usage (c == 'h'? stdout: stderr);
-            return c == 'h'? RUN_EXIT_OK: RUN_EXIT_USAGE;
-        }
+        else
+            return cli_status (flag);
     }
     if (optind >= argc) {
         fprintf (stderr, "iofleet ping: name at least one ENDPOINT (tcp://HOST:PORT)\n");
@@ -329,17 +347,34 @@ s_cmd_ping (int argc, char **argv)
     return status;
 }
 
+static int s_cmd_keygen (int argc, char **argv);
+
+static const cli_command_t s_keygen = {
+    .name = "keygen", .synopsis = "DIR [NAME]",
+    .summary = "make a CURVE key pair for an agent or a console",
+    .description =
+        "Writes DIR/NAME.key (the public key: give it to the peers) and "
+        "DIR/NAME.key_secret (mode 0600: keep it), creating DIR. NAME defaults to the "
+        "host name. An agent's keys directory holds its own pair and the NAME.key of "
+        "every console it accepts; a console's holds its pair and every agent's NAME.key.",
+    .run = s_cmd_keygen
+};
+
 //  `iofleet keygen DIR [NAME]`: a CURVE key pair, NAME defaulting to
 //  the host name (proto/keys.h).
 static int
 s_cmd_keygen (int argc, char **argv)
 {
-    if (argc < 2 || argc > 3 || streq (argv [1], "--help") || streq (argv [1], "-h")) {
-        fprintf (argc < 2 || argc > 3? stderr: stdout,
-                 "usage: iofleet keygen DIR [NAME]\n"
-                 "  writes DIR/NAME.key (public: give it to the peers) and\n"
-                 "  DIR/NAME.key_secret (0600: keep it); NAME defaults to the host name\n");
-        return argc < 2 || argc > 3? RUN_EXIT_USAGE: RUN_EXIT_OK;
+    cli_args_t args;
+    cli_begin (&args, &s_keygen, argc, argv);
+    int flag = cli_next (&args);
+    if (flag != CLI_END)
+        return cli_status (flag);
+    argc -= optind - 1;
+    argv += optind - 1;
+    if (argc < 2 || argc > 3) {
+        cli_usage (&s_keygen, stderr);
+        return RUN_EXIT_USAGE;
     }
     char host [256] = "iofleet";
     if (argc < 3 && gethostname (host, sizeof host - 1) == -1)
@@ -355,11 +390,18 @@ s_cmd_keygen (int argc, char **argv)
     return RUN_EXIT_OK;
 }
 
+//  Every command, in the order `iofleet --help` lists them.
+static const cli_command_t *const s_commands [] = {
+    &s_run, &s_ping, &s_keygen, &report_report_command, &report_compare_command,
+    &report_db_command, &report_history_command, NULL
+};
+
+//  Find the command, run it.
 int
 main (int argc, char **argv)
 {
     if (argc < 2) {
-        s_usage (stderr);
+        cli_help_all (s_commands, stderr);
         return RUN_EXIT_USAGE;
     }
     const char *command = argv [1];
@@ -368,25 +410,22 @@ main (int argc, char **argv)
         return RUN_EXIT_OK;
     }
     if (streq (command, "--help") || streq (command, "-h")) {
-        s_usage (stdout);
+        cli_help_all (s_commands, stdout);
+        return RUN_EXIT_OK;
+    }
+    //  For the build: the manual pages and the shell completion's words,
+    //  written from the tables above.
+    if (streq (command, "--man") && argc == 3)
+        return manpage_write (argv [2], s_commands, stdout)? RUN_EXIT_USAGE: RUN_EXIT_OK;
+    if (streq (command, "--completion")) {
+        cli_completion (s_commands, stdout);
         return RUN_EXIT_OK;
     }
     //  Each command parses its own flags: shift the command away.
-    if (streq (command, "run"))
-        return s_cmd_run (argc - 1, argv + 1);
-    if (streq (command, "ping"))
-        return s_cmd_ping (argc - 1, argv + 1);
-    if (streq (command, "keygen"))
-        return s_cmd_keygen (argc - 1, argv + 1);
-    if (streq (command, "report"))
-        return report_command_report (argc - 1, argv + 1);
-    if (streq (command, "compare"))
-        return report_command_compare (argc - 1, argv + 1);
-    if (streq (command, "db"))
-        return report_command_db (argc - 1, argv + 1);
-    if (streq (command, "history"))
-        return report_command_history (argc - 1, argv + 1);
+    for (size_t i = 0; s_commands [i]; i++)
+        if (streq (command, s_commands [i]->name))
+            return s_commands [i]->run (argc - 1, argv + 1);
     fprintf (stderr, "iofleet: unknown command '%s'\n", command);
-    s_usage (stderr);
+    cli_help_all (s_commands, stderr);
     return RUN_EXIT_USAGE;
 }

@@ -1,40 +1,13 @@
 /*  coordinator/scenario.c: read a scenario file into a scenario_t; see
     scenario.h (the checks after it are in scenario_check.c).
 
-    The file is read whole into memory first, bounded (SCENARIO_FILE_MAX),
-    and only if it is a regular file or a pipe: /dev/zero or a log does
-    not get to fill memory before anyone says it is no scenario. The text
-    stays in the scenario, for the results directory to save as run.
+    The text stays in the scenario, for the results directory to save as
+    run.
 
-    inih splits lines into key and value, strips whitespace, skips
-    comments and cuts inline comments. Everything that needs a line
-    number goes through our own line reader (s_read_line), which hands
-    inih one physical line at a time through ini_parse_stream, so the key
-    handler always knows the line it is looking at. Debian builds inih
-    without INI_HANDLER_LINENO, so inih cannot tell us itself.
-
-    The reader also takes three things out of inih's hands:
-
-    - Section headers. inih cuts section names at 50 bytes and never calls
-      the handler for a section without keys, so an empty or repeated
-      [job X] would go unseen. The reader parses every header itself and
-      passes inih an empty line instead; the handler ignores the section
-      inih reports and uses ours.
-    - Leading whitespace. The reader strips it, so inih never sees an
-      indented line and never joins it to the previous value (inih's
-      Python-style multi-line values). An indented `key = value` line is a
-      key of its own; multi-line values do not exist.
-    - Line length. inih reads into a fixed buffer (200 bytes in Debian's
-      build) and cuts a longer line in two: the value is cut short, the
-      tail is parsed as a line of its own, and every line number after it
-      is off by one. The reader refuses such a line with an error instead,
-      and any line at all past SCENARIO_LINE_MAX.
-
-    What inih still decides: `;` and `#` begin a comment at the start of a
-    line; ` ;` (a semicolon after whitespace) begins an inline comment,
-    `#` after a value does not (it becomes part of the value, and the
-    value's parser then says what is wrong with it); `key: value` means
-    the same as `key = value`.
+    The file is read (whole, bounded: a regular file or a pipe) and split
+    into lines by proto/inifile.c, which knows every line's number and
+    hands section headers here unparsed: an empty or repeated [job X] is
+    seen, and a name is never cut short.
 
     Keys given twice in one section are an error, not "last one wins":
     a scenario is a record of what was measured, and a silently ignored
@@ -43,21 +16,17 @@
 */
 #include "scenario_rules.h"
 #include "../proto/clock.h"
+#include "../proto/inifile.h"
 #include "../proto/workload.h"
 
 #include <assert.h>
 #include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <ini.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define REASON_MAX SCENARIO_REASON_MAX
 
@@ -99,6 +68,16 @@ const opt_def_t scenario_run_options [] = {
     { .name = NULL }
 };
 
+#define AGENT_AT(f) offsetof (scenario_agent_t, f)
+
+const opt_def_t scenario_agent_options [] = {
+    { .name = "endpoint", .type = OPT_STRING, .offset = AGENT_AT (endpoint),
+      .capacity = sizeof (((scenario_agent_t *) 0)->endpoint),
+      .help = "where the agent listens: tcp://HOST:PORT or ipc://PATH "
+              "(--agent NAME=ENDPOINT sets or overrides it)" },
+    { .name = NULL }
+};
+
 const opt_def_t *
 scenario_run_option (const char *name)
 {
@@ -128,8 +107,6 @@ typedef struct {
 //  is read.
 typedef struct {
     scenario_t *scenario;       //  being built; its text is what is parsed
-    size_t offset;              //  where the next line starts in the text
-    char raw [SCENARIO_LINE_MAX + 1];   //  the line being parsed, NUL-terminated
     int line;                   //  number of the line being parsed, from 1
     s_section_t section;        //  kind of the current section
     size_t current;             //  index of the current agent or job
@@ -337,213 +314,21 @@ s_section_begin (s_parser_t *self, char *text)
 }
 
 //  --------------------------------------------------------------------
-//  The file
+//  What the reader calls
 
-//  What a file that is neither regular nor a pipe is, for the message.
-static const char *
-s_file_kind (mode_t mode)
-{
-    if (S_ISDIR (mode))
-        return "a directory";
-    if (S_ISCHR (mode))
-        return "a character device";
-    if (S_ISBLK (mode))
-        return "a block device";
-    if (S_ISSOCK (mode))
-        return "a socket";
-    return "not a regular file";
-}
+//  What a scenario file may hold.
+static const inifile_limits_t s_limits = {
+    .what = "scenario", .file_max = SCENARIO_FILE_MAX, .line_max = SCENARIO_LINE_MAX
+};
 
-//  Read up to capacity bytes of fd into buf; *length gets how many.
+//  A "[...]" line: start the section it names.
 static int
-s_read_all (int fd, char *buf, size_t capacity, size_t *length)
+s_on_section (void *user, int line, char *header)
 {
-    *length = 0;
-    while (*length < capacity) {
-        ssize_t got = read (fd, buf + *length, capacity - *length);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0)
-            return -1;
-        if (got == 0)
-            break;
-        *length += (size_t) got;
-    }
-    return 0;
-}
-
-//  Read the whole scenario file into self->text: a regular file or a pipe
-//  (`iofleet run <(generate)`), at most SCENARIO_FILE_MAX bytes, read
-//  once, so that the results directory saves the very text that was
-//  parsed. Anything else (/dev/zero, a directory, a tty) is refused before
-//  a byte is read. Returns 0, or -1 with "file: reason" in err.
-static int
-s_read_file (scenario_t *self, char *err, size_t errlen)
-{
-    const char *path = self->path;
-    //  Non-blocking, so that opening a pipe without a writer cannot hang;
-    //  blocking again for the reads.
-    int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-    if (fd < 0) {
-        scenario_error (err, errlen, path, 0, NULL, "cannot open: %s", strerror (errno));
-        return -1;
-    }
-    struct stat st;
-    if (fstat (fd, &st) < 0) {
-        scenario_error (err, errlen, path, 0, NULL, "fstat: %s", strerror (errno));
-        goto fail;
-    }
-    if (!S_ISREG (st.st_mode) && !S_ISFIFO (st.st_mode)) {
-        scenario_error (err, errlen, path, 0, NULL, "is %s, not a scenario file",
-                        s_file_kind (st.st_mode));
-        goto fail;
-    }
-    if (st.st_size > SCENARIO_FILE_MAX)
-        goto too_large;
-    if (fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK) < 0) {
-        scenario_error (err, errlen, path, 0, NULL, "fcntl: %s", strerror (errno));
-        goto fail;
-    }
-    //  One byte more than the bound shows a file that is larger (a pipe,
-    //  or a file that grew), one more again holds the NUL.
-    self->text = malloc (SCENARIO_FILE_MAX + 2);
-    if (!self->text) {
-        scenario_error (err, errlen, path, 0, NULL, "out of memory for the %d bytes a "
-                        "scenario file may hold", SCENARIO_FILE_MAX);
-        goto fail;
-    }
-    if (s_read_all (fd, self->text, SCENARIO_FILE_MAX + 1, &self->text_length) < 0) {
-        scenario_error (err, errlen, path, 0, NULL, "read: %s", strerror (errno));
-        goto fail;
-    }
-    if (self->text_length > SCENARIO_FILE_MAX)
-        goto too_large;
-    self->text [self->text_length] = 0;
-    char *fitted = realloc (self->text, self->text_length + 1);
-    if (fitted)
-        self->text = fitted;
-    close (fd);
-    return 0;
-
-too_large:
-    scenario_error (err, errlen, path, 0, NULL, "holds more than the %d bytes (1 MiB) a "
-                    "scenario file may hold; is this a scenario?", SCENARIO_FILE_MAX);
-fail:
-    close (fd);
-    return -1;
-}
-
-//  --------------------------------------------------------------------
-//  The line reader inih pulls from
-
-//  Where the key of a key line ends: at the first '=' or ':' as inih
-//  splits it, or NULL if inih would find none before an inline comment
-//  (" ;") or the end of the line, which inih calls a syntax error.
-static const char *
-s_key_end (const char *text)
-{
-    bool after_space = false;
-    for (const char *p = text; *p; p++) {
-        if (*p == '=' || *p == ':')
-            return p;
-        if (after_space && *p == ';')
-            return NULL;
-        after_space = isspace ((unsigned char) *p);
-    }
-    return NULL;
-}
-
-//  Copy the key of a key line (or the start of any other line) into buf,
-//  to name the line in an error message.
-static void
-s_line_key (const char *text, char *buf, size_t buflen)
-{
-    const char *end = s_key_end (text);
-    size_t len = end? (size_t) (end - text): strlen (text);
-    while (len > 0 && isspace ((unsigned char) text [len - 1]))
-        len--;
-    snprintf (buf, buflen, "%.*s", (int) len, text);
-}
-
-//  Check a key line (without surrounding whitespace) before inih sees it:
-//  inih must find a key and a separator in it, and the line must fit the
-//  num bytes inih reads into.
-static void
-s_check_key_line (s_parser_t *self, const char *text, size_t text_len, int num)
-{
-    char key [SCENARIO_KEY_QUOTE_MAX + 4];
-    const char *key_end = s_key_end (text);
-    if (!key_end) {
-        s_line_key (text, key, sizeof (key));
-        s_fail (self, self->line, key, "expected KEY = VALUE");
-    }
-    else
-    if (key_end == text)
-        s_fail (self, self->line, text, "a key is missing before '%c'", *text);
-    else
-    if (text_len + 1 > (size_t) num) {
-        s_line_key (text, key, sizeof (key));
-        s_fail (self, self->line, key, "the line is longer than %d characters, "
-                "the most a scenario line may hold", num - 1);
-    }
-}
-
-//  inih's reader: hands over the next physical line of the text, without
-//  leading whitespace, in str (num bytes). Section headers are handled
-//  here and passed on as empty lines. Returns NULL at the end of the text
-//  or after an error, which stops inih.
-static char *
-s_read_line (char *str, int num, void *stream)
-{
-    s_parser_t *self = (s_parser_t *) stream;
-    assert (num > 0);
-    const scenario_t *scenario = self->scenario;
-    if (self->failed || self->offset >= scenario->text_length)
-        return NULL;
-    const char *start = scenario->text + self->offset;
-    size_t left = scenario->text_length - self->offset;
-    const char *newline = memchr (start, '\n', left);
-    size_t len = newline? (size_t) (newline - start): left;
-    self->offset += newline? len + 1: len;
-    self->line++;
-    if (len > SCENARIO_LINE_MAX) {
-        s_fail (self, self->line, NULL, "the line is %zu bytes long, more than the %d a "
-                "scenario line may hold; is this a text file?", len, SCENARIO_LINE_MAX);
-        return NULL;
-    }
-    if (memchr (start, 0, len)) {
-        s_fail (self, self->line, "line", "contains a NUL byte; is this a text file?");
-        return NULL;
-    }
-    memcpy (self->raw, start, len);
-    self->raw [len] = 0;
-    char *text = self->raw;
-    //  A UTF-8 byte order mark, as some editors write, is not text.
-    if (self->line == 1 && strncmp (text, "\xEF\xBB\xBF", 3) == 0)
-        text += 3;
-    while (isspace ((unsigned char) *text))
-        text++;
-    size_t text_len = strlen (text);
-    while (text_len > 0 && isspace ((unsigned char) text [text_len - 1]))
-        text [--text_len] = 0;
-
-    //  Headers and comments reach inih as empty lines: it has nothing
-    //  to do with them, and a long comment must not overflow str.
-    if (*text == '[') {
-        s_section_begin (self, text);
-        text_len = 0;
-    }
-    else
-    if (*text == ';' || *text == '#')
-        text_len = 0;
-    else
-    if (*text)
-        s_check_key_line (self, text, text_len, num);
-    if (self->failed)
-        return NULL;
-    memcpy (str, text, text_len);
-    str [text_len] = 0;
-    return str;
+    s_parser_t *self = (s_parser_t *) user;
+    self->line = line;
+    s_section_begin (self, header);
+    return self->failed? -1: 0;
 }
 
 //  --------------------------------------------------------------------
@@ -652,19 +437,20 @@ s_global_key (s_parser_t *self, const char *name, const char *value)
 static void
 s_agent_key (s_parser_t *self, const char *name, const char *value)
 {
-    if (strcmp (name, "endpoint") != 0) {
+    const opt_def_t *endpoint = &scenario_agent_options [0];
+    if (strcmp (name, endpoint->name) != 0) {
         s_fail_misplaced (self, name);
         return;
     }
     if (s_check_twice (self, name, self->endpoint_line))
         return;
     char reason [REASON_MAX];
-    if (scenario_check_endpoint (value, reason, sizeof (reason))) {
+    scenario_agent_t *agent = &self->scenario->agents [self->current];
+    if (scenario_check_endpoint (value, reason, sizeof (reason))
+    ||  opt_parse (endpoint, value, agent, reason, sizeof (reason))) {
         s_fail (self, self->line, name, "%s", reason);
         return;
     }
-    scenario_agent_t *agent = &self->scenario->agents [self->current];
-    snprintf (agent->endpoint, sizeof (agent->endpoint), "%s", value);
     self->endpoint_line = self->line;
 }
 
@@ -685,17 +471,12 @@ s_job_key (s_parser_t *self, const char *name, const char *value)
     job->option_lines [index] = self->line;
 }
 
-//  inih's handler: one key = value of the current line. The section inih
-//  passes is always empty (the reader keeps headers to itself).
+//  A KEY = VALUE line of the current section.
 static int
-s_handle_key (void *user, const char *section, const char *name, const char *value)
+s_on_key (void *user, int line, const char *name, const char *value)
 {
     s_parser_t *self = (s_parser_t *) user;
-    (void) section;
-    if (self->failed)
-        return 0;
-    if (!value)
-        value = "";                 //  only an inih built to allow keys without '='
+    self->line = line;
     switch (self->section) {
         case S_SECTION_NONE:
             s_fail (self, self->line, name, "comes before any section: start with "
@@ -711,7 +492,7 @@ s_handle_key (void *user, const char *section, const char *name, const char *val
             s_job_key (self, name, value);
             break;
     }
-    return self->failed? 0: 1;
+    return self->failed? -1: 0;
 }
 
 //  --------------------------------------------------------------------
@@ -843,16 +624,11 @@ scenario_load (const char *path, char *err, size_t errlen)
         goto fail;
     }
 
-    if (s_read_file (self, err, errlen))
+    if (inifile_load (path, &s_limits, &self->text, &self->text_length, err, errlen))
         goto fail;
-    int rc = ini_parse_stream (s_read_line, &parser, s_handle_key, &parser);
-    if (!parser.failed && rc > 0)
-        //  The reader sees every syntax error inih knows before inih does;
-        //  this is for an inih that knows more.
-        s_fail (&parser, rc, "line", "inih cannot parse this line");
-    else
-    if (!parser.failed && rc < 0)
-        s_fail (&parser, 0, NULL, "inih failed (out of memory)");
+    if (inifile_parse (path, &s_limits, self->text, self->text_length,
+                       s_on_section, s_on_key, &parser, err, errlen))
+        parser.failed = true;
     if (!parser.failed)
         s_finish_jobs (&parser);
     if (!parser.failed)

@@ -56,6 +56,9 @@ typedef struct {
     int line;                                   //  line of the section, 0 if from --agent
 } scenario_agent_t;
 
+//  The keys of an [agent NAME] section (offsets into scenario_agent_t).
+extern const opt_def_t scenario_agent_options [];
+
 typedef struct {
     jobspec_t spec;                 //  every option, defaults applied
     int line;                       //  line of the [job NAME] header

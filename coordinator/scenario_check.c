@@ -8,6 +8,7 @@
     (scenario_key_line), not at the job's header.
 */
 #include "scenario_rules.h"
+#include "../proto/inifile.h"
 #include "../proto/printable.h"
 #include "../proto/workload.h"
 
@@ -33,30 +34,13 @@ scenario_quote (scenario_quote_t *buf, const char *text, size_t len)
     return printable_copy (text, len, buf->text, sizeof buf->text);
 }
 
-//  "path:line: key: reason" into err.
+//  "path:line: key: reason" into err, as every INI file of the project
+//  says it (proto/inifile.c).
 void
 scenario_error_va (char *err, size_t errlen, const char *path, int line, const char *key,
                    const char *format, va_list args)
 {
-    if (!err || errlen == 0)
-        return;
-    //  Keys come from the file: quoted, and a very long one cut.
-    char quoted [SCENARIO_KEY_QUOTE_MAX + 4];
-    if (key)
-        printable (key, quoted, sizeof quoted);
-    int used;
-    if (line > 0 && key)
-        used = snprintf (err, errlen, "%s:%d: %s: ", path, line, quoted);
-    else
-    if (line > 0)
-        used = snprintf (err, errlen, "%s:%d: ", path, line);
-    else
-    if (key)
-        used = snprintf (err, errlen, "%s: %s: ", path, quoted);
-    else
-        used = snprintf (err, errlen, "%s: ", path);
-    if (used >= 0 && (size_t) used < errlen)
-        vsnprintf (err + used, errlen - (size_t) used, format, args);
+    inifile_verror (err, errlen, path, line, key, format, args);
 }
 
 //  scenario_error_va with its arguments inline.

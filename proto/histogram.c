@@ -489,7 +489,7 @@ s_unpack_runs (const msgpack_object *runs, histogram_t *self, char *err, size_t 
                             PRIu64 " go past the last bucket %d", r, size - 1, first,
                             HISTOGRAM_BUCKETS - 1);
         for (uint32_t j = 1; j < size; j++) {
-            uint64_t count;
+            uint64_t count = 0;         //  set by s_element; gcc -O2 with _FORTIFY_SOURCE cannot tell
             if (s_element (run, r, j, &count, err, errlen))
                 return -1;
             if (count > UINT64_MAX - total)

@@ -399,6 +399,13 @@ s_format_number (const opt_def_t *opt, uint64_t value, char *buf, size_t buflen)
         snprintf (buf, buflen, "%" PRIu64, value);
 }
 
+//  A numeric value of opt as scenario text ("64M", "250ms").
+void
+opt_format_number (const opt_def_t *opt, uint64_t value, char *buf, size_t buflen)
+{
+    s_format_number (opt, value, buf, buflen);
+}
+
 //  Check value against the bounds of opt. On failure writes "<shown> is
 //  below the minimum <min>" (or above the maximum) into err.
 static int

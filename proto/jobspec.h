@@ -110,6 +110,10 @@ int opt_parse (const opt_def_t *opt, const char *text, void *base,
 //  "250ms"), for the scenario-as-run record. Returns 0 or -1 if too long.
 int opt_format (const opt_def_t *opt, const void *base, char *buf, size_t buflen);
 
+//  Write a number (a bound, a value) of a numeric option as a scenario
+//  would: "64M" for a size, "250ms" for a duration, digits for a count.
+void opt_format_number (const opt_def_t *opt, uint64_t value, char *buf, size_t buflen);
+
 //  Name of an enum value, for logs and reports ("end", "random", "disk").
 const char *jobspec_workload_name (int workload);
 const char *jobspec_fsync_name (int fsync_mode);

@@ -1,14 +1,31 @@
 #!/bin/sh
-# Install the Debian packages iofleet needs to build, test and run its
-# demo, if any is missing. apt-get needs root; otherwise say what to run.
+# Install the Debian packages iofleet needs, if any is missing:
+#
+#   scripts/deps.sh build    what `make` needs to build the programs
+#   scripts/deps.sh deb      that, and what `make deb` needs to package them
+#   scripts/deps.sh test     all of the above, and what the tests, `make demo`,
+#                            `make bench` and `make fuzz` need (an NFS server,
+#                            a browser, fio, clang, ...)
+#
+# apt-get needs root; otherwise say what to run.
 set -eu
 
-packages="build-essential pkg-config
-    libzmq3-dev libczmq-dev libmsgpack-dev libnfs-dev libnfs-utils
-    libinih-dev libjansson-dev libcmocka-dev libsqlite3-dev
+build="build-essential pkg-config
+    libzmq3-dev libczmq-dev libmsgpack-dev libnfs-dev
+    libinih-dev libjansson-dev libsqlite3-dev"
+deb="debhelper dpkg-dev lintian"
+test="libcmocka-dev libnfs-utils
     iproute2 fio coreutils python3 chromium git
     clang libclang-rt-14-dev tcpdump
-    nfs-ganesha nfs-ganesha-vfs rpcbind"
+    nfs-ganesha nfs-ganesha-vfs rpcbind
+    systemd man-db"
+
+case "${1:-build}" in
+    build) packages=$build ;;
+    deb)   packages="$build $deb" ;;
+    test)  packages="$build $deb $test" ;;
+    *)     echo "usage: $0 build|deb|test" >&2; exit 2 ;;
+esac
 
 missing=""
 for p in $packages; do

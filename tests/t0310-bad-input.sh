@@ -60,9 +60,9 @@ grep -q "$(printf '\033')" "$SCRATCH/esc.err" "$SCRATCH/esc.txt" "$SCRATCH/esc/r
 
 # The help says each flag's default under the flag.
 "$BIN/iofleet" run --help > "$SCRATCH/help.txt"
-grep -A1 -- "--progress=lines" "$SCRATCH/help.txt" | grep -q "(default terminal" ||
+grep -A2 -- "--progress lines|terminal" "$SCRATCH/help.txt" | grep -q "(the default, on a terminal" ||
     fail "--progress's default is not under --progress"
-grep -A1 -- "--on-lost" "$SCRATCH/help.txt" | grep -q "(default terminal" &&
+grep -A2 -- "--on-lost" "$SCRATCH/help.txt" | grep -q "on a terminal" &&
     fail "--progress's default stands under --on-lost"
 
 expect 2 "unknown command" "$BIN/iofleet" frobnicate

@@ -1,12 +1,12 @@
 /*  coordinator/report/command.c: the commands that work on finished
     results, without agents: `iofleet report` and `iofleet compare`; see
-    report.h.
+    report.h. The archive's commands are in db_command.c and history.c.
 */
 #include "compare.h"
 #include "../aggregate.h"
 #include "../archive.h"
+#include "../cli.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,35 +27,44 @@ s_format (const char *command, const char *name)
     return format;
 }
 
+//  The flags of `iofleet report`.
+enum { REPORT_FLAG_FORMAT, REPORT_FLAG_UNITS };
+static const cli_flag_t s_report_flags [] = {
+    [REPORT_FLAG_FORMAT] = { "format", 'f', "text|json|csv|html", "what to write (default text)" },
+    [REPORT_FLAG_UNITS] = { "units", 0, "MB|MiB", "rates in MB/s or MiB/s (default: as the run was reported)" },
+    { NULL }
+};
+
+const cli_command_t report_report_command = {
+    .name = "report", .synopsis = "RESULT.json [flags]",
+    .summary = "render a finished run again",
+    .description =
+        "Renders a finished run again from its results.json (and the samples.jsonl "
+        "beside it, for the timelines of the html format), without agents.",
+    .flags = s_report_flags, .run = report_command_report
+};
+
 //  iofleet report RESULT.json [--format text|json|csv|html]
 int
 report_command_report (int argc, char **argv)
 {
-    static const struct option long_options [] = {
-        { "format", required_argument, NULL, 'f' },
-        { "units", required_argument, NULL, 'u' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
     const report_format_t *format = &report_formats [REPORT_FORMAT_TEXT];
     int units = -1;                 //  as the run was reported
-    int c;
-    while ((c = getopt_long (argc, argv, "f:h", long_options, NULL)) != -1) {
-        if (c == 'f' && (format = s_format ("report", optarg)))
+    cli_args_t args;
+    cli_begin (&args, &report_report_command, argc, argv);
+    int flag;
+    while ((flag = cli_next (&args)) != CLI_END) {
+        if (flag == REPORT_FLAG_FORMAT && (format = s_format ("report", optarg)))
             continue;
-        if (c == 'f')
+        if (flag == REPORT_FLAG_FORMAT)
             return COMMAND_EXIT_USAGE;
-        if (c == 'u' && (units = aggregate_units_parse (optarg)) >= 0)
+        if (flag == REPORT_FLAG_UNITS && (units = aggregate_units_parse (optarg)) >= 0)
             continue;
-        if (c == 'u') {
+        if (flag == REPORT_FLAG_UNITS) {
             fprintf (stderr, "iofleet report: --units %s: expected MB or MiB\n", optarg);
             return COMMAND_EXIT_USAGE;
         }
-        fprintf (c == 'h'? stdout: stderr,
-                 "usage: iofleet report RESULT.json [--format text|json|csv|html] [--units MB|MiB]\n"
-                 "renders a finished run again from its results.json (and the\n"
-                 "samples.jsonl beside it, for the timelines of the html format)\n");
-        return c == 'h'? COMMAND_EXIT_OK: COMMAND_EXIT_USAGE;
+        return cli_status (flag);
     }
     if (optind != argc - 1) {
         fprintf (stderr, "iofleet report: expected one results file\n");
@@ -99,27 +108,34 @@ s_split_labels (char *text, const char **labels, size_t expected)
     return count == expected? 0: -1;
 }
 
-//  The help of `iofleet compare`.
-static void
-s_compare_help (FILE *out)
-{
-    fprintf (out,
-        "usage: iofleet compare A.json B.json [C.json ...] [options]\n"
-        "       iofleet compare --db FILE --by kernel|host|label|scenario [options]\n"
-        "one row per test and figure, one column per results file (labelled by\n"
-        "--labels, else by the agents' kernel releases), changes against the first\n"
-        "column, each judged real or noise (Mann-Whitney U at 10%%, 3 values a side)\n"
-        "\n"
-        "  --labels a,b,...     column labels, one per file\n"
-        "  --format F           text, json, csv or html (default text)\n"
-        "  --test NAME          only this test and its phases (repeatable)\n"
-        "  --fail-on BOUND      exit 1 when a real change passes BOUND, e.g. 'MB/s<-5%%',\n"
-        "                       '%%sys>+5%%', 'p99>+10%%' (repeatable); 125 when a set is\n"
-        "                       partial, failed or lacks a test; 0 otherwise\n"
-        "  --db FILE            compare runs of the archive instead of files\n"
-        "  --by FIELD           with --db: the newest run of each kernel, host, label\n"
-        "                       or scenario, oldest group first\n");
-}
+//  The flags of `iofleet compare`.
+enum { COMPARE_LABELS, COMPARE_FORMAT, COMPARE_TEST, COMPARE_FAIL_ON, COMPARE_DB, COMPARE_BY };
+static const cli_flag_t s_compare_flags [] = {
+    [COMPARE_LABELS] = { "labels", 'l', "a,b,c",
+        "name the columns, one label per set (default: the agents' kernel releases)" },
+    [COMPARE_FORMAT] = { "format", 'f', "text|json|csv|html", "what to write (default text)" },
+    [COMPARE_TEST] = { "test", 0, "NAME", "only this test and its phases; repeatable" },
+    [COMPARE_FAIL_ON] = { "fail-on", 0, "BOUND",
+        "exit 1 when a real change passes BOUND, e.g. 'MB/s<-5%', '%sys>+5%', 'p99>+10%' "
+        "(repeatable); 125 when a set is partial, failed or lacks a test; 0 otherwise" },
+    [COMPARE_DB] = { "db", 0, "FILE", "compare runs of the archive instead of files" },
+    [COMPARE_BY] = { "by", 0, "kernel|host|label|scenario",
+        "with --db: the newest run of each kernel, host, label or scenario, oldest group first" },
+    { NULL }
+};
+
+const cli_command_t report_compare_command = {
+    .name = "compare", .synopsis = "A.json B.json [C.json ...] [flags]",
+    .summary = "one table across result sets, changes in % judged real or noise",
+    .description =
+        "One row per test and figure, one column per results file (or, with --db and "
+        "--by, per group of archived runs), and the change of each column against the "
+        "first in %. With two or more iterations the first run has a row of its own and "
+        "the value is the median of the rest. With three values a side a change is real "
+        "only when the Mann-Whitney U test says so at 10% (its interval is printed); "
+        "with fewer, when it lies outside the min..max spread of both sides (weak).",
+    .flags = s_compare_flags, .run = report_command_compare
+};
 
 //  Free count runs and the array.
 static void
@@ -259,40 +275,32 @@ fail:
 int
 report_command_compare (int argc, char **argv)
 {
-    static const struct option long_options [] = {
-        { "labels", required_argument, NULL, 'l' },
-        { "format", required_argument, NULL, 'f' },
-        { "test", required_argument, NULL, 't' },
-        { "fail-on", required_argument, NULL, 'F' },
-        { "db", required_argument, NULL, 'd' },
-        { "by", required_argument, NULL, 'b' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
     compare_options_t options = { .format = REPORT_FORMAT_TEXT };
     const char *tests [COMMAND_LIST_MAX];
     compare_bound_t bounds [COMMAND_LIST_MAX];
     char *labels_text = NULL;
     const char *db_path = NULL, *by = NULL;
     char err [1024];
-    int c;
-    while ((c = getopt_long (argc, argv, "l:f:h", long_options, NULL)) != -1) {
+    cli_args_t args;
+    cli_begin (&args, &report_compare_command, argc, argv);
+    int flag;
+    while ((flag = cli_next (&args)) != CLI_END) {
         const report_format_t *format;
-        switch (c) {
-            case 'l': labels_text = optarg; break;
-            case 'd': db_path = optarg; break;
-            case 'b': by = optarg; break;
-            case 'f':
+        switch (flag) {
+            case COMPARE_LABELS: labels_text = optarg; break;
+            case COMPARE_DB: db_path = optarg; break;
+            case COMPARE_BY: by = optarg; break;
+            case COMPARE_FORMAT:
                 if (!(format = s_format ("compare", optarg)))
                     return COMMAND_EXIT_USAGE;
                 options.format = format->id;
                 break;
-            case 't':
+            case COMPARE_TEST:
                 if (options.test_count == COMMAND_LIST_MAX)
                     return s_too_many ("test");
                 tests [options.test_count++] = optarg;
                 break;
-            case 'F':
+            case COMPARE_FAIL_ON:
                 if (options.bound_count == COMMAND_LIST_MAX)
                     return s_too_many ("fail-on");
                 if (report_compare_bound (optarg, &bounds [options.bound_count++],
@@ -301,12 +309,8 @@ report_command_compare (int argc, char **argv)
                     return COMMAND_EXIT_USAGE;
                 }
                 break;
-            case 'h':
-                s_compare_help (stdout);
-                return COMMAND_EXIT_OK;
             default:
-                s_compare_help (stderr);
-                return COMMAND_EXIT_USAGE;
+                return cli_status (flag);
         }
     }
     options.tests = tests;

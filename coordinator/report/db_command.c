@@ -9,8 +9,8 @@
 */
 #include "report.h"
 #include "../archive.h"
+#include "../cli.h"
 
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,18 +20,22 @@
 #define DB_EXIT_FAILED  1           //  a file could not be read or recorded
 #define DB_EXIT_USAGE   2
 
-//  The help of `iofleet db`.
-static void
-s_db_help (FILE *out)
-{
-    fprintf (out,
-        "usage: iofleet db import RESULTS.json ... [--db FILE]\n"
-        "records finished runs in the archive (default " ARCHIVE_DEFAULT_PATH "),\n"
-        "replacing a run recorded before; the results directories stay the\n"
-        "source of truth, and importing them all rebuilds the archive\n"
-        "\n"
-        "  --db FILE            the archive\n");
-}
+//  The flags of `iofleet db`.
+enum { DB_FLAG_DB };
+static const cli_flag_t s_db_flags [] = {
+    [DB_FLAG_DB] = { "db", 0, "FILE", "the archive (default " ARCHIVE_DEFAULT_PATH ")" },
+    { NULL }
+};
+
+const cli_command_t report_db_command = {
+    .name = "db", .synopsis = "import RESULTS.json ... [flags]",
+    .summary = "record finished runs in the archive",
+    .description =
+        "Records finished runs in the archive, replacing a run recorded before. The "
+        "results directories stay the source of truth: importing them all rebuilds the "
+        "archive, and importing one twice changes nothing.",
+    .flags = s_db_flags, .run = report_command_db
+};
 
 //  The results directory of a results file, absolute, for the caller to
 //  free: the directory the file is in.
@@ -79,24 +83,18 @@ s_import (archive_t *archive, const char *file)
 int
 report_command_db (int argc, char **argv)
 {
-    static const struct option long_options [] = {
-        { "db", required_argument, NULL, 'd' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
     const char *db_path = ARCHIVE_DEFAULT_PATH;
-    int c;
-    while ((c = getopt_long (argc, argv, "h", long_options, NULL)) != -1) {
-        if (c == 'd') {
-            db_path = optarg;
-            continue;
-        }
-        s_db_help (c == 'h'? stdout: stderr);
-        return c == 'h'? DB_EXIT_OK: DB_EXIT_USAGE;
+    cli_args_t args;
+    cli_begin (&args, &report_db_command, argc, argv);
+    int flag;
+    while ((flag = cli_next (&args)) != CLI_END) {
+        if (flag != DB_FLAG_DB)
+            return cli_status (flag);
+        db_path = optarg;
     }
     if (optind >= argc || strcmp (argv [optind], "import")) {
         fprintf (stderr, "iofleet db: expected `import RESULTS.json ...`\n");
-        s_db_help (stderr);
+        cli_usage (&report_db_command, stderr);
         return DB_EXIT_USAGE;
     }
     if (optind + 1 >= argc) {

@@ -12,9 +12,9 @@
 #include "history.h"
 #include "../aggregate.h"
 #include "../archive.h"
+#include "../cli.h"
 #include "../../proto/clock.h"
 
-#include <getopt.h>
 #include <stdint.h>
 #include <math.h>
 #include <stdlib.h>
@@ -25,28 +25,36 @@
 #define HISTORY_EXIT_FAILED 1       //  the archive could not be read
 #define HISTORY_EXIT_USAGE  2
 
-//  The help of `iofleet history`.
-static void
-s_history_help (FILE *out)
-{
-    fprintf (out,
-        "usage: iofleet history [--db FILE] [filters] [--test NAME [--figure F]]\n"
-        "                       [--format text|html]\n"
-        "the runs of the archive (default " ARCHIVE_DEFAULT_PATH "), oldest first\n"
-        "\n"
-        "  --test NAME          runs with this test (or its phases), and its figure per run:\n"
-        "                       first run, median of iterations 2..N, min..max, stddev\n"
-        "  --figure F           the figure, as compare names it (default MB/s)\n"
-        "  --kernel K           runs with an agent on kernel release K\n"
-        "  --host H             runs with an agent on host H (or named H)\n"
-        "  --scenario S         runs of scenario S (its path, or its file name)\n"
-        "  --label L            runs labelled L (iofleet run --label)\n"
-        "  --since DATE         runs started at or after DATE (UTC: 2026-12-01 or\n"
-        "                       2026-12-01T09:30[:00])\n"
-        "  --until DATE         runs started before DATE\n"
-        "  --format F           text, or html: a self-contained page with the figure\n"
-        "                       across runs, grouped by kernel, each run's spread drawn\n");
-}
+//  The flags of `iofleet history`.
+enum {
+    HISTORY_DB, HISTORY_TEST, HISTORY_FIGURE, HISTORY_KERNEL, HISTORY_HOST, HISTORY_SCENARIO,
+    HISTORY_LABEL, HISTORY_SINCE, HISTORY_UNTIL, HISTORY_FORMAT
+};
+static const cli_flag_t s_history_flags [] = {
+    [HISTORY_DB] = { "db", 0, "FILE", "the archive (default " ARCHIVE_DEFAULT_PATH ")" },
+    [HISTORY_TEST] = { "test", 0, "NAME", "runs with this test (or its phases), and its figure "
+        "per run: first run, median of iterations 2..N, min..max, stddev" },
+    [HISTORY_FIGURE] = { "figure", 0, "F", "the figure, as compare names it (default MB/s)" },
+    [HISTORY_KERNEL] = { "kernel", 0, "K", "runs with an agent on kernel release K" },
+    [HISTORY_HOST] = { "host", 0, "H", "runs with an agent on host H (or named H)" },
+    [HISTORY_SCENARIO] = { "scenario", 0, "S", "runs of scenario S (its path, or its file name)" },
+    [HISTORY_LABEL] = { "label", 0, "L", "runs labelled L (iofleet run --label)" },
+    [HISTORY_SINCE] = { "since", 0, "DATE",
+        "runs started at or after DATE (UTC: 2026-12-01 or 2026-12-01T09:30[:00])" },
+    [HISTORY_UNTIL] = { "until", 0, "DATE", "runs started before DATE" },
+    [HISTORY_FORMAT] = { "format", 0, "text|html", "text, or html: a self-contained page with "
+        "the figure across runs, grouped by kernel, each run's spread drawn" },
+    { NULL }
+};
+
+const cli_command_t report_history_command = {
+    .name = "history", .synopsis = "[flags]",
+    .summary = "the runs of the archive, and a figure across them",
+    .description =
+        "Lists the runs of the archive, oldest first, filtered by test, kernel, host, "
+        "scenario, label and date; with --test, the test's figure in each run.",
+    .flags = s_history_flags, .run = report_command_history
+};
 
 //  "2026-12-01 09:32:07".
 void
@@ -262,50 +270,39 @@ s_load (archive_t *archive, const archive_filter_t *filter, history_t *history,
 int
 report_command_history (int argc, char **argv)
 {
-    static const struct option long_options [] = {
-        { "db", required_argument, NULL, 'd' },
-        { "test", required_argument, NULL, 't' },
-        { "figure", required_argument, NULL, 'F' },
-        { "kernel", required_argument, NULL, 'k' },
-        { "host", required_argument, NULL, 'H' },
-        { "scenario", required_argument, NULL, 's' },
-        { "label", required_argument, NULL, 'l' },
-        { "since", required_argument, NULL, 'S' },
-        { "until", required_argument, NULL, 'U' },
-        { "format", required_argument, NULL, 'f' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
     const char *db_path = ARCHIVE_DEFAULT_PATH;
     archive_filter_t filter = { 0 };
     history_t history = { .metric = compare_metric ("MB/s") };
     int format = REPORT_FORMAT_TEXT;
+    cli_args_t args;
+    cli_begin (&args, &report_history_command, argc, argv);
     int c;
-    while ((c = getopt_long (argc, argv, "h", long_options, NULL)) != -1) {
-        int64_t *instant = c == 'S'? &filter.since_wall_ns: &filter.until_wall_ns;
+    while ((c = cli_next (&args)) != CLI_END) {
+        int64_t *instant = c == HISTORY_SINCE? &filter.since_wall_ns: &filter.until_wall_ns;
         switch (c) {
-            case 'd': db_path = optarg; break;
-            case 't': filter.test = optarg; break;
-            case 'k': filter.kernel = optarg; break;
-            case 'H': filter.host = optarg; break;
-            case 's': filter.scenario = optarg; break;
-            case 'l': filter.label = optarg; break;
-            case 'F':
+            case HISTORY_DB: db_path = optarg; break;
+            case HISTORY_TEST: filter.test = optarg; break;
+            case HISTORY_KERNEL: filter.kernel = optarg; break;
+            case HISTORY_HOST: filter.host = optarg; break;
+            case HISTORY_SCENARIO: filter.scenario = optarg; break;
+            case HISTORY_LABEL: filter.label = optarg; break;
+            case HISTORY_FIGURE:
                 if (!(history.metric = compare_metric (optarg))) {
                     fprintf (stderr, "iofleet history: --figure %s: not a figure compare knows\n",
                              optarg);
                     return HISTORY_EXIT_USAGE;
                 }
                 break;
-            case 'S':
-            case 'U':
+            case HISTORY_SINCE:
+            case HISTORY_UNTIL:
                 if ((*instant = s_date (optarg)) < 0) {
                     fprintf (stderr, "iofleet history: --%s %s: expected a UTC date, "
-                             "2026-12-01 or 2026-12-01T09:30\n", c == 'S'? "since": "until", optarg);
+                             "2026-12-01 or 2026-12-01T09:30\n",
+                             c == HISTORY_SINCE? "since": "until", optarg);
                     return HISTORY_EXIT_USAGE;
                 }
                 break;
-            case 'f': {
+            case HISTORY_FORMAT: {
                 const report_format_t *found = report_format_find (optarg);
                 format = found? (int) found->id: -1;
                 if (format != REPORT_FORMAT_TEXT && format != REPORT_FORMAT_HTML) {
@@ -315,8 +312,7 @@ report_command_history (int argc, char **argv)
                 break;
             }
             default:
-                s_history_help (c == 'h'? stdout: stderr);
-                return c == 'h'? HISTORY_EXIT_OK: HISTORY_EXIT_USAGE;
+                return cli_status (c);
         }
     }
     if (optind != argc) {

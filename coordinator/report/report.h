@@ -12,6 +12,7 @@
 #ifndef IOFLEET_REPORT_H
 #define IOFLEET_REPORT_H
 
+#include "../cli.h"
 #include "../results.h"
 
 #include <stddef.h>
@@ -155,5 +156,12 @@ int report_command_compare (int argc, char **argv);
 //  could not be read or written, 2 for bad usage.
 int report_command_db (int argc, char **argv);
 int report_command_history (int argc, char **argv);
+
+//  The four commands' tables (coordinator/cli.h), for the list of
+//  commands in main.c.
+extern const cli_command_t report_report_command;
+extern const cli_command_t report_compare_command;
+extern const cli_command_t report_db_command;
+extern const cli_command_t report_history_command;
 
 #endif
