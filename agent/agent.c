@@ -1,22 +1,22 @@
-/*  agent/agent.c: the daemon, its session with one coordinator, message
-    dispatch and the poll loop; see agent.h.
+/*  agent/agent.c: the daemon: its socket, the poll loop and the dispatch
+    of messages; see agent.h.
 
-    State, in short. The agent is idle or in a session with one peer (a
-    routing id on the ROUTER socket). It holds at most one test: a set of
-    prepared jobs, which START turns into running streams. A test is over
-    when every stream's RESULT has been taken; a test whose session ended
-    (BYE, lease expired) while it ran is "orphaned": its streams are told
-    to stop, and their results are only logged as they come in.
+    State, in short. The agent is idle or in a session with one
+    coordinator (agent/session.h). It holds at most one test
+    (agent/test.h): the jobs PREPARE gave it, which START turns into
+    running streams, phase after phase. When the session ends (BYE, lease
+    expired) while a test runs, the test is orphaned: its streams are
+    told to stop, and what they report is only logged. The loop forgets
+    the test once nothing of it runs and nothing is owed.
 */
 #include "agent.h"
 
 #include "auth.h"
 #include "confine.h"
 #include "hostinfo.h"
-#include "hostwatch.h"
-#include "job.h"
 #include "log.h"
-#include "procstat.h"
+#include "session.h"
+#include "test.h"
 
 #include "../proto/clock.h"
 #include "../proto/keys.h"
@@ -32,20 +32,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <sys/random.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
-#define S_LEASE_DEFAULT_MS      10000       //  HELLO with lease_ms = 0
-#define S_LEASE_MIN_MS          1000
-#define S_LEASE_MAX_MS          3600000
-#define S_TEST_STREAMS_MAX      1024        //  threads one test may ask of this agent
-#define S_TEST_JOBS_MAX         256         //  jobs one test may hold on this agent
 #define S_LINGER_MS             500         //  time the last results get to leave at exit
 #define S_HEARTBEAT_IVL_MS      5000        //  ZMTP heartbeats find dead connections
 #define S_HEARTBEAT_TIMEOUT_MS  15000
 #define S_START_LEAD_MAX_NS     (3600 * NS_PER_SEC)    //  START instants further off are refused
-#define S_QUOTED_MAX            (2 * MSG_TEXT_MAX + 3)
 //  The buffers of one test may take MemTotal / S_MEMORY_SHARE unless
 //  --max-memory says otherwise: they stay resident for the whole test,
 //  and the rest is the page cache the test measures, the kernel and the
@@ -53,27 +46,6 @@
 //  them three, and still holds 256 streams of 16M on a 24 GiB host.
 #define S_MEMORY_SHARE          4           //  logged as from=MemTotal/4
 #define S_MEMORY_FALLBACK_BYTES (1ULL << 30)    //  when MemTotal cannot be read
-
-//  A job of the current test and when its next sample is due.
-typedef struct {
-    job_t *job;                         //  the prepared job
-    int64_t next_sample_ns;             //  INT64_MAX when it takes no samples
-} s_slot_t;
-
-//  The one test an agent holds.
-typedef struct {
-    bool active;                        //  a test is held (fields below are valid)
-    uint32_t test_id;                   //  PREPARE's test_id
-    char name [JOB_NAME_MAX + 1];       //  its name (the jobs' spec.test) as a log token
-    bool started;                       //  START came
-    int64_t start_ns;                   //  the start instant it named
-    bool host_begun;                    //  the host's window opened at start_ns
-    bool orphaned;                      //  its session ended: stopping, results go nowhere
-    s_slot_t *slots;                    //  its jobs
-    size_t slot_count;                  //  how many
-    size_t slot_capacity;               //  room in slots
-    size_t stream_count;                //  streams of all its jobs
-} s_test_t;
 
 struct _agent_t {
     char name [JOB_NAME_MAX + 1];       //  --name
@@ -83,20 +55,13 @@ struct _agent_t {
     zactor_t *auth;                     //  the ZAP handler that checks them (auth.h)
     bool verbose;                       //  log pings and samples too
     zsock_t *router;                    //  the socket coordinators talk to
-    int notify_fd;                      //  eventfd stream threads write when they end
+    int notify_fd;                      //  eventfd stream threads write at every step
     confine_t *confine;                 //  the --root directories
     hostinfo_t *hostinfo;               //  what WELCOME says about the host
-    hostwatch_t *hostwatch;             //  the host's figures over a test (HOST)
-    ledger_t *ledger;                   //  what the held test's jobs claimed (memory, files, dirs)
-    uint32_t caches_dropped_test_id;    //  test whose prepare dropped the caches, 0 none
+    uint64_t memory_bound_bytes;        //  the buffers one test may hold
     agent_lograte_t malformed;          //  frames that did not decode: counted, logged sparingly
-    zframe_t *peer;                     //  routing id of the session's coordinator, NULL when idle
-    char coordinator [MSG_TEXT_MAX + 1];    //  its name, from HELLO
-    int64_t lease_ns;                   //  silence after which the session ends
-    uint64_t session_id;                //  names the session in WELCOME and PONG, 0 when idle
-    int64_t session_start_ns;           //  when the session began
-    int64_t last_heard_ns;              //  when the peer last sent anything
-    s_test_t test;                      //  the test held, if any
+    agent_session_t *session;           //  the coordinator served, if any
+    agent_test_t *test;                 //  the test held, if any
     msg_t in;                           //  the message being handled
     msg_t out;                          //  the message being sent
 };
@@ -117,43 +82,6 @@ s_log (agent_t *self, const char *format, ...)
     va_start (args, format);
     agent_logv (self->name, format, args);
     va_end (args);
-}
-
-//  Quote text for a log value: "..." with quotes and backslashes escaped
-//  and control characters replaced, so that text from the wire cannot
-//  break the one-event-per-line rule. Returns buf.
-static const char *
-s_quote (const char *text, char *buf, size_t buflen)
-{
-    size_t used = 0;
-    buf [used++] = '"';
-    for (const char *cursor = text; *cursor && used + 4 < buflen; cursor++) {
-        unsigned char c = (unsigned char) *cursor;
-        if (c == '"' || c == '\\')
-            buf [used++] = '\\';
-        buf [used++] = c < 0x20 || c == 0x7f? '?': (char) c;
-    }
-    buf [used++] = '"';
-    buf [used] = '\0';
-    return buf;
-}
-
-//  A name from the wire as a bare log value: anything but letters,
-//  digits and ".-_@:" becomes '_', and an empty name "-". Returns buf.
-static const char *
-s_token (const char *text, char *buf, size_t buflen)
-{
-    size_t used = 0;
-    for (const char *cursor = text; *cursor && used + 1 < buflen; cursor++) {
-        unsigned char c = (unsigned char) *cursor;
-        bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-                  || (c >= '0' && c <= '9') || strchr (".-_@:", c);
-        buf [used++] = plain? (char) c: '_';
-    }
-    if (used == 0 && buflen > 1)
-        buf [used++] = '-';
-    buf [used] = '\0';
-    return buf;
 }
 
 //  A routing id as hex, for logs. Returns buf.
@@ -196,6 +124,16 @@ s_send (agent_t *self, zframe_t *peer, msg_t *msg)
     free (data);
 }
 
+//  What the test says goes to the session's coordinator, if there is one.
+static void
+s_send_to_session (void *arg, msg_t *msg)
+{
+    agent_t *self = (agent_t *) arg;
+    zframe_t *peer = agent_session_peer (self->session);
+    if (peer)
+        s_send (self, peer, msg);
+}
+
 //  Start building a message of type in self->out. Returns it.
 static msg_t *
 s_reply (agent_t *self, msg_type_t type)
@@ -215,15 +153,11 @@ static void
 s_send_error (agent_t *self, zframe_t *peer, uint32_t test_id, int32_t job_id,
               const char *code, const char *format, ...)
 {
-    msg_t *out = s_reply (self, MSG_ERROR);
-    out->u.error.test_id = test_id;
-    out->u.error.job_id = job_id;
-    msg_strcpy (out->u.error.code, code, sizeof (out->u.error.code));
     va_list args;
     va_start (args, format);
-    vsnprintf (out->u.error.text, sizeof (out->u.error.text), format, args);
+    msg_make_error (&self->out, test_id, job_id, code, format, args);
     va_end (args);
-    s_send (self, peer, out);
+    s_send (self, peer, &self->out);
 }
 
 //  Send WELCOME to peer: who this agent is, whom it serves, and the
@@ -239,7 +173,8 @@ s_send_welcome (agent_t *self, zframe_t *peer, uint64_t session_id)
     welcome->cpus = hostinfo_cpus (self->hostinfo);
     welcome->mem_bytes = hostinfo_mem_bytes (self->hostinfo);
     welcome->insecure = self->insecure;
-    msg_strcpy (welcome->serving, self->peer? self->coordinator: "", sizeof (welcome->serving));
+    msg_strcpy (welcome->serving, agent_session_coordinator (self->session),
+                sizeof (welcome->serving));
     msg_strcpy (welcome->version, IOFLEET_VERSION, sizeof (welcome->version));
     welcome->session_id = session_id;
     s_send (self, peer, out);
@@ -248,348 +183,91 @@ s_send_welcome (agent_t *self, zframe_t *peer, uint64_t session_id)
 //  --------------------------------------------------------------------------
 //  The test
 
-//  a + b without overflow, for deadlines built from wire values.
-static int64_t
-s_add_saturated (int64_t a, int64_t b)
-{
-    if (b > 0 && a > INT64_MAX - b)
-        return INT64_MAX;
-    return a + b;
-}
-
-//  Stop every stream of the test with reason.
+//  Forget the test held (a new one replaces it, or its session ended
+//  before START, or it is over), stopping and cleaning up what is left.
 static void
-s_test_stop (agent_t *self, const char *reason)
+s_test_forget (agent_t *self, const char *event, const char *reason)
 {
-    for (size_t index = 0; index < self->test.slot_count; index++)
-        job_stop (self->test.slots [index].job, reason);
-}
-
-//  Destroy the test's jobs (stopping, joining and cleaning up what is
-//  left) and forget the test.
-static void
-s_test_clear (agent_t *self)
-{
-    for (size_t index = 0; index < self->test.slot_count; index++)
-        job_destroy (&self->test.slots [index].job);
-    //  Its files are gone: now the directories it made can go too.
-    ledger_clear (self->ledger);
-    free (self->test.slots);
-    memset (&self->test, 0, sizeof (self->test));
-}
-
-//  Drop the test held without reporting its streams (a new test replaces
-//  it, or its session ended before START).
-static void
-s_test_discard (agent_t *self, const char *reason)
-{
-    char quoted [S_QUOTED_MAX];
-    s_log (self, "event=discard test_id=%" PRIu32 " test=%s reason=%s",
-           self->test.test_id, self->test.name, s_quote (reason, quoted, sizeof (quoted)));
-    s_test_clear (self);
-}
-
-//  Add a prepared job to the test (making it the held test if none is).
-//  Returns 0, or -1 if out of memory.
-static int
-s_test_add_job (agent_t *self, uint32_t test_id, job_t *job)
-{
-    s_test_t *test = &self->test;
-    if (test->slot_count == test->slot_capacity) {
-        size_t capacity = test->slot_capacity? 2 * test->slot_capacity: 4;
-        s_slot_t *slots = realloc (test->slots, capacity * sizeof (s_slot_t));
-        if (!slots)
-            return -1;
-        test->slots = slots;
-        test->slot_capacity = capacity;
-    }
-    if (!test->active) {
-        test->active = true;
-        test->test_id = test_id;
-        s_token (job_spec (job)->test, test->name, sizeof (test->name));
-    }
-    test->slots [test->slot_count].job = job;
-    test->slots [test->slot_count].next_sample_ns = INT64_MAX;
-    test->slot_count++;
-    test->stream_count += job_stream_count (job);
-    return 0;
-}
-
-//  Remove job job_id from the test, if it holds it (a PREPARE repeated).
-static void
-s_test_remove_job (agent_t *self, uint32_t wanted_job_id)
-{
-    s_test_t *test = &self->test;
-    for (size_t index = 0; index < test->slot_count; index++) {
-        if (job_id (test->slots [index].job) != wanted_job_id)
-            continue;
-        test->stream_count -= job_stream_count (test->slots [index].job);
-        job_destroy (&test->slots [index].job);
-        ledger_forget_job (self->ledger, wanted_job_id);
-        memmove (test->slots + index, test->slots + index + 1,
-                 (test->slot_count - index - 1) * sizeof (s_slot_t));
-        test->slot_count--;
+    if (!self->test)
         return;
-    }
+    char quoted [AGENT_QUOTED_MAX];
+    s_log (self, "event=%s test_id=%" PRIu32 " test=%s reason=%s", event,
+           agent_test_id (self->test), agent_test_name (self->test),
+           agent_log_quote (reason, quoted, sizeof (quoted)));
+    agent_test_destroy (&self->test);
 }
 
-//  True if the live session's test is test_id.
+//  True if the session's test is test_id.
 static bool
 s_test_is_current (agent_t *self, uint32_t test_id)
 {
-    return self->test.active && !self->test.orphaned && self->test.test_id == test_id;
+    return self->test && agent_test_id (self->test) == test_id;
 }
 
-//  When every stream of a fill job has ended, take their figures, log
-//  them, and answer the job's PREPARE (if answer): READY with the bytes
-//  and time the fill took, or ERROR with the first stream's error. A fill
-//  stopped by an abort answers nothing: the coordinator gave up on it.
+//  Streams moved or a deadline came: let the test send what is due, and
+//  forget it once it is over.
 static void
-s_finish_fill (agent_t *self, job_t *job, bool answer)
+s_test_poll (agent_t *self)
 {
-    if (job_finished (job))
+    if (!self->test)
         return;
-    for (size_t index = 0; index < job_stream_count (job); index++)
-        if (!stream_done (job_stream (job, index)))
-            return;
-    uint64_t fill_bytes = 0;
-    int64_t first_start_ns = INT64_MAX, last_end_ns = 0;
-    char error [MSG_TEXT_MAX + 1] = "";
-    bool aborted = false;
-    msg_result_t result;
-    uint32_t test_id = 0;
-    while (job_take_result (job, &result)) {
-        test_id = result.test_id;
-        fill_bytes += result.bytes;
-        if (result.start_ns && result.start_ns < first_start_ns)
-            first_start_ns = result.start_ns;
-        if (result.end_ns > last_end_ns)
-            last_end_ns = result.end_ns;
-        if (result.error [0] && !error [0]) {
-            msg_strcpy (error, result.error, sizeof (error));
-            aborted = result.err_no == ECANCELED;
-        }
-    }
-    int64_t fill_ns = last_end_ns > first_start_ns? last_end_ns - first_start_ns: 0;
-    char quoted [S_QUOTED_MAX];
-    s_log (self, "event=fill test_id=%" PRIu32 " job_id=%" PRIu32 " bytes=%" PRIu64
-           " reused=%s fill_ms=%" PRId64 " error=%s", test_id, job_id (job), fill_bytes,
-           fill_bytes? "no": "yes", (int64_t) (fill_ns / NS_PER_MSEC), s_quote (error, quoted, sizeof (quoted)));
-    if (!answer || aborted)
-        return;
-    if (error [0]) {
-        s_send_error (self, self->peer, test_id, (int32_t) job_id (job), "prepare", "%s", error);
-        return;
-    }
-    msg_t *out = s_reply (self, MSG_READY);
-    out->u.ready.test_id = test_id;
-    out->u.ready.job_id = job_id (job);
-    out->u.ready.streams = 0;           //  no timed streams: no RESULTs will follow
-    out->u.ready.job_class = (uint32_t) job_class (job);
-    out->u.ready.fill_bytes = fill_bytes;
-    out->u.ready.fill_ns = fill_ns;
-    s_log (self, "event=ready test_id=%" PRIu32 " job_id=%" PRIu32 " streams=0 fill=yes",
-           test_id, job_id (job));
-    s_send (self, self->peer, out);
-}
-
-//  Take every stream result that is ready: log it, send it to the session
-//  (unless the test is orphaned), and when the last one is in, end the
-//  test. Each stream has removed its files before its result is taken.
-static void
-s_collect_results (agent_t *self)
-{
-    s_test_t *test = &self->test;
-    if (!test->active)
-        return;
-    bool deliver = !test->orphaned && self->peer;
-    bool has_untimed = false;
-    for (size_t index = 0; index < test->slot_count; index++) {
-        if (job_untimed (test->slots [index].job)) {
-            has_untimed = true;
-            s_finish_fill (self, test->slots [index].job, deliver && !test->started);
-            continue;
-        }
-        while (true) {
-            msg_t *out = s_reply (self, MSG_RESULT);
-            msg_result_t *result = &out->u.result;
-            if (!job_take_result (test->slots [index].job, result))
-                break;
-            char quoted [S_QUOTED_MAX];
-            s_log (self, "event=result test_id=%" PRIu32 " job_id=%" PRIu32 " stream=%" PRIu32
-                   " bytes=%" PRIu64 " start_ns=%" PRId64 " end_ns=%" PRId64 " error=%s%s",
-                   result->test_id, result->job_id, result->stream, result->bytes,
-                   result->start_ns, result->end_ns, s_quote (result->error, quoted, sizeof (quoted)),
-                   deliver? "": " delivered=no");
-            if (deliver)
-                s_send (self, self->peer, out);
-        }
-    }
-    for (size_t index = 0; index < test->slot_count; index++)
-        if (!job_finished (test->slots [index].job))
-            return;
-    //  Fills end before START; the test they belong to is still to run.
-    if (has_untimed && !test->started)
-        return;
-    //  The window closes with the last stream; the host's figures follow
-    //  after the settle period (s_handle_timers).
-    if (test->host_begun && !test->orphaned) {
-        int64_t settle_ns = 0;
-        for (size_t index = 0; index < test->slot_count; index++)
-            if (job_spec (test->slots [index].job)->settle_ns > settle_ns)
-                settle_ns = job_spec (test->slots [index].job)->settle_ns;
-        char err [256];
-        if (hostwatch_end (self->hostwatch, settle_ns, err, sizeof (err)))
-            s_log (self, "event=host-figures test_id=%" PRIu32 " error=\"%s\"", test->test_id, err);
-    }
-    s_log (self, "event=test-over test_id=%" PRIu32 " test=%s%s", test->test_id, test->name,
-           test->orphaned? " orphaned=yes": "");
-    s_test_clear (self);
-}
-
-//  A monitor job's sample: the host's counters now.
-static void
-s_send_monitor (agent_t *self, job_t *job)
-{
-    if (job_finished (job) || stream_done (job_stream (job, 0)))
-        return;
-    msg_t *out = s_reply (self, MSG_MONITOR);
-    char err [256];
-    if (hostwatch_sample (self->hostwatch, &out->u.monitor, err, sizeof (err))) {
-        s_log (self, "event=monitor test_id=%" PRIu32 " error=\"%s\"", self->test.test_id, err);
-        return;
-    }
-    out->u.monitor.test_id = self->test.test_id;
-    out->u.monitor.job_id = job_id (job);
-    s_send (self, self->peer, out);
-}
-
-//  A SAMPLE for every running stream of a job: bytes done now.
-static void
-s_send_stream_samples (agent_t *self, job_t *job)
-{
-    for (size_t stream_nbr = 0; stream_nbr < job_stream_count (job); stream_nbr++) {
-        stream_t *stream = job_stream (job, stream_nbr);
-        if (stream_done (stream))
-            continue;
-        msg_t *out = s_reply (self, MSG_SAMPLE);
-        out->u.sample.test_id = self->test.test_id;
-        out->u.sample.job_id = job_id (job);
-        out->u.sample.stream = stream_index (stream);
-        out->u.sample.t_ns = clock_now_ns ();
-        out->u.sample.bytes = stream_bytes (stream);
-        if (self->verbose)
-            s_log (self, "event=sample test_id=%" PRIu32 " job_id=%" PRIu32 " stream=%" PRIu32
-                   " bytes=%" PRIu64, self->test.test_id, job_id (job), stream_index (stream),
-                   out->u.sample.bytes);
-        s_send (self, self->peer, out);
-    }
-}
-
-//  Send a SAMPLE for every running stream of every job whose sample is
-//  due, and schedule its next one on the grid start + k * interval
-//  (skipping instants the loop missed rather than bursting).
-static void
-s_send_samples (agent_t *self, int64_t now_ns)
-{
-    s_test_t *test = &self->test;
-    if (!test->active || !test->started || test->orphaned || !self->peer)
-        return;
-    for (size_t index = 0; index < test->slot_count; index++) {
-        s_slot_t *slot = &test->slots [index];
-        if (now_ns < slot->next_sample_ns)
-            continue;
-        job_t *job = slot->job;
-        if (job_samples_host (job))
-            s_send_monitor (self, job);
-        else
-            s_send_stream_samples (self, job);
-        //  START keeps start_ns within an hour of now, so this cannot overflow.
-        int64_t interval_ns = job_spec (job)->interval_ns;
-        int64_t periods = (now_ns - test->start_ns) / interval_ns + 1;
-        slot->next_sample_ns = s_add_saturated (test->start_ns, periods * interval_ns);
-    }
+    agent_test_poll (self->test, clock_now_ns ());
+    if (agent_test_over (self->test))
+        s_test_forget (self, "test-over", "every stream reported");
 }
 
 //  --------------------------------------------------------------------------
 //  The session
-
-//  A fresh session id: random, so that an agent restarted on the same
-//  endpoint never hands out the id of the session it lost; never 0,
-//  which means "no session".
-static uint64_t
-s_new_session_id (void)
-{
-    uint64_t id = 0;
-    while (id == 0)
-        if (getrandom (&id, sizeof (id), 0) != (ssize_t) sizeof (id))
-            id = (uint64_t) clock_now_ns () ^ ((uint64_t) getpid () << 32);
-    return id;
-}
 
 //  End the session (BYE, lease expired): a prepared test is dropped, a
 //  running one is told to stop and finishes orphaned.
 static void
 s_end_session (agent_t *self, const char *event, const char *reason)
 {
-    char quoted [S_QUOTED_MAX];
+    char quoted [AGENT_QUOTED_MAX];
     s_log (self, "event=%s coordinator=%s", event,
-           s_quote (self->coordinator, quoted, sizeof (quoted)));
-    if (self->test.active && !self->test.orphaned) {
-        if (self->test.started) {
-            s_test_stop (self, reason);
-            self->test.orphaned = true;
-        }
+           agent_log_quote (agent_session_coordinator (self->session), quoted, sizeof (quoted)));
+    if (self->test) {
+        if (agent_test_started (self->test))
+            agent_test_orphan (self->test, reason);
         else
-            s_test_discard (self, reason);
+            s_test_forget (self, "discard", reason);
     }
-    zframe_destroy (&self->peer);
-    self->session_id = 0;
-    self->coordinator [0] = '\0';
+    agent_session_end (self->session);
 }
 
 //  HELLO: a probe is always welcome; otherwise start (or renew) the
 //  session, or refuse a second coordinator naming the first.
 static void
-s_handle_hello (agent_t *self, zframe_t *peer, bool from_peer)
+s_handle_hello (agent_t *self, zframe_t *peer)
 {
     msg_hello_t *hello = &self->in.u.hello;
-    char quoted [S_QUOTED_MAX];
+    char quoted [AGENT_QUOTED_MAX];
     if (hello->probe) {
         if (self->verbose)
             s_log (self, "event=probe coordinator=%s",
-                   s_quote (hello->coordinator, quoted, sizeof (quoted)));
+                   agent_log_quote (hello->coordinator, quoted, sizeof (quoted)));
         s_send_welcome (self, peer, 0);
         return;
     }
-    if (self->peer && !from_peer) {
-        int64_t since_s = (clock_now_ns () - self->session_start_ns) / NS_PER_SEC;
-        char serving [S_QUOTED_MAX];
+    int64_t now_ns = clock_now_ns ();
+    agent_session_hello_t outcome = agent_session_hello (self->session, peer, hello, now_ns);
+    if (outcome == AGENT_SESSION_BUSY) {
+        char serving [AGENT_QUOTED_MAX];
+        const char *coordinator = agent_session_coordinator (self->session);
         s_log (self, "event=refused reason=busy coordinator=%s serving=%s",
-               s_quote (hello->coordinator, quoted, sizeof (quoted)),
-               s_quote (self->coordinator, serving, sizeof (serving)));
+               agent_log_quote (hello->coordinator, quoted, sizeof (quoted)),
+               agent_log_quote (coordinator, serving, sizeof (serving)));
         s_send_error (self, peer, 0, -1, "busy", "agent %s serves coordinator %s (since %" PRId64 " s)",
-                      self->name, self->coordinator, since_s);
+                      self->name, coordinator,
+                      (int64_t) (agent_session_age_ns (self->session, now_ns) / NS_PER_SEC));
         return;
     }
-    uint32_t lease_ms = hello->lease_ms? hello->lease_ms: S_LEASE_DEFAULT_MS;
-    if (lease_ms < S_LEASE_MIN_MS)
-        lease_ms = S_LEASE_MIN_MS;
-    if (lease_ms > S_LEASE_MAX_MS)
-        lease_ms = S_LEASE_MAX_MS;
-    bool renewed = self->peer != NULL;
-    if (!renewed) {
-        self->peer = zframe_dup (peer);
-        self->session_id = s_new_session_id ();
-        self->session_start_ns = clock_now_ns ();
-        self->caches_dropped_test_id = 0;   //  test ids start again with a session
-        self->last_heard_ns = self->session_start_ns;
-    }
-    msg_strcpy (self->coordinator, hello->coordinator, sizeof (self->coordinator));
-    self->lease_ns = (int64_t) lease_ms * NS_PER_MSEC;
-    s_log (self, "event=%s coordinator=%s lease_ms=%" PRIu32, renewed? "session-renewed": "session",
-           s_quote (self->coordinator, quoted, sizeof (quoted)), lease_ms);
-    s_send_welcome (self, peer, self->session_id);
+    s_log (self, "event=%s coordinator=%s lease_ms=%" PRIu32,
+           outcome == AGENT_SESSION_RENEWED? "session-renewed": "session",
+           agent_log_quote (agent_session_coordinator (self->session), quoted, sizeof (quoted)),
+           agent_session_lease_ms (self->session));
+    s_send_welcome (self, peer, agent_session_id (self->session));
 }
 
 //  PING: answer at once with the receive and send instants, and the
@@ -603,124 +281,52 @@ s_handle_ping (agent_t *self, zframe_t *peer, bool from_peer, int64_t received_n
     out->u.pong.seq = ping.seq;
     out->u.pong.t1_ns = ping.t1_ns;
     out->u.pong.t2_ns = received_ns;
-    out->u.pong.session_id = from_peer? self->session_id: 0;
+    out->u.pong.session_id = from_peer? agent_session_id (self->session): 0;
     out->u.pong.t3_ns = clock_now_ns ();
     s_send (self, peer, out);
     if (self->verbose)
         s_log (self, "event=ping seq=%" PRIu32, ping.seq);
 }
 
-//  PREPARE: make one job of a test ready, or say exactly why not.
+//  PREPARE: a job of the held test, or of a new one that replaces it.
 static void
-s_handle_prepare (agent_t *self, zframe_t *peer, bool from_peer)
+s_handle_prepare (agent_t *self)
 {
     msg_prepare_t *prepare = &self->in.u.prepare;
-    const jobspec_t *spec = &prepare->spec;
-    int32_t job_id = (int32_t) prepare->job_id;
-    if (!from_peer) {
-        s_send_error (self, peer, prepare->test_id, job_id, "no-session",
-                      "agent %s has no session with you: send HELLO first", self->name);
-        return;
-    }
-    if (s_test_is_current (self, prepare->test_id)) {
-        if (self->test.started) {
-            s_send_error (self, peer, prepare->test_id, job_id, "prepare",
-                          "test %" PRIu32 " has already started", prepare->test_id);
-            return;
-        }
-        s_test_remove_job (self, prepare->job_id);
-    }
-    else
-    if (self->test.active) {
+    if (self->test && !s_test_is_current (self, prepare->test_id)) {
         char reason [64];
         snprintf (reason, sizeof (reason), "replaced by test %" PRIu32, prepare->test_id);
-        s_test_discard (self, reason);
+        s_test_forget (self, "discard", reason);
     }
-    if (self->test.slot_count >= S_TEST_JOBS_MAX) {
-        s_send_error (self, peer, prepare->test_id, job_id, "prepare",
-                      "job %s: test %" PRIu32 " already holds %d jobs on agent %s, its limit",
-                      spec->name, prepare->test_id, S_TEST_JOBS_MAX, self->name);
-        return;
-    }
-    if (spec->streams > S_TEST_STREAMS_MAX
-    ||  self->test.stream_count + spec->streams > S_TEST_STREAMS_MAX) {
-        s_send_error (self, peer, prepare->test_id, job_id, "prepare",
-                      "job %s: %" PRIu64 " streams would exceed this agent's limit of %d per test",
-                      spec->name, spec->streams, S_TEST_STREAMS_MAX);
-        return;
-    }
-
-    char quoted [S_QUOTED_MAX];
-    char test_name [JOB_NAME_MAX + 1], job_name [JOB_NAME_MAX + 1];
-    s_log (self, "event=prepare test=%s job=%s test_id=%" PRIu32 " job_id=%" PRIu32
-           " workload=%s streams=%" PRIu64 " path=%s",
-           s_token (spec->test, test_name, sizeof (test_name)),
-           s_token (spec->name, job_name, sizeof (job_name)),
-           prepare->test_id, prepare->job_id, jobspec_workload_name (spec->workload),
-           spec->streams, s_quote (spec->path, quoted, sizeof (quoted)));
-    char err [MSG_TEXT_MAX + 1] = "";
-    //  A cold cache for the timed part, once per test: after the fills,
-    //  which come first, so that their sources are not in memory either.
-    if (spec->drop_caches && spec->workload != WORKLOAD_FILL
-    &&  self->caches_dropped_test_id != prepare->test_id) {
-        char reason [MSG_TEXT_MAX + 1];
-        if (procstat_drop_caches ("/proc", reason, sizeof (reason))) {
-            s_send_error (self, peer, prepare->test_id, job_id, "prepare",
-                          "job %s: drop_caches = yes needs root on agent %s: %s",
-                          spec->name, self->name, reason);
+    if (!self->test) {
+        agent_test_config_t config = {
+            .agent_name = self->name,
+            .confine = self->confine,
+            .memory_bound_bytes = self->memory_bound_bytes,
+            .notify_fd = self->notify_fd,
+            .verbose = self->verbose,
+            .send = s_send_to_session,
+            .send_arg = self
+        };
+        self->test = agent_test_new (&config, prepare->test_id, prepare->spec.test);
+        if (!self->test) {
+            s_send_error (self, agent_session_peer (self->session), prepare->test_id,
+                          (int32_t) prepare->job_id, "prepare", "agent %s: %s",
+                          self->name, strerror (ENOMEM));
             return;
         }
-        self->caches_dropped_test_id = prepare->test_id;
-        s_log (self, "event=caches-dropped test_id=%" PRIu32, prepare->test_id);
     }
-    job_t *job = job_new (prepare->test_id, prepare->job_id, spec, self->confine,
-                          self->ledger, self->notify_fd, err, sizeof (err));
-    if (job && s_test_add_job (self, prepare->test_id, job) == -1) {
-        job_destroy (&job);
-        snprintf (err, sizeof (err), "job %s: %s", spec->name, strerror (ENOMEM));
-    }
-    if (!job) {
-        s_log (self, "event=prepare-failed test_id=%" PRIu32 " job_id=%" PRIu32 " reason=%s",
-               prepare->test_id, prepare->job_id, s_quote (err, quoted, sizeof (quoted)));
-        s_send_error (self, peer, prepare->test_id, job_id, "prepare", "%s", err);
-        return;
-    }
-    if (job_untimed (job)) {
-        //  A fill works in its stream threads now; s_collect_results
-        //  answers READY (or ERROR) when it is done.
-        s_log (self, "event=fill-started test_id=%" PRIu32 " job_id=%" PRIu32 " streams=%zu",
-               prepare->test_id, prepare->job_id, job_stream_count (job));
-        return;
-    }
-    msg_t *out = s_reply (self, MSG_READY);
-    out->u.ready.test_id = prepare->test_id;
-    out->u.ready.job_id = prepare->job_id;
-    out->u.ready.streams = (uint32_t) job_stream_count (job);
-    out->u.ready.job_class = (uint32_t) job_class (job);
-    s_log (self, "event=ready test_id=%" PRIu32 " job_id=%" PRIu32 " streams=%" PRIu32
-           " class=%s", out->u.ready.test_id, out->u.ready.job_id, out->u.ready.streams,
-           jobspec_class_name (job_class (job)));
-    s_send (self, peer, out);
+    agent_test_prepare (self->test, prepare);
 }
 
-//  START: hand every prepared stream of the test its start instant.
+//  START: hand every prepared stream of the test the instant of a phase.
 static void
-s_handle_start (agent_t *self, zframe_t *peer, bool from_peer)
+s_handle_start (agent_t *self, zframe_t *peer)
 {
     msg_start_t *start = &self->in.u.start;
-    if (!from_peer) {
-        s_send_error (self, peer, start->test_id, -1, "no-session",
-                      "agent %s has no session with you: send HELLO first", self->name);
-        return;
-    }
     if (!s_test_is_current (self, start->test_id)) {
         s_send_error (self, peer, start->test_id, -1, "start",
                       "test %" PRIu32 " is not prepared on agent %s", start->test_id, self->name);
-        return;
-    }
-    if (self->test.started) {
-        s_send_error (self, peer, start->test_id, -1, "start",
-                      "test %" PRIu32 " has already started", start->test_id);
         return;
     }
     //  A start instant hours away is a clock mapped wrong, not a plan.
@@ -735,80 +341,96 @@ s_handle_start (agent_t *self, zframe_t *peer, bool from_peer)
                       (int64_t) (S_START_LEAD_MAX_NS / NS_PER_SEC), now_ns);
         return;
     }
-    int64_t lead_ns = start->start_ns - now_ns;
-    s_test_t *test = &self->test;
-    test->started = true;
-    test->start_ns = start->start_ns;
-    for (size_t index = 0; index < test->slot_count; index++) {
-        s_slot_t *slot = &test->slots [index];
-        job_start (slot->job, start->start_ns);
-        int64_t interval_ns = job_spec (slot->job)->interval_ns;
-        slot->next_sample_ns = interval_ns > 0?
-                               s_add_saturated (start->start_ns, interval_ns): INT64_MAX;
-        //  A monitor's series starts at the start instant itself: its
-        //  first counters are the base of every difference after.
-        if (job_samples_host (slot->job))
-            slot->next_sample_ns = start->start_ns;
+    char err [MSG_TEXT_MAX + 1];
+    if (agent_test_start (self->test, start->phase, start->phase_count, start->start_ns,
+                          err, sizeof (err))) {
+        s_send_error (self, peer, start->test_id, -1, "start", "%s", err);
+        return;
     }
-    s_log (self, "event=start test_id=%" PRIu32 " test=%s start_ns=%" PRId64 " lead_us=%" PRId64,
-           test->test_id, test->name, start->start_ns, (int64_t) (lead_ns / NS_PER_USEC));
+    s_log (self, "event=start test_id=%" PRIu32 " test=%s phase=%" PRIu32 " start_ns=%" PRId64
+           " lead_us=%" PRId64, start->test_id, agent_test_name (self->test), start->phase,
+           start->start_ns,
+           (int64_t) ((start->start_ns - now_ns) / NS_PER_USEC));
     //  A test without streams is over as soon as it starts.
-    s_collect_results (self);
+    s_test_poll (self);
+}
+
+//  DROP: the caches go, in the background; DROPPED follows.
+static void
+s_handle_drop (agent_t *self, zframe_t *peer)
+{
+    msg_drop_t *drop = &self->in.u.drop;
+    char err [MSG_TEXT_MAX + 1];
+    if (!s_test_is_current (self, drop->test_id))
+        s_send_error (self, peer, drop->test_id, -1, "prepare",
+                      "test %" PRIu32 " is not prepared on agent %s", drop->test_id, self->name);
+    else
+    if (agent_test_drop_caches (self->test, err, sizeof (err)))
+        s_send_error (self, peer, drop->test_id, -1, "prepare", "%s", err);
 }
 
 //  ABORT: stop the test's streams; their RESULTs follow as they end.
 static void
-s_handle_abort (agent_t *self, zframe_t *peer, bool from_peer)
+s_handle_abort (agent_t *self)
 {
     msg_abort_t *abort_msg = &self->in.u.abort;
-    char quoted [S_QUOTED_MAX];
-    if (!from_peer) {
-        s_send_error (self, peer, abort_msg->test_id, -1, "no-session",
-                      "agent %s has no session with you: send HELLO first", self->name);
-        return;
-    }
+    char quoted [AGENT_QUOTED_MAX];
     if (!s_test_is_current (self, abort_msg->test_id)) {
         //  Most likely the test ended while the ABORT was on its way.
         s_log (self, "event=abort-ignored test_id=%" PRIu32 " reason=%s", abort_msg->test_id,
-               s_quote (abort_msg->reason, quoted, sizeof (quoted)));
+               agent_log_quote (abort_msg->reason, quoted, sizeof (quoted)));
         return;
     }
     s_log (self, "event=abort test_id=%" PRIu32 " reason=%s", abort_msg->test_id,
-           s_quote (abort_msg->reason, quoted, sizeof (quoted)));
-    s_test_stop (self, abort_msg->reason);
+           agent_log_quote (abort_msg->reason, quoted, sizeof (quoted)));
+    agent_test_abort (self->test, abort_msg->reason);
+    s_test_poll (self);
 }
 
-//  One decoded message from peer.
+//  One decoded message from peer. Test messages from anyone but the
+//  session's coordinator are refused: they must say HELLO first.
 static void
 s_dispatch (agent_t *self, zframe_t *peer, bool from_peer, int64_t received_ns)
 {
-    char quoted [S_QUOTED_MAX];
+    char quoted [AGENT_QUOTED_MAX];
     char peer_text [64];
-    switch (self->in.type) {
+    msg_type_t type = self->in.type;
+    bool needs_session = type == MSG_PREPARE || type == MSG_START || type == MSG_ABORT
+                      || type == MSG_DROP;
+    if (needs_session && !from_peer) {
+        uint32_t test_id = type == MSG_PREPARE? self->in.u.prepare.test_id
+                         : type == MSG_START? self->in.u.start.test_id
+                         : type == MSG_DROP? self->in.u.drop.test_id: self->in.u.abort.test_id;
+        int32_t job_id = type == MSG_PREPARE? (int32_t) self->in.u.prepare.job_id: -1;
+        s_send_error (self, peer, test_id, job_id, "no-session",
+                      "agent %s has no session with you: send HELLO first", self->name);
+        return;
+    }
+    switch (type) {
         case MSG_HELLO:
-            s_handle_hello (self, peer, from_peer);
+            s_handle_hello (self, peer);
             break;
         case MSG_PING:
             s_handle_ping (self, peer, from_peer, received_ns);
             break;
         case MSG_PREPARE:
-            s_handle_prepare (self, peer, from_peer);
+            s_handle_prepare (self);
             break;
         case MSG_START:
-            s_handle_start (self, peer, from_peer);
+            s_handle_start (self, peer);
             break;
         case MSG_ABORT:
-            s_handle_abort (self, peer, from_peer);
+            s_handle_abort (self);
+            break;
+        case MSG_DROP:
+            s_handle_drop (self, peer);
             break;
         case MSG_STOP:
-            //  The timed streams are over everywhere: monitors take a last
-            //  sample, so that their series ends with the test, and end.
-            if (from_peer && s_test_is_current (self, self->in.u.stop.test_id))
-                for (size_t index = 0; index < self->test.slot_count; index++)
-                    if (job_samples_host (self->test.slots [index].job)) {
-                        s_send_monitor (self, self->test.slots [index].job);
-                        job_stop (self->test.slots [index].job, "test over");
-                    }
+            //  A phase is over everywhere; after the last, monitors end.
+            if (from_peer && s_test_is_current (self, self->in.u.stop.test_id)) {
+                agent_test_stop_phase (self->test, self->in.u.stop.phase);
+                s_test_poll (self);
+            }
             break;
         case MSG_BYE:
             if (from_peer)
@@ -821,15 +443,14 @@ s_dispatch (agent_t *self, zframe_t *peer, bool from_peer, int64_t received_ns)
             //  Never answered: two programs trading errors would not stop.
             s_log (self, "event=peer-error from=%s code=%s text=%s",
                    s_peer_text (peer, peer_text, sizeof (peer_text)), self->in.u.error.code,
-                   s_quote (self->in.u.error.text, quoted, sizeof (quoted)));
+                   agent_log_quote (self->in.u.error.text, quoted, sizeof (quoted)));
             break;
         default:
             s_log (self, "event=unexpected from=%s type=%s",
-                   s_peer_text (peer, peer_text, sizeof (peer_text)),
-                   msg_type_name (self->in.type));
+                   s_peer_text (peer, peer_text, sizeof (peer_text)), msg_type_name (type));
             s_send_error (self, peer, 0, -1, "unexpected",
                           "agent %s does not accept %s messages", self->name,
-                          msg_type_name (self->in.type));
+                          msg_type_name (type));
             break;
     }
 }
@@ -844,13 +465,13 @@ s_dispatch (agent_t *self, zframe_t *peer, bool from_peer, int64_t received_ns)
 static void
 s_reject_malformed (agent_t *self, zframe_t *peer, const char *reason)
 {
-    char quoted [S_QUOTED_MAX];
+    char quoted [AGENT_QUOTED_MAX];
     char peer_text [64];
     uint64_t unlogged;
     if (agent_lograte_pass (&self->malformed, clock_now_ns (), &unlogged))
         s_log (self, "event=malformed from=%s reason=%s count=%" PRIu64 " unlogged=%" PRIu64,
                s_peer_text (peer, peer_text, sizeof (peer_text)),
-               s_quote (reason, quoted, sizeof (quoted)), self->malformed.count, unlogged);
+               agent_log_quote (reason, quoted, sizeof (quoted)), self->malformed.count, unlogged);
     s_send_error (self, peer, 0, -1, "malformed", "%s", reason);
 }
 
@@ -868,9 +489,9 @@ s_handle_router (agent_t *self)
     if (!peer)
         goto done;
 
-    bool from_peer = self->peer && zframe_eq (peer, self->peer);
+    bool from_peer = agent_session_is_peer (self->session, peer);
     if (from_peer)
-        self->last_heard_ns = received_ns;
+        agent_session_heard (self->session, received_ns);
     if (!payload || zmsg_size (zmsg) != 0) {
         s_reject_malformed (self, peer, "expected exactly one frame after the routing id");
         goto done;
@@ -879,11 +500,11 @@ s_handle_router (agent_t *self)
     int rc = msg_decode (zframe_data (payload), zframe_size (payload), &self->in,
                          err, sizeof (err));
     if (rc == MSG_EVERSION) {
-        char quoted [S_QUOTED_MAX];
+        char quoted [AGENT_QUOTED_MAX];
         char peer_text [64];
         s_log (self, "event=refused reason=version from=%s detail=%s",
                s_peer_text (peer, peer_text, sizeof (peer_text)),
-               s_quote (err, quoted, sizeof (quoted)));
+               agent_log_quote (err, quoted, sizeof (quoted)));
         s_send_error (self, peer, 0, -1, "version", "%s", err);
     }
     else
@@ -898,43 +519,23 @@ done:
     zmsg_destroy (&zmsg);
 }
 
-//  Streams ended: reset the eventfd and take their results.
+//  Streams moved: reset the eventfd and let the test answer.
 static void
 s_handle_stream_events (agent_t *self)
 {
     uint64_t count;
     ssize_t rc = read (self->notify_fd, &count, sizeof (count));
     (void) rc;
-    s_collect_results (self);
+    s_test_poll (self);
 }
 
-//  The host's window opens at the start instant (the loop wakes for it
-//  after the streams, which spin for it, have started) and its figures go
-//  out once the settle period after the test is over.
-static void
-s_watch_host (agent_t *self, int64_t now_ns)
-{
-    s_test_t *test = &self->test;
-    if (test->active && test->started && !test->host_begun && now_ns >= test->start_ns) {
-        char err [256];
-        if (hostwatch_begin (self->hostwatch, test->test_id, err, sizeof (err)))
-            s_log (self, "event=host-figures test_id=%" PRIu32 " error=\"%s\"", test->test_id, err);
-        test->host_begun = true;
-    }
-    msg_t *out = s_reply (self, MSG_HOST);
-    if (hostwatch_settled (self->hostwatch, &out->u.host) && self->peer)
-        s_send (self, self->peer, out);
-}
-
-//  Deadlines: the session's lease, then samples.
+//  Deadlines: the session's lease, then the test's.
 static void
 s_handle_timers (agent_t *self)
 {
-    int64_t now_ns = clock_now_ns ();
-    if (self->peer && now_ns - self->last_heard_ns >= self->lease_ns)
+    if (agent_session_expired (self->session, clock_now_ns ()))
         s_end_session (self, "lease-expired", "the coordinator went silent (lease expired)");
-    s_send_samples (self, now_ns);
-    s_watch_host (self, now_ns);
+    s_test_poll (self);
 }
 
 //  Milliseconds until the next deadline, rounded up so that the loop
@@ -942,19 +543,12 @@ s_handle_timers (agent_t *self)
 static int
 s_timeout_ms (agent_t *self)
 {
-    int64_t deadline_ns = INT64_MAX;
-    if (self->peer)
-        deadline_ns = s_add_saturated (self->last_heard_ns, self->lease_ns);
-    s_test_t *test = &self->test;
-    if (test->active && test->started && !test->host_begun && test->start_ns < deadline_ns)
-        deadline_ns = test->start_ns;
-    int64_t settle_ns = hostwatch_next_ns (self->hostwatch);
-    if (settle_ns && settle_ns < deadline_ns)
-        deadline_ns = settle_ns;
-    if (test->active && test->started && !test->orphaned && self->peer)
-        for (size_t index = 0; index < test->slot_count; index++)
-            if (test->slots [index].next_sample_ns < deadline_ns)
-                deadline_ns = test->slots [index].next_sample_ns;
+    int64_t deadline_ns = agent_session_deadline_ns (self->session);
+    if (self->test) {
+        int64_t test_ns = agent_test_next_ns (self->test);
+        if (test_ns < deadline_ns)
+            deadline_ns = test_ns;
+    }
     if (deadline_ns == INT64_MAX)
         return -1;
     int64_t wait_ns = deadline_ns - clock_now_ns ();
@@ -969,11 +563,10 @@ s_timeout_ms (agent_t *self)
 static void
 s_shutdown (agent_t *self)
 {
-    if (self->test.active) {
-        s_test_stop (self, "agent stopping");
-        for (size_t index = 0; index < self->test.slot_count; index++)
-            job_wait (self->test.slots [index].job);
-        s_collect_results (self);
+    if (self->test) {
+        agent_test_abort (self->test, "agent stopping");
+        agent_test_poll (self->test, clock_now_ns ());
+        s_test_forget (self, "discard", "agent stopping");
     }
     s_log (self, "event=exit malformed=%" PRIu64, self->malformed.count);
 }
@@ -1125,13 +718,12 @@ agent_new (const agent_config_t *config, char *err, size_t errlen)
     self->verbose = config->verbose;
     self->insecure = !config->keys_dir;
     self->hostinfo = hostinfo_new ();
-    self->hostwatch = hostwatch_new ("/proc", "/sys");
     self->confine = confine_new ();
+    self->session = agent_session_new ();
     uint64_t mem_bytes = self->hostinfo? hostinfo_mem_bytes (self->hostinfo): 0;
-    uint64_t memory_bound_bytes = config->max_memory_bytes? config->max_memory_bytes
-                                : mem_bytes? mem_bytes / S_MEMORY_SHARE: S_MEMORY_FALLBACK_BYTES;
-    self->ledger = ledger_new (memory_bound_bytes);
-    if (!self->hostinfo || !self->hostwatch || !self->confine || !self->ledger) {
+    self->memory_bound_bytes = config->max_memory_bytes? config->max_memory_bytes
+                             : mem_bytes? mem_bytes / S_MEMORY_SHARE: S_MEMORY_FALLBACK_BYTES;
+    if (!self->hostinfo || !self->confine || !self->session) {
         snprintf (err, errlen, "agent: %s", strerror (ENOMEM));
         goto fail;
     }
@@ -1182,7 +774,7 @@ agent_new (const agent_config_t *config, char *err, size_t errlen)
            IOFLEET_VERSION, IOFLEET_PROTOCOL_VERSION);
     for (size_t index = 0; index < confine_root_count (self->confine); index++)
         s_log (self, "event=root dir=%s", confine_root (self->confine, index));
-    s_log (self, "event=memory-bound test_bytes=%" PRIu64 " from=%s", memory_bound_bytes,
+    s_log (self, "event=memory-bound test_bytes=%" PRIu64 " from=%s", self->memory_bound_bytes,
            config->max_memory_bytes? "--max-memory": mem_bytes? "MemTotal/4": "fallback");
     if (self->keys) {
         char key_text [48];
@@ -1212,9 +804,8 @@ agent_destroy (agent_t **self_p)
     if (!self_p || !*self_p)
         return;
     agent_t *self = *self_p;
-    if (self->test.active)
-        s_test_discard (self, "agent destroyed");
-    zframe_destroy (&self->peer);
+    agent_test_destroy (&self->test);
+    agent_session_destroy (&self->session);
     if (self->router)
         zsock_set_linger (self->router, S_LINGER_MS);
     zsock_destroy (&self->router);
@@ -1225,8 +816,6 @@ agent_destroy (agent_t **self_p)
         close (self->notify_fd);
     confine_destroy (&self->confine);
     hostinfo_destroy (&self->hostinfo);
-    hostwatch_destroy (&self->hostwatch);
-    ledger_destroy (&self->ledger);
     free (self);
     *self_p = NULL;
 }

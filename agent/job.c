@@ -1,6 +1,8 @@
 /*  agent/job.c: one job and its streams; see job.h. */
 #include "job.h"
 
+#include "../proto/clock.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <libgen.h>
@@ -14,12 +16,21 @@ struct _job_t {
     uint32_t test_id;               //  test it belongs to (PREPARE's test_id)
     uint32_t job_id;                //  its index within the test
     jobspec_t spec;                 //  its options; streams point here
-    const workload_ops_t *ops;      //  its workload
-    stream_t **streams;             //  spec.streams of them once prepared
-    size_t stream_count;            //  streams prepared so far
-    size_t results_taken;           //  stream results handed out
+    const workload_desc_t *desc;    //  what its workload is (proto/workload.c)
+    const workload_ops_t *ops;      //  how this agent runs it
+    stream_t **streams;             //  spec.streams of them
+    size_t stream_count;            //  streams created so far
     int job_class;                  //  CLASS_DISK or CLASS_NETWORK, as this agent sees it
     confine_dirs_t *made;           //  directories its prepare made, until the ledger takes them
+    ledger_t *ledger;               //  the test's ledger, to seal the job's files in
+    int64_t launched_ns;            //  when its streams began to prepare
+    //  Written by the stream threads:
+    atomic_uint unprepared;         //  streams whose prepare is not over
+    atomic_bool stream_failed;      //  a stream's prepare failed
+    int64_t prepared_ns;            //  when the last one was over
+    //  The loop thread's:
+    int prepared;                   //  job_prepared's answer once final, 0 before
+    char prepare_error [MSG_TEXT_MAX + 1];  //  and its reason
 };
 
 //  CLASS_NETWORK if path (or, when it does not exist, its directory) lies
@@ -33,30 +44,6 @@ s_path_class (const char *path)
     if (statfs (path, &fs) == -1 && statfs (dirname (dir), &fs) == -1)
         return CLASS_DISK;
     return fs.f_type == NFS_SUPER_MAGIC? CLASS_NETWORK: CLASS_DISK;
-}
-
-//  A copy reads a local source under the roots just as it writes: resolve
-//  it once into the job's spec, which the streams read, claim it in the
-//  ledger, and learn its class from the filesystem it is on. Returns 0,
-//  or -1 with err.
-static int
-s_resolve_source (job_t *self, confine_t *confine, ledger_t *ledger, char *err, size_t errlen)
-{
-    self->job_class = jobspec_class (&self->spec);
-    if (self->spec.src [0] == '\0')
-        return 0;
-    if (jobspec_src_is_nfs (self->spec.src))
-        return confine_check_nfs (confine, self->spec.src, err, errlen);
-    char resolved [JOB_PATH_MAX + 1];
-    if (confine_resolve (confine, self->spec.src, NULL, resolved, sizeof (resolved),
-                         err, errlen) == -1
-    ||  ledger_claim_file (ledger, self->job_id, self->spec.name, LEDGER_READS, resolved,
-                           err, errlen) == -1)
-        return -1;
-    msg_strcpy (self->spec.src, resolved, sizeof (self->spec.src));
-    if (self->spec.job_class == CLASS_AUTO)
-        self->job_class = s_path_class (resolved);
-    return 0;
 }
 
 //  Check every number of the spec against the bounds of its row in the
@@ -93,55 +80,110 @@ s_check_numbers (const jobspec_t *spec, char *err, size_t errlen)
     return 0;
 }
 
-//  Resolve every stream's file, claim it in the ledger and prepare the
-//  stream, before any thread starts, so that a refusal of stream 3
-//  leaves no thread and no file behind. A copy writes dst, the others
-//  path. Returns 0, or -1 with err.
-static int
-s_prepare_streams (job_t *self, confine_t *confine, ledger_t *ledger, char *err, size_t errlen)
+//  How the ledger sees a job's use of one of its file options.
+static ledger_use_t
+s_ledger_use (const job_t *self, const workload_file_t *file)
 {
-    const jobspec_t *spec = &self->spec;
-    const char *file = spec->workload == WORKLOAD_COPY? spec->dst: spec->path;
-    ledger_use_t use = self->ops->untimed? LEDGER_FILLS: LEDGER_WRITES;
-    for (uint32_t index = 0; index < spec->streams; index++) {
-        char resolved [JOB_PATH_MAX + 1] = "";
-        if (file [0]) {
-            char stream_path [JOB_PATH_MAX + 1];
-            char shown [CONFINE_SHOWN_MAX];
-            if (jobspec_stream_path (file, spec->streams, index,
-                                     stream_path, sizeof (stream_path)) == -1) {
-                snprintf (err, errlen, "path %s: too long for %llu streams",
-                          confine_shorten (file, shown, sizeof (shown)),
-                          (unsigned long long) spec->streams);
+    if (!file->writes)
+        return LEDGER_READS;
+    return self->desc->timed? LEDGER_WRITES: LEDGER_FILLS;
+}
+
+//  Resolve file `index` of file option `f` under the roots (making its
+//  directories if the job may create it) and claim it in the ledger.
+//  Returns 0, or -1 with err.
+static int
+s_resolve_file (job_t *self, confine_t *confine, size_t f, uint64_t index,
+                char *resolved, size_t resolved_size, char *err, size_t errlen)
+{
+    const workload_file_t *file = &self->desc->files [f];
+    char path [JOB_PATH_MAX + 1];
+    char shown [CONFINE_SHOWN_MAX];
+    if (workload_file_path (&self->spec, f, index, path, sizeof (path)) == -1) {
+        snprintf (err, errlen, "%s %s: too long for %" PRIu64 " streams", file->option,
+                  confine_shorten (workload_option_text (&self->spec, file->option),
+                                   shown, sizeof (shown)),
+                  self->spec.streams);
+        return -1;
+    }
+    bool creates = file->writes || file->lays_out;
+    if (confine_resolve (confine, path, creates? self->made: NULL,
+                         resolved, resolved_size, err, errlen) == -1)
+        return -1;
+    return ledger_claim_file (self->ledger, self->job_id, self->spec.name,
+                              s_ledger_use (self, file), resolved, err, errlen);
+}
+
+//  Resolve every file the job names, as its workload's row says: a
+//  shared file once, into the spec the streams read (a copy's source);
+//  an nfs:// URL only against the servers this agent may read; the
+//  per-stream files into paths[] (at most one per-stream option). Learns
+//  the job's class from the file it reads. Returns 0, or -1 with err.
+static int
+s_resolve_files (job_t *self, confine_t *confine, char (*paths) [JOB_PATH_MAX + 1],
+                 char *err, size_t errlen)
+{
+    self->job_class = jobspec_class (&self->spec);
+    const char *shared_read = NULL;
+    for (size_t f = 0; f < WORKLOAD_FILES_MAX && self->desc->files [f].option; f++) {
+        const workload_file_t *file = &self->desc->files [f];
+        const opt_def_t *opt = jobspec_option (file->option);
+        char *value = (char *) &self->spec + opt->offset;
+        if (!value [0])
+            continue;
+        if (jobspec_src_is_nfs (value)) {
+            if (confine_check_nfs (confine, value, err, errlen) == -1)
                 return -1;
-            }
-            if (confine_resolve (confine, stream_path, self->ops->uses_files? self->made: NULL,
-                                 resolved, sizeof (resolved), err, errlen) == -1)
-                return -1;
-            if (strcmp (resolved, spec->src) == 0) {
-                snprintf (err, errlen, "dst %s: is the source itself",
-                          confine_shorten (stream_path, shown, sizeof (shown)));
-                return -1;
-            }
-            if (self->ops->uses_files
-            &&  ledger_claim_file (ledger, self->job_id, spec->name, use, resolved,
-                                   err, errlen) == -1)
-                return -1;
+            continue;
         }
-        self->streams [index] = stream_new (self->ops, spec, index, resolved, err, errlen);
-        if (!self->streams [index])
-            return -1;
-        self->stream_count++;
+        if (file->naming == FILES_SHARED) {
+            char resolved [JOB_PATH_MAX + 1];
+            if (s_resolve_file (self, confine, f, 0, resolved, sizeof (resolved),
+                                err, errlen) == -1)
+                return -1;
+            msg_strcpy (value, resolved, opt->capacity);
+            if (!file->writes)
+                shared_read = value;
+            if (!file->writes && self->spec.job_class == CLASS_AUTO)
+                self->job_class = s_path_class (resolved);
+            continue;
+        }
+        for (uint64_t index = 0; index < self->spec.streams; index++) {
+            if (s_resolve_file (self, confine, f, index, paths [index], JOB_PATH_MAX + 1,
+                                err, errlen) == -1)
+                return -1;
+            if (shared_read && strcmp (paths [index], shared_read) == 0) {
+                char shown [CONFINE_SHOWN_MAX];
+                snprintf (err, errlen, "%s %s: is the source itself", file->option,
+                          confine_shorten (paths [index], shown, sizeof (shown)));
+                return -1;
+            }
+        }
+        if (!file->writes && self->spec.job_class == CLASS_AUTO && self->spec.streams > 0)
+            self->job_class = s_path_class (paths [0]);
     }
     return 0;
 }
 
-//  Prepare a whole job: validate, claim, resolve, prepare and launch
-//  every stream.
+//  In a stream's thread, when its prepare is over: the last one notes
+//  when the job's prepare ended.
+static void
+s_stream_prepared (void *arg, stream_t *stream, int rc)
+{
+    (void) stream;
+    job_t *self = arg;
+    if (rc == -1)
+        atomic_store (&self->stream_failed, true);
+    if (atomic_fetch_sub (&self->unprepared, 1) == 1)
+        self->prepared_ns = clock_now_ns ();
+}
+
+//  Accept a whole job: check, claim, resolve, and launch every stream.
 job_t *
 job_new (uint32_t test_id, uint32_t job_id, const jobspec_t *spec, confine_t *confine,
          ledger_t *ledger, int notify_fd, char *err, size_t errlen)
 {
+    char (*paths) [JOB_PATH_MAX + 1] = NULL;
     job_t *self = calloc (1, sizeof (job_t));
     if (!self) {
         snprintf (err, errlen, "job %s: %s", spec->name, strerror (ENOMEM));
@@ -150,41 +192,59 @@ job_new (uint32_t test_id, uint32_t job_id, const jobspec_t *spec, confine_t *co
     self->test_id = test_id;
     self->job_id = job_id;
     self->spec = *spec;
+    self->ledger = ledger;
 
+    const char *key;
+    char reason [MSG_TEXT_MAX + 1];
     if (s_check_numbers (spec, err, errlen) == -1)
         goto fail;
+    self->desc = workload_desc (spec->workload);
     self->ops = workload_lookup (spec->workload);
-    if (!self->ops) {
+    if (!self->desc || !self->ops) {
         snprintf (err, errlen, "workload %d is not known to this agent", spec->workload);
         goto fail;
     }
-    if (self->ops->validate (&self->spec, err, errlen) == -1)
-        goto fail;
-    if (spec->streams < 1 || spec->streams > JOB_STREAMS_MAX) {
-        snprintf (err, errlen, "streams: %llu is outside 1 .. %d",
-                  (unsigned long long) spec->streams, JOB_STREAMS_MAX);
+    if (workload_check (spec, &key, reason, sizeof (reason)) == -1) {
+        snprintf (err, errlen, "%s: %s", key, reason);
         goto fail;
     }
+    if (self->ops->validate && self->ops->validate (&self->spec, err, errlen) == -1)
+        goto fail;
     uint64_t stream_bytes = self->ops->stream_memory? self->ops->stream_memory (spec): 0;
     if (ledger_claim_memory (ledger, job_id, spec->name, spec->streams, stream_bytes,
                              err, errlen) == -1)
         goto fail;
     self->streams = calloc (spec->streams, sizeof (stream_t *));
+    paths = calloc (spec->streams, sizeof (*paths));
     self->made = confine_dirs_new ();
-    if (!self->streams || !self->made) {
+    if (!self->streams || !paths || !self->made) {
         snprintf (err, errlen, "job %s: %s", spec->name, strerror (ENOMEM));
         goto fail;
     }
-    if (s_resolve_source (self, confine, ledger, err, errlen) == -1
-    ||  s_prepare_streams (self, confine, ledger, err, errlen) == -1)
+    if (s_resolve_files (self, confine, paths, err, errlen) == -1)
         goto fail;
-    for (size_t index = 0; index < self->stream_count; index++)
-        if (stream_launch (self->streams [index], notify_fd, err, errlen) == -1)
+
+    //  A job that samples the host runs one phase, as long as the test.
+    uint32_t phases = self->desc->samples_host? 1: workload_phase_count (self->desc);
+    for (uint32_t index = 0; index < spec->streams; index++) {
+        self->streams [index] = stream_new (self->ops, &self->spec, index, paths [index],
+                                            phases, err, errlen);
+        if (!self->streams [index])
             goto fail;
-    //  Prepared: its files exist, the jobs after it are checked against
-    //  them; the directories it made go when the test is over (with
-    //  keep, they stay with the files).
-    ledger_seal_job (ledger, job_id);
+        self->stream_count++;
+    }
+    atomic_init (&self->unprepared, (unsigned) self->stream_count);
+    atomic_init (&self->stream_failed, false);
+    self->launched_ns = clock_now_ns ();
+    for (size_t index = 0; index < self->stream_count; index++)
+        if (stream_launch (self->streams [index], notify_fd, s_stream_prepared, self,
+                           err, errlen) == -1) {
+            //  The streams not launched never call back: count them done.
+            atomic_fetch_sub (&self->unprepared, (unsigned) (self->stream_count - index));
+            goto fail;
+        }
+    //  The directories it made go when the test is over (with keep, they
+    //  stay with the files).
     if (spec->keep)
         confine_dirs_forget (self->made);
     else
@@ -192,13 +252,15 @@ job_new (uint32_t test_id, uint32_t job_id, const jobspec_t *spec, confine_t *co
         snprintf (err, errlen, "job %s: %s", spec->name, strerror (ENOMEM));
         goto fail;
     }
-    //  An untimed job (fill) does its work now, during PREPARE: its
-    //  streams get an instant already past.
-    if (self->ops->untimed)
-        job_start (self, 0);
+    //  An untimed job (fill) does its work right after its prepare, in its
+    //  threads: its streams get an instant already past.
+    if (!self->desc->timed)
+        job_start (self, 0, 0);
+    free (paths);
     return self;
 
 fail:
+    free (paths);
     ledger_forget_job (ledger, job_id);
     job_destroy (&self);
     return NULL;
@@ -240,6 +302,13 @@ job_spec (job_t *self)
     return &self->spec;
 }
 
+//  The job's workload.
+const workload_desc_t *
+job_workload (job_t *self)
+{
+    return self->desc;
+}
+
 //  The job's class as this agent sees it.
 int
 job_class (job_t *self)
@@ -247,18 +316,55 @@ job_class (job_t *self)
     return self->job_class;
 }
 
-//  True for a job that works during PREPARE and reports no RESULT.
-bool
-job_untimed (job_t *self)
+//  Whether the job is prepared, and if it failed, why.
+int
+job_prepared (job_t *self, char *err, size_t errlen)
 {
-    return self->ops->untimed;
+    if (self->prepared) {
+        snprintf (err, errlen, "%s", self->prepare_error);
+        return self->prepared;
+    }
+    //  Any stream that failed fails the job, whatever the others do.
+    for (size_t index = 0; index < self->stream_count; index++)
+        if (stream_prepared (self->streams [index]) == -1) {
+            snprintf (self->prepare_error, sizeof (self->prepare_error), "%s",
+                      stream_prepare_error (self->streams [index]));
+            self->prepared = -1;
+            break;
+        }
+    if (!self->prepared)
+        for (size_t index = 0; index < self->stream_count; index++)
+            if (stream_prepared (self->streams [index]) == 0)
+                return 0;
+    //  A fill is ready once its work is done, which it did as its phase.
+    if (!self->prepared && !self->desc->timed)
+        for (size_t index = 0; index < self->stream_count; index++)
+            if (!stream_done (self->streams [index]))
+                return 0;
+    if (!self->prepared) {
+        self->prepared = 1;
+        ledger_seal_job (self->ledger, self->job_id);
+    }
+    snprintf (err, errlen, "%s", self->prepare_error);
+    return self->prepared;
 }
 
-//  True for a monitor job.
-bool
-job_samples_host (job_t *self)
+//  Bytes laid out at prepare by all its streams.
+uint64_t
+job_laid_out_bytes (job_t *self)
 {
-    return self->ops->samples_host;
+    uint64_t bytes = 0;
+    for (size_t index = 0; index < self->stream_count; index++)
+        bytes += stream_laid_out_bytes (self->streams [index]);
+    return bytes;
+}
+
+//  How long its prepare took, 0 before it was over.
+int64_t
+job_prepare_ns (job_t *self)
+{
+    return self->prepared == 1 && self->prepared_ns > self->launched_ns?
+           self->prepared_ns - self->launched_ns: 0;
 }
 
 //  Number of streams.
@@ -275,12 +381,12 @@ job_stream (job_t *self, size_t index)
     return index < self->stream_count? self->streams [index]: NULL;
 }
 
-//  Hand every stream the start instant.
+//  Hand every stream the start instant of a phase.
 void
-job_start (job_t *self, int64_t start_ns)
+job_start (job_t *self, uint32_t phase, int64_t start_ns)
 {
     for (size_t index = 0; index < self->stream_count; index++)
-        stream_start (self->streams [index], start_ns);
+        stream_start (self->streams [index], phase, start_ns);
 }
 
 //  Ask every stream still going to end early.
@@ -308,15 +414,18 @@ job_take_result (job_t *self, msg_result_t *result)
         if (stream_take_result (self->streams [index], result)) {
             result->test_id = self->test_id;
             result->job_id = self->job_id;
-            self->results_taken++;
             return true;
         }
     return false;
 }
 
-//  True once every stream's result was taken.
+//  True once every stream ended and its figures were taken.
 bool
-job_finished (job_t *self)
+job_over (job_t *self)
 {
-    return self->results_taken == self->stream_count;
+    for (size_t index = 0; index < self->stream_count; index++)
+        if (!stream_done (self->streams [index])
+        ||  stream_result_waiting (self->streams [index]))
+            return false;
+    return true;
 }

@@ -44,3 +44,35 @@ agent_lograte_pass (agent_lograte_t *self, int64_t now_ns, uint64_t *unlogged_p)
     self->last_ns = now_ns;
     return true;
 }
+
+const char *
+agent_log_quote (const char *text, char *buf, size_t buflen)
+{
+    size_t used = 0;
+    buf [used++] = '"';
+    for (const char *cursor = text; *cursor && used + 4 < buflen; cursor++) {
+        unsigned char c = (unsigned char) *cursor;
+        if (c == '"' || c == '\\')
+            buf [used++] = '\\';
+        buf [used++] = c < 0x20 || c == 0x7f? '?': (char) c;
+    }
+    buf [used++] = '"';
+    buf [used] = '\0';
+    return buf;
+}
+
+const char *
+agent_log_token (const char *text, char *buf, size_t buflen)
+{
+    size_t used = 0;
+    for (const char *cursor = text; *cursor && used + 1 < buflen; cursor++) {
+        unsigned char c = (unsigned char) *cursor;
+        bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+                  || (c >= '0' && c <= '9') || strchr (".-_@:", c);
+        buf [used++] = plain? (char) c: '_';
+    }
+    if (used == 0 && buflen > 1)
+        buf [used++] = '-';
+    buf [used] = '\0';
+    return buf;
+}

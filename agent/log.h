@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 //  Lines of one kind of event written as they come, before the rate
@@ -34,5 +35,17 @@ void agent_logv (const char *name, const char *format, va_list args);
 //  it returns true, *unlogged_p is the number of events since the last
 //  line that were not logged, for the line to say.
 bool agent_lograte_pass (agent_lograte_t *self, int64_t now_ns, uint64_t *unlogged_p);
+
+//  Room for any text of the wire (MSG_TEXT_MAX) quoted by agent_log_quote.
+#define AGENT_QUOTED_MAX 1027
+
+//  Quote text for a log value: "..." with quotes and backslashes escaped
+//  and control characters replaced, so that text from the wire cannot
+//  break the one-event-per-line rule. Returns buf.
+const char *agent_log_quote (const char *text, char *buf, size_t buflen);
+
+//  A name from the wire as a bare log value: anything but letters,
+//  digits and ".-_@:" becomes '_', and an empty name "-". Returns buf.
+const char *agent_log_token (const char *text, char *buf, size_t buflen);
 
 #endif

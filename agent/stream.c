@@ -23,46 +23,79 @@
 //  to matter.
 #define S_FINAL_SPIN_NS (5 * NS_PER_MSEC)
 
+//  Where the thread stands, as the loop reads it.
+typedef enum {
+    S_PREPARING,                    //  in the workload's prepare
+    S_WAITING,                      //  ready, waiting for a phase's instant
+    S_RUNNING,                      //  in the timed part of a phase
+    S_DONE                          //  the thread has ended
+} s_state_t;
+
+//  The figures of one phase, written by the thread before it counts the
+//  phase done, read by the loop after.
+typedef struct {
+    uint32_t phase;                 //  which phase
+    uint64_t bytes;                 //  bytes of its timed part
+    uint64_t reads;                 //  its read requests
+    uint64_t writes;                //  its write requests
+    uint64_t fsyncs;                //  its fsync and fdatasync calls
+    int64_t start_ns;               //  instant it really began, 0 if never
+    int64_t last_write_ns;          //  end of its last I/O call
+    int64_t end_ns;                 //  after fsync and close
+    int64_t usr_ns;                 //  user CPU of the thread during it
+    int64_t sys_ns;                 //  system CPU of the thread during it
+    int err_no;                     //  errno of its failure, ECANCELED if aborted
+    char error [MSG_TEXT_MAX + 1];  //  why it failed, "" if it did not
+} s_figures_t;
+
 struct _stream_t {
     const workload_ops_t *ops;      //  the workload's operations
     workload_stream_t ws;           //  state shared with the workload
-    bool remove_files;              //  cleanup removes the files (false with keep once launched)
-    int notify_fd;                  //  eventfd written when the thread ends, -1 for none
+    uint32_t phase_count;           //  phases it runs
+    bool remove_files;              //  cleanup removes the files (false with keep once ready)
+    int notify_fd;                  //  eventfd written at every step, -1 for none
+    stream_prepared_fn *prepared_fn;    //  told in the thread when prepare is over
+    void *prepared_arg;             //  its argument
     pthread_t thread;               //  the stream's thread, valid when launched
     bool launched;                  //  the thread was created
     bool joined;                    //  the thread was joined
-    pthread_mutex_t lock;           //  guards the four fields below
+    pthread_mutex_t lock;           //  guards the fields down to stop_reason
     pthread_cond_t wakeup;          //  signalled on start and stop
-    bool start_given;               //  stream_start was called
-    int64_t start_at_ns;            //  the instant to start at
+    uint32_t starts_given;          //  phases whose instant is known
+    int64_t start_at_ns;            //  the instant of the last of them
     bool stop_requested;            //  stream_stop was called
     char stop_reason [MSG_TEXT_MAX + 1];    //  its reason
-    //  Written by the thread before it sets done, read after:
-    int64_t start_ns;               //  instant it really began, 0 if never
-    int64_t usr_ns;                 //  user CPU of the timed part
-    int64_t sys_ns;                 //  system CPU of the timed part
-    atomic_bool done;               //  the thread has ended: figures are final
-    bool result_taken;              //  stream_take_result returned them
+    //  Published by the thread (release), read by the loop (acquire):
+    atomic_int prepared;            //  0 preparing, 1 ready, -1 failed
+    atomic_int state;               //  s_state_t
+    atomic_uint phases_done;        //  phases whose figures are in `figures`
+    char prepare_error [MSG_TEXT_MAX + 1];  //  why prepare failed
+    s_figures_t figures;            //  the last phase done
+    uint32_t results_taken;         //  phases whose figures the loop took
 };
 
-//  Prepare one stream through its workload.
+//  Create a stream; its thread comes with stream_launch.
 stream_t *
 stream_new (const workload_ops_t *ops, const jobspec_t *spec, uint32_t index,
-            const char *path, char *err, size_t errlen)
+            const char *path, uint32_t phase_count, char *err, size_t errlen)
 {
+    assert (phase_count >= 1 && phase_count <= WORKLOAD_PHASES_MAX);
     stream_t *self = calloc (1, sizeof (stream_t));
     if (!self) {
         snprintf (err, errlen, "stream %u: %s", index, strerror (ENOMEM));
         return NULL;
     }
     self->ops = ops;
+    self->phase_count = phase_count;
     self->ws.spec = spec;
     self->ws.index = index;
     msg_strcpy (self->ws.path, path, sizeof (self->ws.path));
-    confine_shorten (self->ws.path, self->ws.shown, sizeof (self->ws.shown));
+    confine_shorten (path, self->ws.shown, sizeof (self->ws.shown));
     atomic_init (&self->ws.bytes, 0);
     atomic_init (&self->ws.stop, false);
-    atomic_init (&self->done, false);
+    atomic_init (&self->prepared, 0);
+    atomic_init (&self->state, S_PREPARING);
+    atomic_init (&self->phases_done, 0);
     self->remove_files = true;
     self->notify_fd = -1;
 
@@ -72,11 +105,6 @@ stream_new (const workload_ops_t *ops, const jobspec_t *spec, uint32_t index,
     pthread_cond_init (&self->wakeup, &attr);
     pthread_condattr_destroy (&attr);
     pthread_mutex_init (&self->lock, NULL);
-
-    if (ops->prepare (&self->ws, err, errlen) == -1) {
-        stream_destroy (&self);
-        return NULL;
-    }
     return self;
 }
 
@@ -91,20 +119,38 @@ stream_destroy (stream_t **self_p)
         stream_stop (self, "discarded");
         stream_wait (self);
     }
-    self->ops->cleanup (&self->ws, self->remove_files);
+    //  A stream that never became ready leaves nothing behind, keep or not.
+    bool remove_files = self->remove_files
+                     || atomic_load_explicit (&self->prepared, memory_order_acquire) != 1;
+    self->ops->cleanup (&self->ws, remove_files);
     pthread_cond_destroy (&self->wakeup);
     pthread_mutex_destroy (&self->lock);
     free (self);
     *self_p = NULL;
 }
 
-//  Block until the start instant is known and near, or a stop comes.
-//  Returns the instant, or -1 if the stream was stopped first.
+//  Tell the loop that something changed.
+static void
+s_notify (stream_t *self)
+{
+    if (self->notify_fd == -1)
+        return;
+    uint64_t one = 1;
+    //  An eventfd write only fails if the counter would overflow, and
+    //  then the loop has a wake-up pending anyway.
+    ssize_t rc = write (self->notify_fd, &one, sizeof (one));
+    (void) rc;
+}
+
+//  Block until the instant of phase is known and near, or a stop comes.
+//  Returns the instant, or -1 if the stream was stopped first; then
+//  *announced says whether the phase had been given its instant (else it
+//  never began, for anyone, and has no figures).
 static int64_t
-s_wait_for_start (stream_t *self)
+s_wait_for_start (stream_t *self, uint32_t phase, bool *announced)
 {
     pthread_mutex_lock (&self->lock);
-    while (!self->start_given && !self->stop_requested)
+    while (self->starts_given <= phase && !self->stop_requested)
         pthread_cond_wait (&self->wakeup, &self->lock);
 
     int64_t wake_ns = self->start_at_ns - S_FINAL_SPIN_NS;
@@ -115,6 +161,7 @@ s_wait_for_start (stream_t *self)
         if (pthread_cond_timedwait (&self->wakeup, &self->lock, &wake) == ETIMEDOUT)
             break;
     int64_t start_at_ns = self->stop_requested? -1: self->start_at_ns;
+    *announced = self->starts_given > phase;
     pthread_mutex_unlock (&self->lock);
     return start_at_ns;
 }
@@ -126,20 +173,72 @@ s_timeval_ns (struct timeval tv)
     return (int64_t) tv.tv_sec * NS_PER_SEC + (int64_t) tv.tv_usec * NS_PER_USEC;
 }
 
-//  Mark the stream aborted with the reason given to stream_stop.
+//  Publish the figures of phase: the phase is done.
+static void
+s_publish (stream_t *self, uint32_t phase)
+{
+    self->figures.phase = phase;
+    atomic_store_explicit (&self->phases_done, phase + 1, memory_order_release);
+}
+
+//  Record phase as aborted with the reason given to stream_stop, unless
+//  an error of the workload's came first: it is the better story.
 static void
 s_record_abort (stream_t *self)
 {
-    if (self->ws.error [0])
-        return;             //  an error came first: it is the better story
+    s_figures_t *figures = &self->figures;
+    if (figures->error [0])
+        return;
     pthread_mutex_lock (&self->lock);
-    snprintf (self->ws.error, sizeof (self->ws.error), "aborted: %s", self->stop_reason);
+    snprintf (figures->error, sizeof (figures->error), "aborted: %s", self->stop_reason);
     pthread_mutex_unlock (&self->lock);
-    self->ws.err_no = ECANCELED;
+    figures->err_no = ECANCELED;
 }
 
-//  The stream's thread: wait for the instant, run the timed part, record
-//  the figures, tell the loop.
+//  Run the timed part of one phase from started_ns and record it.
+//  Returns the workload's status.
+static int
+s_run_phase (stream_t *self, uint32_t phase, int64_t started_ns)
+{
+    workload_stream_t *ws = &self->ws;
+    s_figures_t *figures = &self->figures;
+    atomic_store_explicit (&ws->bytes, 0, memory_order_relaxed);
+    ws->start_ns = started_ns;
+    ws->paced_ns = 0;
+    ws->reads = ws->writes = ws->fsyncs = 0;
+    ws->last_write_ns = 0;
+    ws->end_ns = 0;
+    atomic_store_explicit (&self->state, S_RUNNING, memory_order_release);
+
+    struct rusage before, after;
+    getrusage (RUSAGE_THREAD, &before);
+    int status = self->ops->run (ws, phase);
+    getrusage (RUSAGE_THREAD, &after);
+    if (ws->end_ns == 0)
+        ws->end_ns = clock_now_ns ();
+
+    figures->bytes = atomic_load_explicit (&ws->bytes, memory_order_relaxed);
+    figures->reads = ws->reads;
+    figures->writes = ws->writes;
+    figures->fsyncs = ws->fsyncs;
+    figures->start_ns = started_ns;
+    figures->last_write_ns = ws->last_write_ns;
+    figures->end_ns = ws->end_ns;
+    figures->usr_ns = s_timeval_ns (after.ru_utime) - s_timeval_ns (before.ru_utime);
+    figures->sys_ns = s_timeval_ns (after.ru_stime) - s_timeval_ns (before.ru_stime);
+    if (status == WORKLOAD_FAILED || ws->err_no) {
+        figures->err_no = ws->err_no? ws->err_no: EIO;
+        msg_strcpy (figures->error, ws->error [0]? ws->error: "failed", sizeof (figures->error));
+        status = WORKLOAD_FAILED;
+    }
+    else
+    if (status == WORKLOAD_STOPPED)
+        s_record_abort (self);
+    return status;
+}
+
+//  The stream's thread: prepare, then for each phase wait for its
+//  instant, run it, publish its figures, tell the loop.
 static void *
 s_stream_thread (void *args)
 {
@@ -147,58 +246,64 @@ s_stream_thread (void *args)
     //  The default slack of 50 us would be the floor of our start skew.
     prctl (PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 
-    //  Every stream of the host must be on a CPU at the start instant,
-    //  not just the first few: a thread woken elsewhere (a kworker,
-    //  another stream still waking up) would otherwise hold one back by a
-    //  scheduler slice, milliseconds. Where the agent may (root,
-    //  CAP_SYS_NICE), the thread waits and spins under SCHED_FIFO,
-    //  yielding to its peers at each turn, so that the first to see the
-    //  instant starts and the others take the CPUs at once; each goes
-    //  back to normal scheduling as it starts, before its first write.
-    struct sched_param realtime = { .sched_priority = 1 };
-    bool raised = pthread_setschedparam (pthread_self (), SCHED_FIFO, &realtime) == 0;
-    int64_t start_at_ns = s_wait_for_start (self);
-    int64_t started_ns = 0;
-    if (start_at_ns != -1)
-        started_ns = clock_wait_until (start_at_ns, S_FINAL_SPIN_NS, raised);
-    if (raised) {
-        struct sched_param normal = { .sched_priority = 0 };
-        pthread_setschedparam (pthread_self (), SCHED_OTHER, &normal);
-    }
+    int rc = self->ops->prepare (&self->ws, self->prepare_error, sizeof (self->prepare_error));
+    if (rc == -1 && !self->prepare_error [0])
+        snprintf (self->prepare_error, sizeof (self->prepare_error), "prepare failed");
+    if (self->prepared_fn)
+        self->prepared_fn (self->prepared_arg, self, rc);
+    atomic_store_explicit (&self->state, S_WAITING, memory_order_release);
+    atomic_store_explicit (&self->prepared, rc == 0? 1: -1, memory_order_release);
+    s_notify (self);
 
-    if (start_at_ns == -1 || workload_stopping (&self->ws))
-        s_record_abort (self);
-    else {
-        self->start_ns = started_ns;
-        self->ws.start_ns = started_ns;
-        struct rusage before, after;
-        getrusage (RUSAGE_THREAD, &before);
-        int status = self->ops->run (&self->ws);
-        getrusage (RUSAGE_THREAD, &after);
-        self->usr_ns = s_timeval_ns (after.ru_utime) - s_timeval_ns (before.ru_utime);
-        self->sys_ns = s_timeval_ns (after.ru_stime) - s_timeval_ns (before.ru_stime);
-        if (self->ws.end_ns == 0)
-            self->ws.end_ns = clock_now_ns ();
-        if (status == WORKLOAD_STOPPED)
+    for (uint32_t phase = 0; rc == 0 && phase < self->phase_count; phase++) {
+        //  Every stream of the host must be on a CPU at the start instant,
+        //  not just the first few: a thread woken elsewhere (a kworker,
+        //  another stream still waking up) would otherwise hold one back
+        //  by a scheduler slice, milliseconds. Where the agent may (root,
+        //  CAP_SYS_NICE), the thread waits and spins under SCHED_FIFO,
+        //  yielding to its peers at each turn, so that the first to see
+        //  the instant starts and the others take the CPUs at once; each
+        //  goes back to normal scheduling as it starts, before its first
+        //  I/O call.
+        struct sched_param realtime = { .sched_priority = 1 };
+        bool raised = pthread_setschedparam (pthread_self (), SCHED_FIFO, &realtime) == 0;
+        bool announced;
+        int64_t start_at_ns = s_wait_for_start (self, phase, &announced);
+        int64_t started_ns = 0;
+        if (start_at_ns != -1)
+            started_ns = clock_wait_until (start_at_ns, S_FINAL_SPIN_NS, raised);
+        if (raised) {
+            struct sched_param normal = { .sched_priority = 0 };
+            pthread_setschedparam (pthread_self (), SCHED_OTHER, &normal);
+        }
+        if (!announced)
+            break;              //  stopped between phases: nothing began
+        memset (&self->figures, 0, sizeof (self->figures));
+        int status = WORKLOAD_STOPPED;
+        if (start_at_ns == -1 || workload_stopping (&self->ws))
             s_record_abort (self);
+        else
+            status = s_run_phase (self, phase, started_ns);
+        atomic_store_explicit (&self->state, S_WAITING, memory_order_release);
+        s_publish (self, phase);
+        s_notify (self);
+        if (status != WORKLOAD_DONE)
+            break;              //  the later phases are reported not run
     }
-    atomic_store_explicit (&self->done, true, memory_order_release);
-    if (self->notify_fd != -1) {
-        uint64_t one = 1;
-        //  An eventfd write only fails if the counter would overflow,
-        //  and then the loop has a wake-up pending anyway.
-        ssize_t rc = write (self->notify_fd, &one, sizeof (one));
-        (void) rc;
-    }
+    atomic_store_explicit (&self->state, S_DONE, memory_order_release);
+    s_notify (self);
     return NULL;
 }
 
-//  Start the thread that waits for the start instant.
+//  Start the thread, which prepares and waits for the start instants.
 int
-stream_launch (stream_t *self, int notify_fd, char *err, size_t errlen)
+stream_launch (stream_t *self, int notify_fd, stream_prepared_fn *prepared, void *arg,
+               char *err, size_t errlen)
 {
     assert (!self->launched);
     self->notify_fd = notify_fd;
+    self->prepared_fn = prepared;
+    self->prepared_arg = arg;
 
     //  Signals belong to the loop thread: a SIGTERM taken by a stream
     //  thread would not interrupt the loop's poll.
@@ -216,13 +321,52 @@ stream_launch (stream_t *self, int notify_fd, char *err, size_t errlen)
     return 0;
 }
 
-//  Hand the thread its start instant, once.
-void
-stream_start (stream_t *self, int64_t start_ns)
+int
+stream_prepared (stream_t *self)
 {
+    return atomic_load_explicit (&self->prepared, memory_order_acquire);
+}
+
+const char *
+stream_prepare_error (stream_t *self)
+{
+    return stream_prepared (self) == -1? self->prepare_error: "";
+}
+
+uint64_t
+stream_laid_out_bytes (stream_t *self)
+{
+    return stream_prepared (self) == 1? self->ws.laid_out_bytes: 0;
+}
+
+//  Hand the thread the instant of a phase, once. A stream whose thread
+//  has ended (it failed or was stopped before) answers the phase at
+//  once: not run.
+void
+stream_start (stream_t *self, uint32_t phase, int64_t start_ns)
+{
+    if (phase >= self->phase_count)
+        return;
+    if (stream_done (self)) {
+        uint32_t done = atomic_load_explicit (&self->phases_done, memory_order_acquire);
+        if (phase < done)
+            return;             //  already reported
+        //  The loop takes a phase's figures before it starts the next.
+        assert (self->results_taken >= done);
+        char cause [MSG_TEXT_MAX + 1];
+        msg_strcpy (cause, self->figures.error [0]? self->figures.error: self->prepare_error,
+                    sizeof (cause));
+        memset (&self->figures, 0, sizeof (self->figures));
+        self->figures.err_no = ECANCELED;
+        snprintf (self->figures.error, sizeof (self->figures.error),
+                  "not run: the stream stopped before (%s)", cause);
+        s_publish (self, phase);
+        s_notify (self);
+        return;
+    }
     pthread_mutex_lock (&self->lock);
-    if (!self->start_given) {
-        self->start_given = true;
+    if (self->starts_given == phase) {
+        self->starts_given = phase + 1;
         self->start_at_ns = start_ns;
         pthread_cond_broadcast (&self->wakeup);
     }
@@ -255,11 +399,19 @@ stream_wait (stream_t *self)
     }
 }
 
-//  True once the thread has published its figures.
+//  True once the thread has ended.
 bool
 stream_done (stream_t *self)
 {
-    return atomic_load_explicit (&self->done, memory_order_acquire);
+    return atomic_load_explicit (&self->state, memory_order_acquire) == S_DONE
+        || !self->launched;
+}
+
+//  True while a phase's timed part goes on.
+bool
+stream_running (stream_t *self)
+{
+    return atomic_load_explicit (&self->state, memory_order_acquire) == S_RUNNING;
 }
 
 //  Bytes done so far.
@@ -276,27 +428,56 @@ stream_index (stream_t *self)
     return self->ws.index;
 }
 
-//  Hand out the finished stream's figures, once. Its files stay until
-//  stream_destroy: removing a file drops its dirty pages, and the host's
-//  figures at the end of the window (agent/hostwatch.h) must still see
-//  what the test left in the page cache.
+//  The stream's sample now.
+void
+stream_sample (stream_t *self, msg_t *out)
+{
+    if (self->ops->sample) {
+        self->ops->sample (&self->ws, out);
+        return;
+    }
+    out->type = MSG_SAMPLE;
+    out->u.sample.stream = self->ws.index;
+    out->u.sample.phase = atomic_load_explicit (&self->phases_done, memory_order_acquire);
+    out->u.sample.t_ns = clock_now_ns ();
+    out->u.sample.bytes = stream_bytes (self);
+}
+
+//  True while a phase's figures wait for stream_take_result.
+bool
+stream_result_waiting (stream_t *self)
+{
+    return self->results_taken < atomic_load_explicit (&self->phases_done, memory_order_acquire);
+}
+
+//  Hand out the figures of the last phase done, once. Its files stay
+//  until stream_destroy: removing a file drops its dirty pages, and the
+//  host's figures at the end of the window (agent/hostwatch.h) must
+//  still see what the test left in the page cache.
 bool
 stream_take_result (stream_t *self, msg_result_t *result)
 {
-    if (self->result_taken || !stream_done (self))
+    uint32_t done = atomic_load_explicit (&self->phases_done, memory_order_acquire);
+    if (self->results_taken >= done)
         return false;
-    self->result_taken = true;
-    stream_wait (self);
+    self->results_taken = done;
+    if (stream_done (self))
+        stream_wait (self);
 
+    const s_figures_t *figures = &self->figures;
     result->stream = self->ws.index;
-    result->bytes = atomic_load_explicit (&self->ws.bytes, memory_order_relaxed);
-    result->start_ns = self->start_ns;
-    result->last_write_ns = self->ws.last_write_ns;
-    result->end_ns = self->ws.end_ns;
-    result->usr_ns = self->usr_ns;
-    result->sys_ns = self->sys_ns;
-    result->err_no = self->ws.err_no;
-    msg_strcpy (result->error, self->ws.error, sizeof (result->error));
+    result->phase = figures->phase;
+    result->bytes = figures->bytes;
+    result->reads = figures->reads;
+    result->writes = figures->writes;
+    result->fsyncs = figures->fsyncs;
+    result->start_ns = figures->start_ns;
+    result->last_write_ns = figures->last_write_ns;
+    result->end_ns = figures->end_ns;
+    result->usr_ns = figures->usr_ns;
+    result->sys_ns = figures->sys_ns;
+    result->err_no = figures->err_no;
+    msg_strcpy (result->error, figures->error, sizeof (result->error));
     msg_strcpy (result->path, self->ws.path, sizeof (result->path));
     return true;
 }

@@ -12,6 +12,10 @@
 //  a second bounds how late a loss is seen, at one pass over the
 //  sessions per look.
 #define FLEET_CHECK_NS      (100 * NS_PER_MSEC)
+//  An agent that says it serves another coordinator is asked again this
+//  often until the hello's deadline: the other one may just have ended,
+//  its BYE still on its way behind our HELLO.
+#define FLEET_BUSY_RETRY_NS (250 * NS_PER_MSEC)
 
 //  Frames that do not decode are logged, but a flood of them must not
 //  fill stderr: the first few each get a line, then one a second at most,
@@ -187,6 +191,7 @@ s_send_hello (fleet_t *self, session_t *session, bool probe, int64_t deadline_ns
     hello.u.hello.probe = probe;
     session_set_state (session, SESSION_CONNECTING, NULL);
     session_set_hello_deadline_ns (session, deadline_ns);
+    session_set_hello_retry_ns (session, INT64_MAX);
     //  A DEALER queues what it sends until the connection is up, so one
     //  hello is enough; the deadline covers connection and answer.
     session_send (session, &hello);
@@ -215,8 +220,24 @@ s_check_hello (fleet_t *self, session_t *session, int64_t now_ns)
         session_set_state (session, SESSION_FAILED, handshake_error);
         return;
     }
-    if (!late && !s_interrupted)
+    //  Refused as busy: the refusal is the reason if no later answer
+    //  comes; until the deadline, ask again now and then.
+    const char *refusal = session_reason (session);
+    if (late && refusal [0] && !s_interrupted) {
+        char reason [MSG_TEXT_MAX + 1];
+        msg_strcpy (reason, refusal, sizeof reason);
+        session_set_state (session, SESSION_FAILED, reason);
         return;
+    }
+    if (!late && !s_interrupted) {
+        if (refusal [0] && now_ns >= session_hello_retry_ns (session)) {
+            char reason [MSG_TEXT_MAX + 1];
+            msg_strcpy (reason, refusal, sizeof reason);
+            s_send_hello (self, session, false, session_hello_deadline_ns (session));
+            session_set_state (session, SESSION_CONNECTING, reason);
+        }
+        return;
+    }
     char reason [MSG_TEXT_MAX + 1];
     if (s_interrupted)
         snprintf (reason, sizeof reason, "agent %s (%s): interrupted",
@@ -290,7 +311,12 @@ s_take (fleet_t *self, session_t *session, const msg_t *msg, int64_t received_ns
             snprintf (reason, sizeof reason, "agent %s (%s) refused: %s: %s",
                       session_name (session), session_endpoint (session),
                       error->code, error->text);
-            session_set_state (session, SESSION_FAILED, reason);
+            //  Busy may pass (see FLEET_BUSY_RETRY_NS); any other
+            //  refusal is final.
+            bool busy = streq (error->code, "busy");
+            session_set_state (session, busy? SESSION_CONNECTING: SESSION_FAILED, reason);
+            if (busy)
+                session_set_hello_retry_ns (session, received_ns + FLEET_BUSY_RETRY_NS);
             return true;
         }
         if (no_session) {

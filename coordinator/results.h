@@ -31,6 +31,10 @@ typedef struct {
     bool finished;                          //  a RESULT arrived
     bool lost;                              //  its agent was lost: no RESULT will come
     uint64_t bytes;                         //  bytes of the timed part
+    uint64_t reads;                         //  read requests (bonnie's seeks)
+    uint64_t writes;                        //  write requests
+    uint64_t fsyncs;                        //  fsync and fdatasync calls
+    bool reads_data;                        //  its bytes are read, not written (the phase's)
     bool bytes_sampled;                     //  no RESULT: bytes are its last sample's,
     int64_t sampled_ns;                     //  taken then; a lower bound (aggregate_test)
     int64_t start_ns;                       //  instant it really began
@@ -84,6 +88,7 @@ typedef struct {
 typedef struct {
     char agent [JOB_NAME_MAX + 1];          //  agent name
     bool received;                          //  the HOST message arrived
+    bool excused;                           //  lost or absent: owes none
     msg_host_t counters;                    //  raw, as the agent sent them
     int64_t window_start_ns;                //  counters' window on the test's timeline
     int64_t window_end_ns;
@@ -122,9 +127,19 @@ typedef struct {
 
 #define TEST_WARNINGS_MAX 32                //  more than this on one test is noise
 
-//  One run of one test.
+//  Room for a report row's name: TEST/PHASE.
+#define TEST_ROW_NAME_MAX (2 * JOB_NAME_MAX + 1)
+
+//  One run of one test, or of one phase of a test with phases: each is a
+//  row of its own in every report, named TEST/PHASE.
 typedef struct {
-    char name [JOB_NAME_MAX + 1];           //  test name
+    char name [TEST_ROW_NAME_MAX + 1];      //  the row: the test's name, or TEST/PHASE
+    char test [JOB_NAME_MAX + 1];           //  the test's name
+    char phase [JOB_NAME_MAX + 1];          //  the phase's name, "" for a test without phases
+    uint32_t phase_index;                   //  0-based
+    bool rate_ops;                          //  its rate counts operations (seeks/s), not MB/s
+    uint64_t laid_out_bytes;                //  written at prepare to lay files out (untimed)
+    int64_t laid_out_ns;                    //  the longest time an agent took for it
     uint32_t iteration;                     //  1-based
     int64_t announced_wall_ns;              //  announced start, CLOCK_REALTIME (a label)
     stream_result_t *streams;

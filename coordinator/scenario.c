@@ -469,6 +469,7 @@ s_job_key (s_parser_t *self, const char *name, const char *value)
     ||  s_parse_option (self, opt, name, value, &job->spec, true))
         return;
     job->option_lines [index] = self->line;
+    job->own_options |= (uint64_t) 1 << index;
 }
 
 //  A KEY = VALUE line of the current section.
@@ -498,8 +499,18 @@ s_on_key (void *user, int line, const char *name, const char *value)
 //  --------------------------------------------------------------------
 //  After the last line
 
-//  Give every job the [global] defaults it does not override, its test
-//  (its own name unless given) and check it has an agent.
+//  True if the job set option (itself or through [global]).
+static bool
+s_option_given (const char *option, void *arg)
+{
+    const scenario_job_t *job = (const scenario_job_t *) arg;
+    const opt_def_t *opt = jobspec_option (option);
+    return opt && job->option_lines [opt - jobspec_options] != 0;
+}
+
+//  Give every job the [global] defaults it does not override, its
+//  workload's defaults, its test (its own name unless given) and check
+//  it has an agent.
 static void
 s_finish_jobs (s_parser_t *self)
 {
@@ -521,6 +532,13 @@ s_finish_jobs (s_parser_t *self)
             //  From here on the option's line is its default's: a check
             //  of its value points there.
             job->option_lines [i] = fallback->line;
+        }
+        //  The workload's own defaults (bonnie's bs of 8K) for options
+        //  neither the job nor [global] set.
+        if (workload_apply_defaults (&job->spec, s_option_given, job)) {
+            s_fail (self, job->line, "workload", "a default of the %s workload does not parse",
+                    jobspec_workload_name (job->spec.workload));
+            return;
         }
         if (job->spec.test [0] == 0)
             snprintf (job->spec.test, sizeof (job->spec.test), "%s", job->spec.name);

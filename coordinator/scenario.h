@@ -65,6 +65,8 @@ typedef struct {
     int *option_lines;              //  per row of jobspec_options: the line its value
                                     //  came from (the job's key or its [global]
                                     //  default), 0 if neither
+    uint64_t own_options;           //  bit per row of jobspec_options: set in the
+                                    //  [job] section itself, not from [global]
 } scenario_job_t;
 
 typedef struct {

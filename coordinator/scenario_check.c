@@ -21,10 +21,6 @@
 #include <string.h>
 #include <sys/types.h>
 
-//  O_DIRECT needs offsets, lengths and buffers aligned to the logical
-//  block size; 512 bytes is the smallest any disk has.
-#define DIRECT_ALIGN_BYTES 512
-
 //  --------------------------------------------------------------------
 //  Messages
 
@@ -189,53 +185,7 @@ scenario_set_agent (scenario_t *self, const char *assignment, char *err, size_t 
 //  --------------------------------------------------------------------
 //  Checks
 
-//  Does stream file set (a_path, a_streams) share a file with
-//  (b_path, b_streams)? One stream writes its path; n > 1 streams write
-//  path.1 ... path.n, so "x" with 3 streams and "x.2" with one collide,
-//  while "x" with one stream and "x" with three do not.
-static bool
-s_paths_overlap (const char *a_path, uint64_t a_streams,
-                 const char *b_path, uint64_t b_streams)
-{
-    if ((a_streams > 1) == (b_streams > 1))
-        return strcmp (a_path, b_path) == 0;
-    const char *single = a_streams > 1? b_path: a_path;
-    const char *base = a_streams > 1? a_path: b_path;
-    uint64_t streams = a_streams > 1? a_streams: b_streams;
-    size_t base_len = strlen (base);
-    if (strncmp (single, base, base_len) != 0 || single [base_len] != '.')
-        return false;
-    const char *suffix = single + base_len + 1;
-    if (*suffix < '1' || *suffix > '9' || strspn (suffix, "0123456789") != strlen (suffix)
-    ||  strlen (suffix) > 5)
-        return false;
-    uint64_t index = strtoull (suffix, NULL, 10);
-    return index >= 1 && index <= streams;
-}
 
-//  A copy source is a path or nfs://server/export/file (with an optional
-//  ?query for libnfs, e.g. ?version=4). Returns 0, or -1 with a reason.
-static int
-s_check_source (const char *src, char *reason, size_t reasonlen)
-{
-    scenario_quote_t quoted;
-    scenario_quote (&quoted, src, strlen (src));
-    if (strncmp (src, "nfs://", 6) != 0) {
-        if (strstr (src, "://")) {
-            snprintf (reason, reasonlen, "'%s' is neither a path nor an nfs:// URL", quoted.text);
-            return -1;
-        }
-        return 0;
-    }
-    const char *server = src + 6;
-    const char *slash = strchr (server, '/');
-    size_t path_len = slash? strcspn (slash, "?"): 0;
-    if (!slash || slash == server || path_len < 2 || slash [path_len - 1] == '/') {
-        snprintf (reason, reasonlen, "'%s' is not nfs://server/export/file", quoted.text);
-        return -1;
-    }
-    return 0;
-}
 
 //  The line a job's option came from.
 int
@@ -272,77 +222,136 @@ s_given (const scenario_job_t *job, const char *key)
     return scenario_key_line (job, key) != job->line;
 }
 
-//  Check what the job's workload needs. Returns 0, or -1 with the error.
+//  Check what the job's workload needs, as its row in proto/workload.c
+//  says: the options it uses, what it requires, the form of its files.
+//  Returns 0, or -1 with the error.
 static int
 s_check_workload (const scenario_t *self, const scenario_job_t *job,
                   char *err, size_t errlen)
 {
     const jobspec_t *spec = &job->spec;
-    char reason [JOB_PATH_MAX + 64];
-    const char *workload = jobspec_workload_name (spec->workload);
-    if (spec->workload == WORKLOAD_WRITE && spec->path [0] == 0)
-        return s_job_error (self, job, "path", err, errlen,
-                            "the %s workload needs a path", workload);
-    if (spec->workload == WORKLOAD_FILL && spec->path [0] == 0)
-        return s_job_error (self, job, "path", err, errlen,
-                            "the %s workload needs a path (the file to create)", workload);
-    if (spec->workload == WORKLOAD_COPY && spec->src [0] == 0)
-        return s_job_error (self, job, "src", err, errlen,
-                            "the %s workload needs a src: a path or nfs://server/export/file",
-                            workload);
-    if (spec->workload == WORKLOAD_COPY && spec->dst [0] == 0)
-        return s_job_error (self, job, "dst", err, errlen,
-                            "the %s workload needs a dst", workload);
-    if (spec->src [0] && s_check_source (spec->src, reason, sizeof (reason)))
-        return s_job_error (self, job, "src", err, errlen, "%s", reason);
+    const workload_desc_t *desc = workload_desc (spec->workload);
+    //  A key the workload does not use is a mistake (a src in a write
+    //  job): the record of what was measured must not carry it. Keys
+    //  from [global] are defaults for every job and not checked.
+    for (size_t i = 0; jobspec_options [i].name; i++) {
+        const char *name = jobspec_options [i].name;
+        if ((job->own_options & ((uint64_t) 1 << i)) && !workload_uses_key (desc, name))
+            return s_job_error (self, job, name, err, errlen,
+                                "the %s workload does not use %s", desc->name, name);
+    }
     //  0 is what "no size" looks like in a jobspec; written out, it is a
     //  size that cannot be meant.
     if (spec->size_bytes == 0 && s_given (job, "size"))
         return s_job_error (self, job, "size", err, errlen, "must be more than 0%s",
-                            spec->workload == WORKLOAD_COPY?
-                            " (leave size out to copy the whole source)": "");
-    if ((spec->workload == WORKLOAD_WRITE || spec->workload == WORKLOAD_NULL
-    ||   spec->workload == WORKLOAD_FILL)
-    &&  spec->size_bytes == 0)
-        return s_job_error (self, job, "size", err, errlen,
-                            "the %s workload needs a size", workload);
-    if (spec->workload == WORKLOAD_MONITOR && spec->streams != 1)
-        return s_job_error (self, job, "streams", err, errlen,
-                            "a monitor watches its host once: streams must be 1");
-    //  An alignment that direct = yes makes wrong: at the size or block
-    //  size when the job chose it, else at the direct that asks for it.
-    const char *direct_bs = s_given (job, "bs")? "bs": "direct";
-    if (spec->direct && spec->bs_bytes % DIRECT_ALIGN_BYTES)
-        return s_job_error (self, job, direct_bs, err, errlen,
-                            "direct = yes needs a bs that is a multiple of %d bytes, "
-                            "and %" PRIu64 " is not", DIRECT_ALIGN_BYTES, spec->bs_bytes);
-    if (spec->direct && spec->size_bytes % DIRECT_ALIGN_BYTES)
-        return s_job_error (self, job, "size", err, errlen,
-                            "direct = yes needs a size that is a multiple of %d bytes, "
-                            "and %" PRIu64 " is not", DIRECT_ALIGN_BYTES, spec->size_bytes);
-    return 0;
+                            desc->size_required? "": " (leave size out for the whole file)");
+    const char *key;
+    char reason [JOB_PATH_MAX + 96];
+    if (workload_check (spec, &key, reason, sizeof (reason)) == 0)
+        return 0;
+    //  An alignment that direct = yes makes wrong: at the block size when
+    //  the job chose it, else at the direct that asks for it.
+    if (strcmp (key, "bs") == 0 && !s_given (job, "bs"))
+        key = "direct";
+    return s_job_error (self, job, key, err, errlen, "%s", reason);
 }
 
-//  Check that no two jobs of one test write the same file on one agent.
-static int
-s_check_overlaps (const scenario_t *self, const scenario_test_t *test,
-                  char *err, size_t errlen)
+//  A path as written, with doubled slashes and "./" components taken
+//  out, so that "d//f" and "./d/f" name one file.
+static void
+s_normal_path (const char *path, char *buf, size_t buflen)
 {
-    for (size_t b = 1; b < test->job_count; b++) {
-        const scenario_job_t *later = &self->jobs [test->jobs [b]];
-        if (later->spec.workload != WORKLOAD_WRITE)
+    size_t used = 0;
+    for (const char *p = path; *p && used + 1 < buflen; ) {
+        if (*p == '/' && used > 0 && buf [used - 1] == '/') {
+            p++;
             continue;
+        }
+        if (p [0] == '.' && (p [1] == '/' || p [1] == '\0') && (p == path || p [-1] == '/')) {
+            p += p [1]? 2: 1;
+            continue;
+        }
+        buf [used++] = *p++;
+    }
+    buf [used] = '\0';
+}
+
+//  Whether two jobs of a test on one agent would get in each other's way:
+//  a file one writes that the other writes or reads (the copies of a
+//  fill's file are what it is for). Returns the file option of later at
+//  fault, or NULL.
+static const char *
+s_jobs_collide (const jobspec_t *earlier, const jobspec_t *later, char *file, size_t filelen)
+{
+    const workload_desc_t *a = workload_desc (earlier->workload);
+    const workload_desc_t *b = workload_desc (later->workload);
+    for (size_t fa = 0; fa < WORKLOAD_FILES_MAX && a->files [fa].option; fa++)
+        for (size_t fb = 0; fb < WORKLOAD_FILES_MAX && b->files [fb].option; fb++) {
+            bool a_writes = a->files [fa].writes, b_writes = b->files [fb].writes;
+            if (!a_writes && !b_writes)
+                continue;
+            //  A fill creates a source for the copies of its test.
+            if ((a_writes && !a->timed && !b_writes) || (b_writes && !b->timed && !a_writes))
+                continue;
+            for (uint64_t ka = 0; ka < workload_file_count (earlier, fa); ka++) {
+                char pa [JOB_PATH_MAX + 1], na [JOB_PATH_MAX + 1];
+                workload_file_path (earlier, fa, ka, pa, sizeof (pa));
+                s_normal_path (pa, na, sizeof (na));
+                for (uint64_t kb = 0; kb < workload_file_count (later, fb); kb++) {
+                    char pb [JOB_PATH_MAX + 1], nb [JOB_PATH_MAX + 1];
+                    workload_file_path (later, fb, kb, pb, sizeof (pb));
+                    s_normal_path (pb, nb, sizeof (nb));
+                    if (strcmp (na, nb) == 0) {
+                        snprintf (file, filelen, "%s", pb);
+                        return b->files [fb].option;
+                    }
+                }
+            }
+        }
+    return NULL;
+}
+
+//  Check that no two jobs of one test touch the same file on one agent in
+//  a way that spoils the other's figures, and that the jobs that report
+//  figures run the same phases (each phase starts on every host at one
+//  instant). Returns 0, or -1 with the error.
+static int
+s_check_test (const scenario_t *self, const scenario_test_t *test, char *err, size_t errlen)
+{
+    const scenario_job_t *phased = NULL;
+    for (size_t b = 0; b < test->job_count; b++) {
+        const scenario_job_t *later = &self->jobs [test->jobs [b]];
+        const workload_desc_t *desc = workload_desc (later->spec.workload);
+        if (desc->stream_results) {
+            const workload_desc_t *first = phased? workload_desc (phased->spec.workload): NULL;
+            bool same = !first || workload_phase_count (first) == workload_phase_count (desc);
+            for (uint32_t p = 0; same && first && p < workload_phase_count (desc); p++) {
+                const char *x = workload_phase_name (first, p), *y = workload_phase_name (desc, p);
+                same = (!x && !y) || (x && y && strcmp (x, y) == 0);
+            }
+            if (!same)
+                return s_job_error (self, later, "workload", err, errlen,
+                                    "[job %s] (%s) and [job %s] (line %d, %s) have other phases; "
+                                    "the jobs of test %s must run the same phases",
+                                    later->spec.name, desc->name, phased->spec.name, phased->line,
+                                    workload_desc (phased->spec.workload)->name, test->name);
+            if (!phased)
+                phased = later;
+        }
         for (size_t a = 0; a < b; a++) {
             const scenario_job_t *earlier = &self->jobs [test->jobs [a]];
-            if (earlier->spec.workload != WORKLOAD_WRITE
-            ||  strcmp (earlier->spec.agent, later->spec.agent) != 0
-            ||  !s_paths_overlap (earlier->spec.path, earlier->spec.streams,
-                                  later->spec.path, later->spec.streams))
+            if (strcmp (earlier->spec.agent, later->spec.agent) != 0)
                 continue;
-            return s_job_error (self, later, "path", err, errlen,
-                                "[job %s] and [job %s] (line %d) write the same file on "
-                                "agent %s in test %s; they would overwrite each other",
+            char file [JOB_PATH_MAX + 1];
+            const char *option = s_jobs_collide (&earlier->spec, &later->spec, file, sizeof (file));
+            if (!option)
+                continue;
+            scenario_quote_t quoted;
+            return s_job_error (self, later, option, err, errlen,
+                                "[job %s] and [job %s] (line %d) both use %s on agent %s in "
+                                "test %s, and one of them writes it",
                                 later->spec.name, earlier->spec.name, earlier->line,
+                                scenario_quote (&quoted, file, strlen (file)),
                                 later->spec.agent, test->name);
         }
     }
@@ -378,7 +387,7 @@ scenario_check (const scenario_t *self, char *err, size_t errlen)
             return -1;
     }
     for (size_t t = 0; t < self->test_count; t++)
-        if (s_check_overlaps (self, &self->tests [t], err, errlen))
+        if (s_check_test (self, &self->tests [t], err, errlen))
             return -1;
     return 0;
 }

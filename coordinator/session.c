@@ -23,6 +23,7 @@ struct _session_t {
     uint32_t generation;                    //  WELCOMEs taken: each one a session of its own
     size_t index;                           //  place in the fleet
     int64_t hello_deadline_ns;              //  while connecting: when the hello gives up
+    int64_t hello_retry_ns;                 //  refused as busy: when to ask again
     uint32_t ping_seq;                      //  sequence number of the ping in flight
     uint64_t pings;                         //  exchanges the measurement wants, 0 when none runs
     uint64_t pongs;                         //  pongs of the current measurement
@@ -332,6 +333,18 @@ void
 session_set_hello_deadline_ns (session_t *self, int64_t deadline_ns)
 {
     self->hello_deadline_ns = deadline_ns;
+}
+
+int64_t
+session_hello_retry_ns (session_t *self)
+{
+    return self->hello_retry_ns;
+}
+
+void
+session_set_hello_retry_ns (session_t *self, int64_t retry_ns)
+{
+    self->hello_retry_ns = retry_ns;
 }
 
 int64_t

@@ -97,6 +97,8 @@ size_t session_index (session_t *self);             //  its place in the fleet, 
 void session_set_index (session_t *self, size_t index);
 int64_t session_hello_deadline_ns (session_t *self);    //  while connecting: when to give up
 void session_set_hello_deadline_ns (session_t *self, int64_t deadline_ns);
+int64_t session_hello_retry_ns (session_t *self);        //  busy: when to ask again
+void session_set_hello_retry_ns (session_t *self, int64_t retry_ns);
 int64_t session_offset_ns (session_t *self);        //  agent clock - coordinator clock
 int64_t session_uncertainty_ns (session_t *self);   //  half the best round trip
 

@@ -487,6 +487,8 @@ s_encode_start (const msg_t *msg, s_writer_t *w)
 {
     const msg_start_t *m = &msg->u.start;
     PUT_UINT (w, m, test_id);
+    PUT_UINT (w, m, phase);
+    PUT_UINT (w, m, phase_count);
     PUT_INT (w, m, start_ns);
 }
 
@@ -495,6 +497,8 @@ s_decode_start (s_reader_t *r, msg_t *msg)
 {
     msg_start_t *m = &msg->u.start;
     GET_U32 (r, m, test_id);
+    GET_U32 (r, m, phase);
+    GET_U32 (r, m, phase_count);
     GET_I64 (r, m, start_ns);
 }
 
@@ -505,6 +509,7 @@ s_encode_sample (const msg_t *msg, s_writer_t *w)
     PUT_UINT (w, m, test_id);
     PUT_UINT (w, m, job_id);
     PUT_UINT (w, m, stream);
+    PUT_UINT (w, m, phase);
     PUT_INT (w, m, t_ns);
     PUT_UINT (w, m, bytes);
 }
@@ -516,6 +521,7 @@ s_decode_sample (s_reader_t *r, msg_t *msg)
     GET_U32 (r, m, test_id);
     GET_U32 (r, m, job_id);
     GET_U32 (r, m, stream);
+    GET_U32 (r, m, phase);
     GET_I64 (r, m, t_ns);
     GET_U64 (r, m, bytes);
 }
@@ -527,7 +533,11 @@ s_encode_result (const msg_t *msg, s_writer_t *w)
     PUT_UINT (w, m, test_id);
     PUT_UINT (w, m, job_id);
     PUT_UINT (w, m, stream);
+    PUT_UINT (w, m, phase);
     PUT_UINT (w, m, bytes);
+    PUT_UINT (w, m, reads);
+    PUT_UINT (w, m, writes);
+    PUT_UINT (w, m, fsyncs);
     PUT_INT (w, m, start_ns);
     PUT_INT (w, m, last_write_ns);
     PUT_INT (w, m, end_ns);
@@ -545,7 +555,11 @@ s_decode_result (s_reader_t *r, msg_t *msg)
     GET_U32 (r, m, test_id);
     GET_U32 (r, m, job_id);
     GET_U32 (r, m, stream);
+    GET_U32 (r, m, phase);
     GET_U64 (r, m, bytes);
+    GET_U64 (r, m, reads);
+    GET_U64 (r, m, writes);
+    GET_U64 (r, m, fsyncs);
     GET_I64 (r, m, start_ns);
     GET_I64 (r, m, last_write_ns);
     GET_I64 (r, m, end_ns);
@@ -611,6 +625,7 @@ s_encode_host (const msg_t *msg, s_writer_t *w)
 {
     const msg_host_t *m = &msg->u.host;
     PUT_UINT (w, m, test_id);
+    PUT_UINT (w, m, phase);
     PUT_INT (w, m, window_start_ns);
     PUT_INT (w, m, window_end_ns);
     PUT_INT (w, m, settle_end_ns);
@@ -624,6 +639,7 @@ s_decode_host (s_reader_t *r, msg_t *msg)
 {
     msg_host_t *m = &msg->u.host;
     GET_U32 (r, m, test_id);
+    GET_U32 (r, m, phase);
     GET_I64 (r, m, window_start_ns);
     GET_I64 (r, m, window_end_ns);
     GET_I64 (r, m, settle_end_ns);
@@ -660,12 +676,38 @@ static void
 s_encode_stop (const msg_t *msg, s_writer_t *w)
 {
     PUT_UINT (w, &msg->u.stop, test_id);
+    PUT_UINT (w, &msg->u.stop, phase);
 }
 
 static void
 s_decode_stop (s_reader_t *r, msg_t *msg)
 {
     GET_U32 (r, &msg->u.stop, test_id);
+    GET_U32 (r, &msg->u.stop, phase);
+}
+
+static void
+s_encode_drop (const msg_t *msg, s_writer_t *w)
+{
+    PUT_UINT (w, &msg->u.drop, test_id);
+}
+
+static void
+s_decode_drop (s_reader_t *r, msg_t *msg)
+{
+    GET_U32 (r, &msg->u.drop, test_id);
+}
+
+static void
+s_encode_dropped (const msg_t *msg, s_writer_t *w)
+{
+    PUT_UINT (w, &msg->u.dropped, test_id);
+}
+
+static void
+s_decode_dropped (s_reader_t *r, msg_t *msg)
+{
+    GET_U32 (r, &msg->u.dropped, test_id);
 }
 
 //  Every message type: its name on the wire, encoder and decoder.
@@ -691,6 +733,8 @@ static const s_codec_t s_codecs [MSG_TYPE_COUNT] = {
     [MSG_HOST]    = { "host",    s_encode_host,    s_decode_host },
     [MSG_MONITOR] = { "monitor", s_encode_monitor, s_decode_monitor },
     [MSG_STOP]    = { "stop",    s_encode_stop,    s_decode_stop },
+    [MSG_DROP]    = { "drop",    s_encode_drop,    s_decode_drop },
+    [MSG_DROPPED] = { "dropped", s_encode_dropped, s_decode_dropped },
 };
 
 //  The codec of type, or NULL if type is not a message type.
@@ -998,4 +1042,16 @@ msg_check_frame (const void *data, size_t size, char *err, size_t errlen)
     assert (err && errlen > 0);
     assert (data || size == 0);
     return s_check_frame ((const uint8_t *) data, size, err, errlen);
+}
+
+void
+msg_make_error (msg_t *msg, uint32_t test_id, int32_t job_id, const char *code,
+                const char *format, va_list args)
+{
+    memset (msg, 0, sizeof (*msg));
+    msg->type = MSG_ERROR;
+    msg->u.error.test_id = test_id;
+    msg->u.error.job_id = job_id;
+    msg_strcpy (msg->u.error.code, code, sizeof (msg->u.error.code));
+    vsnprintf (msg->u.error.text, sizeof (msg->u.error.text), format, args);
 }

@@ -20,11 +20,18 @@
         C -> A  PING       A -> C  PONG            (several: clock offset; and
                                    keepalives, which renew the lease)
         C -> A  PREPARE    A -> C  READY, or ERROR (one per job of the test)
+        C -> A  DROP       A -> C  DROPPED, or ERROR (drop_caches: once per
+                                   test run, after every job is prepared)
         C -> A  START      A -> C  SAMPLE ... RESULT (one per stream)
                    A -> C  MONITOR ... (monitor jobs: the host's counters)
-        C -> A  STOP       monitors end: every timed stream has reported
+                   A -> C  HOST, after the settle period
+           (START, SAMPLEs, RESULTs and HOST again for every further phase
+           of the test: each phase starts once every agent reported the
+           one before)
+        C -> A  STOP       a phase is over everywhere: hosts without streams
+                           of their own close its window; after the last
+                           phase, monitors end
         C -> A  ABORT      A -> C  RESULT for every stream still running
-                   A -> C  HOST, after the settle period (one per test)
         C -> A  BYE                agent goes back to idle
 */
 #ifndef IOFLEET_MSG_H
@@ -32,6 +39,7 @@
 
 #include "jobspec.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -56,6 +64,8 @@ typedef enum {
     MSG_HOST,
     MSG_MONITOR,
     MSG_STOP,
+    MSG_DROP,
+    MSG_DROPPED,
     MSG_TYPE_COUNT              //  one past the last
 } msg_type_t;
 
@@ -116,9 +126,11 @@ typedef struct {
     int64_t fill_ns;                        //  fill jobs: how long that took (untimed, shown apart)
 } msg_ready_t;
 
-//  Start every prepared job of the test at one instant.
+//  Start a phase of every prepared job of the test at one instant.
 typedef struct {
     uint32_t test_id;
+    uint32_t phase;                         //  0, then 1 .. for a test with phases
+    uint32_t phase_count;                   //  phases the test has, 1 without
     int64_t start_ns;                       //  absolute, in the agent's own clock
 } msg_start_t;
 
@@ -127,8 +139,9 @@ typedef struct {
     uint32_t test_id;
     uint32_t job_id;
     uint32_t stream;                        //  0-based stream index
+    uint32_t phase;                         //  the phase it runs
     int64_t t_ns;
-    uint64_t bytes;
+    uint64_t bytes;                         //  since the phase began
 } msg_sample_t;
 
 //  Final figures of one stream. Times are agent clock; 0 if never reached.
@@ -136,7 +149,11 @@ typedef struct {
     uint32_t test_id;
     uint32_t job_id;
     uint32_t stream;
+    uint32_t phase;                         //  the phase these figures are of
     uint64_t bytes;                         //  bytes written (or read) in the timed part
+    uint64_t reads;                         //  read requests (bonnie's seeks, randrw's reads)
+    uint64_t writes;                        //  write requests
+    uint64_t fsyncs;                        //  fsync and fdatasync calls
     int64_t start_ns;                       //  instant the stream really began
     int64_t last_write_ns;                  //  end of the last write call
     int64_t end_ns;                         //  after fsync and close
@@ -191,9 +208,10 @@ typedef struct {
     X (nfsd_read_ops)           /* NFS server READs in the window */ \
     X (nfsd_write_ops)          /* NFS server WRITEs in the window */
 
-//  What the agent's host did during a test (agent clock).
+//  What the agent's host did during a phase of a test (agent clock).
 typedef struct {
     uint32_t test_id;
+    uint32_t phase;                         //  the phase the window covered
     int64_t window_start_ns;                //  first snapshot
     int64_t window_end_ns;                  //  when the last stream ended
     int64_t settle_end_ns;                  //  end of the settle period
@@ -232,10 +250,22 @@ typedef struct {
 #undef MSG_MONITOR_FIELD
 } msg_monitor_t;
 
-//  Every timed stream of the test has ended: monitors stop (normally).
+//  Every timed stream of a phase has reported, on every host.
 typedef struct {
     uint32_t test_id;
+    uint32_t phase;                         //  the phase that is over
 } msg_stop_t;
+
+//  Write the page cache back and drop it, now that every job of the test
+//  on this agent is prepared (its files laid out): the timed part starts
+//  cold. Answered with DROPPED once done, or ERROR.
+typedef struct {
+    uint32_t test_id;
+} msg_drop_t;
+
+typedef struct {
+    uint32_t test_id;
+} msg_dropped_t;
 
 typedef struct {
     msg_type_t type;
@@ -255,6 +285,8 @@ typedef struct {
         msg_host_t host;
         msg_monitor_t monitor;
         msg_stop_t stop;
+        msg_drop_t drop;
+        msg_dropped_t dropped;
     } u;
 } msg_t;
 
@@ -282,6 +314,11 @@ int msg_decode (const void *data, size_t size, msg_t *msg, char *err, size_t err
 //  allocates only for entries that are there. Returns 0, or -1 with a
 //  reason in err. For tests and fuzz targets of the parts of a message.
 int msg_check_frame (const void *data, size_t size, char *err, size_t errlen);
+
+//  Make msg an ERROR {test_id, job_id, code, text}, the text from a
+//  printf format (cut at MSG_TEXT_MAX).
+void msg_make_error (msg_t *msg, uint32_t test_id, int32_t job_id, const char *code,
+                     const char *format, va_list args);
 
 //  Copy at most dstsize-1 bytes of src into dst and NUL-terminate
 //  (a strlcpy, since glibc 2.36 has none worth relying on).

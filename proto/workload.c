@@ -1,6 +1,7 @@
 /*  proto/workload.c: the workload descriptor table and the rules derived
     from it; see workload.h. */
 #include "workload.h"
+#include "printable.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -64,10 +65,11 @@ static const workload_desc_t s_workloads [WORKLOAD_COUNT] = {
         .name = "read",
         .help = "sequential read of path (laid out first if missing or short) or an nfs:// URL; "
                 "without size, the whole file",
-        .timed = true, .stream_results = true, .host_figures = true,
+        .timed = true, .stream_results = true, .host_figures = true, .reads = true,
         .required = { "path", NULL },
         .keys = { "path", "size", "bs", "direct", "pattern", "rate", "keep", NULL },
-        .files = { { .option = "path", .naming = FILES_PER_STREAM, .nfs_url = true } },
+        .files = { { .option = "path", .lays_out = true, .naming = FILES_PER_STREAM,
+                     .nfs_url = true } },
     },
     [WORKLOAD_REWRITE] = {
         .name = "rewrite",
@@ -87,8 +89,8 @@ static const workload_desc_t s_workloads [WORKLOAD_COUNT] = {
         .keys = { "path", "size", "bs", "direct", "fsync", "seekers", "seeks", "keep", NULL },
         .files = { { .option = "path", .writes = true, .naming = FILES_PER_STREAM } },
         .phases = {
-            { .name = "output" }, { .name = "rewrite" }, { .name = "input" },
-            { .name = "seeks", .rate = RATE_OPS },
+            { .name = "output" }, { .name = "rewrite" }, { .name = "input", .reads = true },
+            { .name = "seeks", .rate = RATE_OPS, .reads = true },
         },
         .defaults = { { .option = "bs", .text = "8K" }, { .option = "fsync", .text = "close" } },
     },
@@ -138,6 +140,14 @@ s_listed (const char *const *list, size_t max, const char *key)
 }
 
 bool
+workload_phase_reads (const workload_desc_t *desc, uint32_t phase)
+{
+    if (!desc->phases [0].name)
+        return desc->reads;
+    return phase < WORKLOAD_PHASES_MAX && desc->phases [phase].name && desc->phases [phase].reads;
+}
+
+bool
 workload_uses_key (const workload_desc_t *desc, const char *key)
 {
     return s_listed (s_common_keys, SIZE_MAX, key)
@@ -159,22 +169,25 @@ workload_option_text (const jobspec_t *spec, const char *option)
 static int
 s_check_file_form (const workload_file_t *file, const char *value, char *err, size_t errlen)
 {
+    //  What the file holds is quoted printably: it may come from anywhere.
+    char shown [JOB_PATH_MAX * PRINTABLE_GROWTH + 1];
+    printable (value, shown, sizeof (shown));
     if (strncmp (value, "nfs://", 6) != 0) {
         if (strstr (value, "://")) {
-            snprintf (err, errlen, "'%.*s' is neither a path nor an nfs:// URL", 200, value);
+            snprintf (err, errlen, "'%s' is neither a path nor an nfs:// URL", shown);
             return -1;
         }
         return 0;
     }
     if (!file->nfs_url) {
-        snprintf (err, errlen, "'%.*s': an nfs:// URL cannot be written; give a path", 200, value);
+        snprintf (err, errlen, "'%s': an nfs:// URL cannot be written; give a path", shown);
         return -1;
     }
     const char *server = value + 6;
     const char *slash = strchr (server, '/');
     size_t path_len = slash? strcspn (slash, "?"): 0;
     if (!slash || slash == server || path_len < 2 || slash [path_len - 1] == '/') {
-        snprintf (err, errlen, "'%.*s' is not nfs://server/export/file", 200, value);
+        snprintf (err, errlen, "'%s' is not nfs://server/export/file", shown);
         return -1;
     }
     return 0;
@@ -214,14 +227,14 @@ workload_check (const jobspec_t *spec, const char **key, char *err, size_t errle
     }
     if (spec->direct && spec->bs_bytes % WORKLOAD_DIRECT_ALIGN_BYTES) {
         *key = "bs";
-        snprintf (err, errlen, "direct = yes needs a multiple of %d bytes, and %" PRIu64 " is not",
-                  WORKLOAD_DIRECT_ALIGN_BYTES, spec->bs_bytes);
+        snprintf (err, errlen, "direct = yes needs a bs that is a multiple of %d bytes, "
+                  "and %" PRIu64 " is not", WORKLOAD_DIRECT_ALIGN_BYTES, spec->bs_bytes);
         return -1;
     }
     if (spec->direct && spec->size_bytes % WORKLOAD_DIRECT_ALIGN_BYTES) {
         *key = "size";
-        snprintf (err, errlen, "direct = yes needs a multiple of %d bytes, and %" PRIu64 " is not",
-                  WORKLOAD_DIRECT_ALIGN_BYTES, spec->size_bytes);
+        snprintf (err, errlen, "direct = yes needs a size that is a multiple of %d bytes, "
+                  "and %" PRIu64 " is not", WORKLOAD_DIRECT_ALIGN_BYTES, spec->size_bytes);
         return -1;
     }
     return 0;

@@ -68,6 +68,7 @@ typedef enum {
 typedef struct {
     const char *option;             //  the string option holding it: "path", "src", "dst"
     bool writes;                    //  the job creates or changes the file
+    bool lays_out;                  //  read, but laid out at prepare if missing or short
     file_naming_t naming;           //  how streams share it
     bool nfs_url;                   //  may be an nfs:// URL instead of a local path
 } workload_file_t;
@@ -82,6 +83,7 @@ typedef enum {
 typedef struct {
     const char *name;               //  "write", "rewrite": the report row is TEST/NAME
     rate_kind_t rate;               //  what its rate counts
+    bool reads;                     //  its bytes are read, not written (the cache warnings differ)
 } workload_phase_t;
 
 //  An option whose default this workload changes (randrw's bs of 16K).
@@ -102,6 +104,7 @@ typedef struct {
     bool host_figures;              //  its host owes the test HOST figures (CPU, memory, disks)
     bool one_stream;                //  streams must be 1
     bool size_required;             //  size must be given; else 0 means the whole source file
+    bool reads;                     //  without phases: its bytes are read, not written
     const char *required [4];       //  string options that must be given, NULL-terminated
     const char *keys [WORKLOAD_KEYS_MAX];   //  options it uses beyond the common ones
     workload_file_t files [WORKLOAD_FILES_MAX]; //  files it names; option NULL ends them
@@ -121,6 +124,9 @@ const char *workload_phase_name (const workload_desc_t *desc, uint32_t phase);
 
 //  What phase `phase` counts: RATE_BYTES unless it says otherwise.
 rate_kind_t workload_phase_rate (const workload_desc_t *desc, uint32_t phase);
+
+//  True if the bytes of phase `phase` are read rather than written.
+bool workload_phase_reads (const workload_desc_t *desc, uint32_t phase);
 
 //  True if a job of this workload uses option `key`: one of the options
 //  every job has (test, agent, workload, class, interval, settle,

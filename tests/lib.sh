@@ -11,13 +11,17 @@ SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/iofleet-t.XXXXXX")
 PIDS=()
 MOUNTS=()
 
-# Stop what the test started (a stopped process is woken so that it sees
-# its SIGTERM), unmount what it mounted, remove its scratch directory.
+# Stop what the test started, unmount what it mounted, remove its scratch
+# directory. A stopped process is woken first so that it sees its
+# SIGTERM; a running one gets no SIGCONT, which would arrive while it
+# exits, and under LeakSanitizer (whose leak check stops the process's
+# threads with ptrace) can leave the check waiting for ever.
 cleanup () {
-    local pid mount
+    local pid mount state
     for pid in "${PIDS[@]}"; do
+        state=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$pid/status" 2>/dev/null || true)
+        [ "$state" != T ] || kill -CONT "$pid" 2>/dev/null || true
         kill "$pid" 2>/dev/null || true
-        kill -CONT "$pid" 2>/dev/null || true
     done
     for pid in "${PIDS[@]}"; do
         wait "$pid" 2>/dev/null || true

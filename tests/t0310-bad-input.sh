@@ -96,13 +96,16 @@ INI
 "$BIN/iofleet" run "$SCRATCH/two.ini" -o "$SCRATCH/r1" >"$SCRATCH/out1" 2>"$SCRATCH/err1" &
 first=$!
 PIDS+=("$first")
-# While the first coordinator waits for a2, it holds a1: a second one is
-# refused with a message that names the first.
+# While the first coordinator waits for a2, it holds a1: a second one,
+# which asks again until its own hello times out (1 s, before the first
+# gives up), is refused with a message that names the first.
 for i in $(seq 100); do
     grep -q "event=session" "$SCRATCH/a1.log" && break
     sleep 0.05
 done
 cat > "$SCRATCH/one.ini" <<INI
+[global]
+connect_timeout = 1s
 [agent a1]
 endpoint = $E1
 [job one]

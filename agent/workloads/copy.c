@@ -51,20 +51,6 @@ typedef struct {
     char src_shown [CONFINE_SHOWN_MAX];     //  src as messages show it
 } s_copy_t;
 
-//  Check the options a copy job needs.
-static int
-s_copy_validate (const jobspec_t *spec, char *err, size_t errlen)
-{
-    if (spec->src [0] == '\0') {
-        snprintf (err, errlen, "the copy workload needs a src (a path or nfs://server/export/file)");
-        return -1;
-    }
-    if (spec->dst [0] == '\0') {
-        snprintf (err, errlen, "the copy workload needs a dst");
-        return -1;
-    }
-    return workload_check_blocks (spec, false, err, errlen);
-}
 
 //  A stream's buffer of bs, and for an nfs:// source as much again, a
 //  bound on what libnfs holds of the replies on their way (it receives
@@ -265,8 +251,9 @@ s_leave_direct (workload_stream_t *ws, s_copy_t *state)
 //  The timed part: read a block, write it, until size bytes are copied;
 //  then flush and close as fsync asks.
 static int
-s_copy_run (workload_stream_t *ws)
+s_copy_run (workload_stream_t *ws, uint32_t phase)
 {
+    (void) phase;
     s_copy_t *state = ws->data;
     const uint64_t bs_bytes = ws->spec->bs_bytes;
     uint64_t read_bytes = 0;
@@ -329,8 +316,6 @@ s_copy_cleanup (workload_stream_t *ws, bool remove_files)
 
 const workload_ops_t workload_copy_ops = {
     .name = "copy",
-    .uses_files = true,
-    .validate = s_copy_validate,
     .stream_memory = s_copy_stream_memory,
     .prepare = s_copy_prepare,
     .run = s_copy_run,

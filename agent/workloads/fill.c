@@ -36,20 +36,6 @@ typedef struct {
     unsigned char *buffer;      //  bs bytes, page-aligned
 } s_fill_t;
 
-//  Check the options a fill job needs.
-static int
-s_fill_validate (const jobspec_t *spec, char *err, size_t errlen)
-{
-    if (spec->path [0] == '\0') {
-        snprintf (err, errlen, "the fill workload needs a path");
-        return -1;
-    }
-    if (spec->size_bytes < 1) {
-        snprintf (err, errlen, "the fill workload needs a size of at least 1 byte");
-        return -1;
-    }
-    return workload_check_blocks (spec, true, err, errlen);
-}
 
 //  Reuse the file if it is there with the right size, otherwise create
 //  it and fill the buffer.
@@ -83,8 +69,9 @@ s_fill_prepare (workload_stream_t *ws, char *err, size_t errlen)
 //  Write the file, a block at a time, fresh random data in every block
 //  when asked; stop promptly when the test goes away.
 static int
-s_fill_run (workload_stream_t *ws)
+s_fill_run (workload_stream_t *ws, uint32_t phase)
 {
+    (void) phase;
     s_fill_t *state = ws->data;
     if (state->reuse) {
         state->complete = true;
@@ -115,9 +102,6 @@ s_fill_cleanup (workload_stream_t *ws, bool remove_files)
 
 const workload_ops_t workload_fill_ops = {
     .name = "fill",
-    .uses_files = true,
-    .untimed = true,
-    .validate = s_fill_validate,
     .stream_memory = workload_one_buffer,
     .prepare = s_fill_prepare,
     .run = s_fill_run,

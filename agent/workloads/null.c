@@ -12,20 +12,6 @@
 
 #include <stdio.h>
 
-//  Accept any job with something to count.
-static int
-s_null_validate (const jobspec_t *spec, char *err, size_t errlen)
-{
-    if (spec->size_bytes < 1) {
-        snprintf (err, errlen, "size must be at least 1 byte");
-        return -1;
-    }
-    if (spec->bs_bytes < 1) {
-        snprintf (err, errlen, "bs must be at least 1 byte");
-        return -1;
-    }
-    return 0;
-}
 
 //  Nothing to open or fill.
 static int
@@ -39,8 +25,9 @@ s_null_prepare (workload_stream_t *ws, char *err, size_t errlen)
 
 //  Count size bytes in bs steps, checking the stop flag after each step.
 static int
-s_null_run (workload_stream_t *ws)
+s_null_run (workload_stream_t *ws, uint32_t phase)
 {
+    (void) phase;
     const uint64_t size_bytes = ws->spec->size_bytes;
     const uint64_t bs_bytes = ws->spec->bs_bytes;
     uint64_t done_bytes = 0;
@@ -72,8 +59,6 @@ s_null_cleanup (workload_stream_t *ws, bool remove_files)
 
 const workload_ops_t workload_null_ops = {
     .name = "null",
-    .uses_files = false,
-    .validate = s_null_validate,
     .prepare = s_null_prepare,
     .run = s_null_run,
     .stop = NULL,               //  the flag is checked after every step

@@ -2,28 +2,36 @@
 
     A workload is one ops table, declared with designated initializers in
     the workload's own file (null.c, write.c, ...) and registered in the one
-    table in workloads.c, indexed by workload_t from proto/jobspec.h.
+    table in workloads.c, indexed by workload_t from proto/workload.h. What
+    the workload means (timed or not, its files, its phases) is its row in
+    proto/workload.c; the ops are only how this agent does it.
 
     The agent calls the operations in this order, for every stream of a job:
 
         validate (spec)         once per job, in the agent's loop thread,
-                                before anything is created
-        prepare (ws)            per stream, in the loop thread: open or create
-                                files, allocate and fill buffers; everything
-                                that must not be timed
-        run (ws)                per stream, in the stream's own thread, after
-                                the start instant: the timed part
+                                before anything is created: what only the
+                                agent can check (workload_check has run)
+        prepare (ws)            per stream, in the stream's own thread, as
+                                soon as the job is accepted: open or create
+                                files, allocate and fill buffers, lay files
+                                out; everything that must not be timed. The
+                                agent's loop goes on answering meanwhile.
+        run (ws, phase)         per stream and phase, in the stream's
+                                thread, after the phase's start instant:
+                                the timed part of that phase
         stop (ws)               from the loop thread while run may be going,
                                 after ws->stop was set; NULL when checking
                                 the flag between calls is enough
-        cleanup (ws, remove)    per stream, in the loop thread, after run
-                                returned (or instead of it): close, free, and
-                                remove the stream's files if asked
+        sample (ws, out)        from the loop thread every interval while
+                                run goes on; NULL for a SAMPLE of ws->bytes
+        cleanup (ws, remove)    per stream, in the loop thread, after the
+                                thread ended: close, free, and remove the
+                                stream's files if asked
 
     The stream state (workload_stream_t) is shared: the agent owns the
-    fields above `data`, the workload owns `data`. While run is going, only
-    the stream thread writes to it; the loop reads `bytes` (an atomic, for
-    samples) and writes `stop` (an atomic), nothing else.
+    fields above `data`, the workload owns `data`. While the thread runs,
+    only it writes to ws; the loop reads `bytes` (an atomic, for samples)
+    and writes `stop` (an atomic), nothing else.
 */
 #ifndef IOFLEET_WORKLOAD_H
 #define IOFLEET_WORKLOAD_H
@@ -45,17 +53,22 @@
 #define WORKLOAD_FAILED    -1       //  stopped on an error, recorded in ws->error
 #define WORKLOAD_STOPPED    1       //  left early because ws->stop was set
 
-//  One stream as a workload sees it.
+//  One stream as a workload sees it. The figures of the timed part
+//  (bytes .. end_ns) start again at zero with every phase.
 typedef struct {
     const jobspec_t *spec;                  //  the job's options, owned by the job
     uint32_t index;                         //  0-based stream index within the job
     char path [JOB_PATH_MAX + 1];           //  resolved path under a root, "" if the job has none
     char shown [CONFINE_SHOWN_MAX];         //  path as messages show it (confine_shorten)
-    _Atomic uint64_t bytes;                 //  progress of the timed part, read by samples
-    int64_t start_ns;                       //  when the timed part began (for `rate`)
+    uint64_t laid_out_bytes;                //  prepare: bytes written to lay a file out (untimed)
+    _Atomic uint64_t bytes;                 //  progress of the phase, read by samples
+    int64_t start_ns;                       //  when the phase began (for `rate`)
     int64_t paced_ns;                       //  `rate`: instant the bytes so far are paid up to
     atomic_bool stop;                       //  set by the agent: end the timed part soon
-    int64_t last_write_ns;                  //  end of the last write call, 0 if none
+    uint64_t reads;                         //  read requests of the phase
+    uint64_t writes;                        //  write requests of the phase
+    uint64_t fsyncs;                        //  fsync and fdatasync calls of the phase
+    int64_t last_write_ns;                  //  end of the phase's last I/O call, 0 if none
     int64_t end_ns;                         //  after fsync and close, 0 if not reached
     int err_no;                             //  errno of the first failure, 0 if none
     char error [MSG_TEXT_MAX + 1];          //  "write(/data/x.1): No space left on device"
@@ -64,12 +77,7 @@ typedef struct {
 
 //  One workload: its name and its operations.
 typedef struct {
-    const char *name;                       //  as in jobspec_workload_name ()
-    bool uses_files;                        //  its path is a file it creates (dirs are made)
-    bool untimed;                           //  runs at once during PREPARE (fill): READY when
-                                            //  done, its figures are no RESULT of the test
-    bool samples_host;                      //  its samples are the host's counters (MONITOR),
-                                            //  not bytes; it runs until STOP
+    const char *name;                       //  as in proto/workload.c
     //  Check the options of a job. Returns 0, or -1 with a reason in err.
     int (*validate) (const jobspec_t *spec, char *err, size_t errlen);
     //  Bytes one stream of the job allocates for its run (its buffers),
@@ -78,10 +86,14 @@ typedef struct {
     //  Make one stream ready. Returns 0, or -1 with "what(path): reason"
     //  in err; cleanup is called afterwards either way.
     int (*prepare) (workload_stream_t *ws, char *err, size_t errlen);
-    //  The timed part. Returns WORKLOAD_DONE, _FAILED or _STOPPED.
-    int (*run) (workload_stream_t *ws);
+    //  The timed part of one phase (0 for a workload without phases).
+    //  Returns WORKLOAD_DONE, _FAILED or _STOPPED.
+    int (*run) (workload_stream_t *ws, uint32_t phase);
     //  Help run notice ws->stop sooner; may be NULL.
     void (*stop) (workload_stream_t *ws);
+    //  Fill out with the stream's sample now (test_id and job_id are the
+    //  caller's): NULL for a SAMPLE of the bytes done.
+    void (*sample) (workload_stream_t *ws, msg_t *out);
     //  Release what prepare and run hold; remove files if remove_files.
     void (*cleanup) (workload_stream_t *ws, bool remove_files);
 } workload_ops_t;
@@ -97,14 +109,6 @@ void workload_fail (workload_stream_t *ws, int err_no, const char *format, ...)
 
 //  --------------------------------------------------------------------
 //  Helpers the workloads that write files share (workloads.c)
-
-#define WORKLOAD_DIRECT_ALIGN_BYTES 512     //  O_DIRECT needs lengths in these units
-#define WORKLOAD_BUFFER_ALIGN_BYTES 4096    //  and a buffer aligned to a page
-
-//  Check bs for a workload that writes with it: at least a sector, and
-//  with direct a whole number of sectors; with check_size, size too.
-//  Returns 0, or -1 with the reason in err.
-int workload_check_blocks (const jobspec_t *spec, bool check_size, char *err, size_t errlen);
 
 //  A new seed for workload_random_fill, from the kernel.
 uint64_t workload_random_seed (void);

@@ -67,28 +67,6 @@ workload_fail (workload_stream_t *ws, int err_no, const char *format, ...)
 //  --------------------------------------------------------------------
 //  Helpers for workloads that write files
 
-//  bs (and size) as O_DIRECT and the write calls need them.
-int
-workload_check_blocks (const jobspec_t *spec, bool check_size, char *err, size_t errlen)
-{
-    const unsigned long long bs_bytes = (unsigned long long) spec->bs_bytes;
-    const unsigned long long size_bytes = (unsigned long long) spec->size_bytes;
-    if (bs_bytes < WORKLOAD_DIRECT_ALIGN_BYTES) {
-        snprintf (err, errlen, "bs: %llu is below %d", bs_bytes, WORKLOAD_DIRECT_ALIGN_BYTES);
-        return -1;
-    }
-    if (spec->direct && bs_bytes % WORKLOAD_DIRECT_ALIGN_BYTES) {
-        snprintf (err, errlen, "direct = yes needs bs to be a multiple of %d (bs = %llu)",
-                  WORKLOAD_DIRECT_ALIGN_BYTES, bs_bytes);
-        return -1;
-    }
-    if (check_size && spec->direct && size_bytes % WORKLOAD_DIRECT_ALIGN_BYTES) {
-        snprintf (err, errlen, "direct = yes needs size to be a multiple of %d (size = %llu)",
-                  WORKLOAD_DIRECT_ALIGN_BYTES, size_bytes);
-        return -1;
-    }
-    return 0;
-}
 
 //  A seed from the kernel, or from the clock if it has none to give.
 uint64_t
@@ -271,6 +249,7 @@ workload_write_full (workload_stream_t *ws, int fd, const unsigned char *buffer,
             return -1;
         }
         offset += (size_t) written;
+        ws->writes++;
         *done_bytes += (uint64_t) written;
         workload_set_bytes (ws, *done_bytes);
     }
@@ -303,6 +282,8 @@ static int
 s_flush_and_close (workload_stream_t *ws, int *fd_p, bool flush)
 {
     int rc = 0;
+    if (flush && ws->spec->fsync_mode != FSYNC_NONE)
+        ws->fsyncs++;
     if (flush && ws->spec->fsync_mode == FSYNC_END && fdatasync (*fd_p) == -1) {
         workload_fail (ws, errno, "fdatasync(%s)", ws->shown);
         rc = -1;

@@ -21,20 +21,6 @@ typedef struct {
     unsigned char *buffer;      //  bs bytes, page-aligned, filled at prepare
 } s_write_t;
 
-//  Check the options a write job needs.
-static int
-s_write_validate (const jobspec_t *spec, char *err, size_t errlen)
-{
-    if (spec->path [0] == '\0') {
-        snprintf (err, errlen, "the write workload needs a path");
-        return -1;
-    }
-    if (spec->size_bytes < 1) {
-        snprintf (err, errlen, "size must be at least 1 byte");
-        return -1;
-    }
-    return workload_check_blocks (spec, true, err, errlen);
-}
 
 //  Open the file and fill the buffer: everything before the timed part.
 static int
@@ -65,8 +51,9 @@ s_write_prepare (workload_stream_t *ws, char *err, size_t errlen)
 
 //  The timed part: write size bytes, bs at a time, then flush and close.
 static int
-s_write_run (workload_stream_t *ws)
+s_write_run (workload_stream_t *ws, uint32_t phase)
 {
+    (void) phase;
     s_write_t *state = ws->data;
     uint64_t done_bytes = 0;
     int status = workload_write_blocks (ws, state->out.fd, state->buffer, NULL, &done_bytes);
@@ -90,8 +77,6 @@ s_write_cleanup (workload_stream_t *ws, bool remove_files)
 
 const workload_ops_t workload_write_ops = {
     .name = "write",
-    .uses_files = true,
-    .validate = s_write_validate,
     .stream_memory = workload_one_buffer,
     .prepare = s_write_prepare,
     .run = s_write_run,

@@ -320,6 +320,10 @@ s_stream_json (const stream_result_t *stream)
     s_set (&builder, "finished", json_boolean (stream->finished));
     s_set (&builder, "lost", json_boolean (stream->lost));
     s_set (&builder, "bytes", s_json_count (stream->bytes));
+    s_set (&builder, "reads", s_json_count (stream->reads));
+    s_set (&builder, "writes", s_json_count (stream->writes));
+    s_set (&builder, "fsyncs", s_json_count (stream->fsyncs));
+    s_set (&builder, "reads_data", json_boolean (stream->reads_data));
     //  No RESULT: bytes are its last sample's, a lower bound, taken then.
     s_set (&builder, "bytes_from_sample", json_boolean (stream->bytes_sampled));
     s_set (&builder, "sampled_ns", json_integer (stream->sampled_ns));
@@ -351,6 +355,12 @@ s_test_json (const test_result_t *test)
     if (!builder.ok)
         return NULL;
     s_set (&builder, "name", s_json_text (test->name));
+    s_set (&builder, "test", s_json_text (test->test [0]? test->test: test->name));
+    s_set (&builder, "phase", s_json_text (test->phase));
+    s_set (&builder, "phase_index", json_integer (test->phase_index));
+    s_set (&builder, "rate", s_json_text (test->rate_ops? "ops": "bytes"));
+    s_set (&builder, "laid_out_bytes", s_json_count (test->laid_out_bytes));
+    s_set (&builder, "laid_out_ns", json_integer (test->laid_out_ns));
     s_set (&builder, "iteration", json_integer (test->iteration));
     s_set (&builder, "announced_utc", s_json_utc (test->announced_wall_ns));
     s_set (&builder, "announced_wall_ns", json_integer (test->announced_wall_ns));

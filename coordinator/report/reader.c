@@ -12,6 +12,7 @@
     this program vouches for.
 */
 #include "report.h"
+#include "../../proto/workload.h"
 #include "../aggregate.h"
 #include "../../proto/clock.h"
 
@@ -424,6 +425,12 @@ s_read_stream (reader_t *self, json_t *object, stream_result_t *stream)
     stream->finished = s_boolean (self, object, "finished");
     stream->lost = s_boolean (self, object, "lost");
     stream->bytes = (uint64_t) s_integer (self, object, "bytes", 0, INT64_MAX);
+    if (json_object_get (object, "reads")) {
+        stream->reads = (uint64_t) s_integer (self, object, "reads", 0, INT64_MAX);
+        stream->writes = (uint64_t) s_integer (self, object, "writes", 0, INT64_MAX);
+        stream->fsyncs = (uint64_t) s_integer (self, object, "fsyncs", 0, INT64_MAX);
+        stream->reads_data = s_boolean (self, object, "reads_data");
+    }
     //  Files written before streams without a RESULT kept their last
     //  sample's bytes have neither key.
     if (json_object_get (object, "bytes_from_sample")) {
@@ -454,6 +461,22 @@ static void
 s_read_test (reader_t *self, json_t *object, test_result_t *test)
 {
     s_string (self, object, "name", test->name, sizeof test->name);
+    //  Files from before phases have neither of these: a test is its row.
+    if (json_object_get (object, "phase")) {
+        s_string (self, object, "test", test->test, sizeof test->test);
+        s_string (self, object, "phase", test->phase, sizeof test->phase);
+        test->phase_index = (uint32_t) s_integer (self, object, "phase_index", 0,
+                                                  WORKLOAD_PHASES_MAX - 1);
+        char rate [8];
+        s_string (self, object, "rate", rate, sizeof rate);
+        if (!self->failed && strcmp (rate, "ops") && strcmp (rate, "bytes"))
+            s_fail (self, "rate", "\"%s\" is neither bytes nor ops", rate);
+        test->rate_ops = strcmp (rate, "ops") == 0;
+        test->laid_out_bytes = (uint64_t) s_integer (self, object, "laid_out_bytes", 0, INT64_MAX);
+        test->laid_out_ns = s_integer (self, object, "laid_out_ns", 0, INT64_MAX);
+    }
+    else
+        msg_strcpy (test->test, test->name, sizeof test->test);
     test->iteration = (uint32_t) s_integer (self, object, "iteration", 1, UINT32_MAX);
     test->announced_wall_ns = s_integer (self, object, "announced_wall_ns", INT64_MIN, INT64_MAX);
     s_read_summary (self, object, &test->summary);

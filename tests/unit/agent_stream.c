@@ -74,20 +74,40 @@ s_spec (int workload, uint64_t size_bytes, uint64_t bs_bytes)
     return spec;
 }
 
-//  Prepare and launch one stream writing path (as if resolved from
-//  spec->path); fail the test if prepare fails.
+//  Launch one stream writing path (as if resolved from spec->path) and
+//  wait for its prepare, in its thread, to be over. Returns its outcome
+//  (1 ready, -1 failed) in *prepared.
 static stream_t *
-s_launch (jobspec_t *spec, const char *path)
+s_launch_prepared (jobspec_t *spec, const char *path, int *prepared)
 {
     msg_strcpy (spec->path, path, sizeof (spec->path));
     const workload_ops_t *ops = workload_lookup (spec->workload);
     assert_non_null (ops);
     char err [MSG_TEXT_MAX + 1];
-    assert_int_equal (ops->validate (spec, err, sizeof (err)), 0);
-    stream_t *stream = stream_new (ops, spec, 0, path, err, sizeof (err));
+    stream_t *stream = stream_new (ops, spec, 0, path,
+                                   workload_phase_count (workload_desc (spec->workload)),
+                                   err, sizeof (err));
     if (!stream)
         fail_msg ("stream_new: %s", err);
-    assert_int_equal (stream_launch (stream, -1, err, sizeof (err)), 0);
+    assert_int_equal (stream_launch (stream, -1, NULL, NULL, err, sizeof (err)), 0);
+    while ((*prepared = stream_prepared (stream)) == 0)
+        usleep (1000);
+    return stream;
+}
+
+//  Launch a stream and fail the test if its prepare fails.
+static stream_t *
+s_launch (jobspec_t *spec, const char *path)
+{
+    const char *key;
+    char err [MSG_TEXT_MAX + 1];
+    msg_strcpy (spec->path, path, sizeof (spec->path));
+    if (workload_check (spec, &key, err, sizeof (err)))
+        fail_msg ("workload_check: %s: %s", key, err);
+    int prepared;
+    stream_t *stream = s_launch_prepared (spec, path, &prepared);
+    if (prepared != 1)
+        fail_msg ("prepare: %s", stream_prepare_error (stream));
     return stream;
 }
 
@@ -121,7 +141,6 @@ test_registry (void **state)
     for (int workload = WORKLOAD_NULL; workload <= WORKLOAD_WRITE; workload++) {
         const workload_ops_t *ops = workload_lookup (workload);
         assert_string_equal (ops->name, jobspec_workload_name (workload));
-        assert_non_null (ops->validate);
         assert_non_null (ops->prepare);
         assert_non_null (ops->run);
         assert_non_null (ops->cleanup);
@@ -138,7 +157,7 @@ test_null_counts_size (void **state)
     assert_false (stream_take_result (stream, &(msg_result_t) { 0 }));
 
     int64_t start_ns = clock_now_ns () + 5 * NS_PER_MSEC;
-    stream_start (stream, start_ns);
+    stream_start (stream, 0, start_ns);
     msg_result_t result;
     s_finish (stream, &result);
     assert_int_equal (result.bytes, 10 * MIB + 123);
@@ -158,13 +177,20 @@ static void
 test_stop_before_start (void **state)
 {
     (void) state;
+    //  A stream stopped before it was given its instant ends without
+    //  figures: for the coordinator, nothing began.
     jobspec_t spec = s_spec (WORKLOAD_NULL, MIB, 512);
     stream_t *stream = s_launch (&spec, "");
     stream_stop (stream, "no start for you");
     stream_stop (stream, "a later reason");
+    stream_wait (stream);
+    assert_true (stream_done (stream));
     msg_result_t result;
-    s_finish (stream, &result);
-    assert_string_equal (result.error, "aborted: no start for you");
+    assert_false (stream_take_result (stream, &result));
+    //  Started afterwards, it says at once that it did not run.
+    stream_start (stream, 0, clock_now_ns ());
+    assert_true (stream_take_result (stream, &result));
+    assert_non_null (strstr (result.error, "not run"));
     assert_int_equal (result.err_no, ECANCELED);
     assert_int_equal (result.bytes, 0);
     assert_int_equal (result.start_ns, 0);
@@ -178,7 +204,7 @@ test_stop_while_waiting_for_a_far_start (void **state)
     jobspec_t spec = s_spec (WORKLOAD_NULL, MIB, 512);
     stream_t *stream = s_launch (&spec, "");
     //  An hour away: the stop must not wait for it.
-    stream_start (stream, clock_now_ns () + 3600 * NS_PER_SEC);
+    stream_start (stream, 0, clock_now_ns () + 3600 * NS_PER_SEC);
     int64_t before_ns = clock_now_ns ();
     stream_stop (stream, "changed my mind");
     msg_result_t result;
@@ -195,7 +221,7 @@ test_stop_while_running (void **state)
     (void) state;
     jobspec_t spec = s_spec (WORKLOAD_NULL, 1ULL << 50, 512);
     stream_t *stream = s_launch (&spec, "");
-    stream_start (stream, clock_now_ns ());
+    stream_start (stream, 0, clock_now_ns ());
     while (stream_bytes (stream) == 0)
         usleep (1000);
     stream_stop (stream, "enough");
@@ -219,7 +245,7 @@ test_write_exact_size_and_keep (void **state)
     spec.keep = true;
     stream_t *stream = s_launch (&spec, fx->path);
     assert_int_equal (s_file_size (fx->path), 0);    //  created at prepare
-    stream_start (stream, clock_now_ns ());
+    stream_start (stream, 0, clock_now_ns ());
     msg_result_t result;
     s_finish (stream, &result);
     assert_string_equal (result.error, "");
@@ -250,7 +276,7 @@ test_write_rate (void **state)
     spec.rate_bytes = 4 * 1024 * KIB;
     spec.fsync_mode = FSYNC_NONE;
     stream_t *stream = s_launch (&spec, fx->path);
-    stream_start (stream, clock_now_ns ());
+    stream_start (stream, 0, clock_now_ns ());
     msg_result_t result;
     s_finish (stream, &result);
     assert_int_equal (result.bytes, 1024 * KIB);
@@ -262,7 +288,7 @@ test_write_rate (void **state)
     spec.size_bytes = 1024 * 1024 * KIB;        //  1 GiB at 4 MiB/s: minutes
     stream = s_launch (&spec, fx->path);
     int64_t started_ns = clock_now_ns ();
-    stream_start (stream, started_ns);
+    stream_start (stream, 0, started_ns);
     clock_sleep_until (started_ns + 200 * NS_PER_MSEC);
     stream_stop (stream, "enough");
     s_finish (stream, &result);
@@ -279,7 +305,7 @@ test_write_removes_without_keep (void **state)
     jobspec_t spec = s_spec (WORKLOAD_WRITE, 256 * KIB, 64 * KIB);
     spec.fsync_mode = FSYNC_END;
     stream_t *stream = s_launch (&spec, fx->path);
-    stream_start (stream, clock_now_ns ());
+    stream_start (stream, 0, clock_now_ns ());
     msg_result_t result;
     s_finish (stream, &result);
     assert_int_equal (result.bytes, 256 * KIB);
@@ -311,7 +337,7 @@ test_write_error_is_recorded (void **state)
     jobspec_t spec = s_spec (WORKLOAD_WRITE, MIB, 4 * KIB);
     spec.fsync_mode = FSYNC_END;
     stream_t *stream = s_launch (&spec, fx->path);
-    stream_start (stream, clock_now_ns ());
+    stream_start (stream, 0, clock_now_ns ());
     msg_result_t result;
     s_finish (stream, &result);
 
@@ -335,40 +361,47 @@ test_write_prepare_errors (void **state)
     const workload_ops_t *ops = workload_lookup (WORKLOAD_WRITE);
     char err [MSG_TEXT_MAX + 1];
 
+    const char *key;
     jobspec_t spec = s_spec (WORKLOAD_WRITE, MIB, 4 * KIB);
-    assert_int_equal (ops->validate (&spec, err, sizeof (err)), -1);   //  no path
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), -1);   //  no path
+    assert_string_equal (key, "path");
     msg_strcpy (spec.path, "x", sizeof (spec.path));
-    assert_int_equal (ops->validate (&spec, err, sizeof (err)), 0);
-    spec.bs_bytes = 100;
-    assert_int_equal (ops->validate (&spec, err, sizeof (err)), -1);
-    assert_non_null (strstr (err, "bs"));
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), 0);
     spec.bs_bytes = 1000;
-    assert_int_equal (ops->validate (&spec, err, sizeof (err)), 0);
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), 0);
     spec.direct = true;
-    assert_int_equal (ops->validate (&spec, err, sizeof (err)), -1);
-    assert_non_null (strstr (err, "bs"));
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), -1);
+    assert_string_equal (key, "bs");
     spec.bs_bytes = 4096;
     spec.size_bytes = 5000;
-    assert_int_equal (ops->validate (&spec, err, sizeof (err)), -1);
-    assert_non_null (strstr (err, "size"));
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), -1);
+    assert_string_equal (key, "size");
+    (void) ops;
 
     //  Open failures name the path; nothing is left behind.
     spec = s_spec (WORKLOAD_WRITE, MIB, 4 * KIB);
     char missing [PATH_MAX];
     snprintf (missing, sizeof (missing), "%s/no/such/dir/file", fx->dir);
-    assert_null (stream_new (ops, &spec, 0, missing, err, sizeof (err)));
-    assert_non_null (strstr (err, missing));
+    int prepared;
+    stream_t *stream = s_launch_prepared (&spec, missing, &prepared);
+    assert_int_equal (prepared, -1);
+    assert_non_null (strstr (stream_prepare_error (stream), missing));
+    stream_destroy (&stream);
 
     //  A directory where the file should be.
-    assert_null (stream_new (ops, &spec, 0, fx->dir, err, sizeof (err)));
-    assert_non_null (strstr (err, fx->dir));
+    stream = s_launch_prepared (&spec, fx->dir, &prepared);
+    assert_int_equal (prepared, -1);
+    assert_non_null (strstr (stream_prepare_error (stream), fx->dir));
+    stream_destroy (&stream);
 
     //  A symlink as the file: O_NOFOLLOW refuses it.
     char target [PATH_MAX];
     snprintf (target, sizeof (target), "%s/target", fx->dir);
     assert_int_equal (symlink (target, fx->path), 0);
-    assert_null (stream_new (ops, &spec, 0, fx->path, err, sizeof (err)));
-    assert_non_null (strstr (err, "symbolic link"));
+    stream = s_launch_prepared (&spec, fx->path, &prepared);
+    assert_int_equal (prepared, -1);
+    assert_non_null (strstr (stream_prepare_error (stream), "symbolic link"));
+    stream_destroy (&stream);
     assert_int_equal (s_file_size (target), -1);
     assert_int_equal (unlink (fx->path), 0);
 }

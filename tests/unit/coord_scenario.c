@@ -673,7 +673,7 @@ test_size_zero (void **state)
     s_expect_check_error ("[global]\nsize = 0K\n" AGENT_A "[job j]\nagent = a\npath = /x\n",
                           2, "size", "must be more than 0");
     s_expect_check_error (AGENT_A "[job j]\nagent = a\nworkload = copy\nsrc = s\ndst = d\n"
-                          "size = 0\n", 8, "size", "leave size out to copy the whole source");
+                          "size = 0\n", 8, "size", "leave size out for the whole file");
 }
 
 //  Every check of a job's option points at the line the option is on, or
@@ -688,7 +688,7 @@ test_errors_at_the_key (void **state)
     s_expect_check_error ("[global]\nsize = 1000\n" AGENT_A "[job j]\nagent = a\npath = /x\n"
                           "direct = yes\n", 2, "size", "a multiple of 512");
     s_expect_check_error (AGENT_A "[job j]\nagent = a\nworkload = monitor\n\nstreams = 3\n",
-                          7, "streams", "watches its host once");
+                          7, "streams", "runs one stream: streams must be 1");
     s_expect_check_error (AGENT_A "[job j]\nagent = a\nworkload = copy\ndst = d\n\n"
                           "src = ftp://x/y\n", 8, "src", "neither a path nor an nfs:// URL");
     //  Missing: the header.
@@ -723,7 +723,7 @@ test_copy_and_fill_needs (void **state)
     //  A monitor needs nothing but its agent, and watches once.
     s_expect_check_ok (AGENT_A "[job j]\nagent = a\nworkload = monitor\n");
     s_expect_check_error (AGENT_A "[job j]\nagent = a\nworkload = monitor\nstreams = 2\n", 6,
-                          "streams", "a monitor watches its host once");
+                          "streams", "the monitor workload runs one stream");
 }
 
 static void
@@ -760,7 +760,7 @@ test_same_path_in_one_test (void **state)
     //  A single stream's path against stream 2 of three.
     snprintf (text, sizeof (text), "%s[job x]\nagent = a\npath = /d/f\nsize = 1M\ntest = t\n"
               "streams = 3\n[job y]\nagent = a\npath = /d/f.2\nsize = 2M\ntest = t\n", two_agents);
-    s_expect_check_error (text, 13, "path", "would overwrite each other");
+    s_expect_check_error (text, 13, "path", "both use /d/f.2 on agent a in test t, and one of them writes it");
 
     //  Not a conflict: other agent, other test, path.4 of three streams,
     //  or the bare path beside its streams.

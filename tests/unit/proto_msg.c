@@ -87,6 +87,8 @@ s_sample (msg_type_t type, msg_t *msg)
         case MSG_START:
             msg->u.start.test_id = 9;
             msg->u.start.start_ns = 5000000000123LL;
+            msg->u.start.phase = 3;
+            msg->u.start.phase_count = 4;
             break;
         case MSG_SAMPLE:
             msg->u.sample.test_id = 9;
@@ -94,6 +96,7 @@ s_sample (msg_type_t type, msg_t *msg)
             msg->u.sample.stream = 2;
             msg->u.sample.t_ns = 5001000000456LL;
             msg->u.sample.bytes = 123 * MIB;
+            msg->u.sample.phase = 1;
             break;
         case MSG_RESULT:
             msg->u.result.test_id = 9;
@@ -108,6 +111,10 @@ s_sample (msg_type_t type, msg_t *msg)
             msg->u.result.err_no = 28;
             strcpy (msg->u.result.error, "write(/data/x.1): No space left on device");
             strcpy (msg->u.result.path, "/data/x.1");
+            msg->u.result.phase = 2;
+            msg->u.result.reads = 8000;
+            msg->u.result.writes = 800;
+            msg->u.result.fsyncs = 1;
             break;
         case MSG_ABORT:
             msg->u.abort.test_id = 11;
@@ -124,6 +131,7 @@ s_sample (msg_type_t type, msg_t *msg)
             break;
         case MSG_HOST: {
             msg->u.host.test_id = 13;
+            msg->u.host.phase = 1;
             msg->u.host.window_start_ns = 1000;
             msg->u.host.window_end_ns = 2000000000;
             msg->u.host.settle_end_ns = 2500000000;
@@ -146,6 +154,13 @@ s_sample (msg_type_t type, msg_t *msg)
         }
         case MSG_STOP:
             msg->u.stop.test_id = 15;
+            msg->u.stop.phase = 2;
+            break;
+        case MSG_DROP:
+            msg->u.drop.test_id = 16;
+            break;
+        case MSG_DROPPED:
+            msg->u.dropped.test_id = 17;
             break;
         default:
             fail_msg ("no sample for type %d", type);
@@ -214,7 +229,7 @@ test_names_and_strcpy (void **state)
     (void) state;
     const char *names [] = {
         NULL, "hello", "welcome", "ping", "pong", "prepare", "ready", "start",
-        "sample", "result", "abort", "bye", "error", "host", "monitor", "stop"
+        "sample", "result", "abort", "bye", "error", "host", "monitor", "stop", "drop", "dropped"
     };
     assert_int_equal (sizeof (names) / sizeof (names [0]), MSG_TYPE_COUNT);
     for (int type = 1; type < MSG_TYPE_COUNT; type++)
@@ -524,7 +539,7 @@ test_version_and_type (void **state)
     //  Version 7 with a type this side never heard of: still a version
     //  problem, since "t" means nothing outside this version.
     const char v7 [] = "\x82\xa1v\x07\xa1t\xa4zork";
-    s_decode_bad (v7, sizeof (v7) - 1, MSG_EVERSION, "protocol version 7, this side speaks 2");
+    s_decode_bad (v7, sizeof (v7) - 1, MSG_EVERSION, "protocol version 7, this side speaks 3");
     const char v0 [] = "\x81\xa1v\x00";
     s_decode_bad (v0, sizeof (v0) - 1, MSG_EVERSION, "protocol version 0");
     const char v_huge [] = "\x81\xa1v\xcf\xff\xff\xff\xff\xff\xff\xff\xff";
@@ -539,7 +554,7 @@ test_version_and_type (void **state)
     s_decode_bad (v_neg, sizeof (v_neg) - 1, MSG_EMALFORMED, "wrong type for key 'v'");
     const char v_float [] = "\x82\xa1v\xcb\x3f\xf0\x00\x00\x00\x00\x00\x00\xa1t\xa4ping";
     s_decode_bad (v_float, sizeof (v_float) - 1, MSG_EMALFORMED, "wrong type for key 'v'");
-    const char v_twice [] = "\x83\xa1v\x02\xa1v\x02\xa1t\xa3" "bye";
+    const char v_twice [] = "\x83\xa1v\x03\xa1v\x03\xa1t\xa3" "bye";
     s_decode_bad (v_twice, sizeof (v_twice) - 1, MSG_EMALFORMED, "key 'v' given twice");
 
     //  Types: unknown, mistyped, missing, near misses.
@@ -552,17 +567,17 @@ test_version_and_type (void **state)
         assert_non_null (strstr (err, "unknown message type"));
         msgpack_sbuffer_destroy (&raw.buffer);
     }
-    const char t_nul [] = "\x83\xa1v\x02\xa1t\xa4" "bye\0" "\xa6reason\xa0";
+    const char t_nul [] = "\x83\xa1v\x03\xa1t\xa4" "bye\0" "\xa6reason\xa0";
     s_decode_bad (t_nul, sizeof (t_nul) - 1, MSG_EMALFORMED, "unknown message type 'bye?'");
-    const char t_int [] = "\x82\xa1v\x02\xa1t\x03";
+    const char t_int [] = "\x82\xa1v\x03\xa1t\x03";
     s_decode_bad (t_int, sizeof (t_int) - 1, MSG_EMALFORMED, "wrong type for key 't'");
-    const char no_t [] = "\x81\xa1v\x02";
+    const char no_t [] = "\x81\xa1v\x03";
     s_decode_bad (no_t, sizeof (no_t) - 1, MSG_EMALFORMED, "missing key 't'");
-    const char t_twice [] = "\x84\xa1v\x02\xa1t\xa3" "bye\xa1t\xa3" "bye\xa6reason\xa0";
+    const char t_twice [] = "\x84\xa1v\x03\xa1t\xa3" "bye\xa1t\xa3" "bye\xa6reason\xa0";
     s_decode_bad (t_twice, sizeof (t_twice) - 1, MSG_EMALFORMED, "key 't' given twice");
 
     //  The smallest valid message, by hand.
-    const char bye [] = "\x83\xa1v\x02\xa1t\xa3" "bye\xa6reason\xa2ok";
+    const char bye [] = "\x83\xa1v\x03\xa1t\xa3" "bye\xa6reason\xa2ok";
     s_decode_ok (bye, sizeof (bye) - 1, &got);
     assert_int_equal (got.type, MSG_BYE);
     assert_string_equal (got.u.bye.reason, "ok");
@@ -643,8 +658,8 @@ test_wrong_missing_duplicate_fields (void **state)
     assert_true (checked > 200);
 }
 
-//  Frames written out by hand in this file carry "\xa1v\x02": version 2.
-_Static_assert (IOFLEET_PROTOCOL_VERSION == 2, "hand-written frames carry version 2");
+//  Frames written out by hand in this file carry "\xa1v\x03": version 3.
+_Static_assert (IOFLEET_PROTOCOL_VERSION == 3, "hand-written frames carry version 3");
 
 //  One numeric field and how wide it is.
 typedef enum { K_U32, K_U64, K_I32, K_I64 } kind_t;
@@ -668,6 +683,11 @@ static const numeric_t s_numerics [] = {
     { MSG_READY, "streams", K_U32 }, { MSG_READY, "job_class", K_U32 },
     { MSG_READY, "fill_bytes", K_U64 }, { MSG_READY, "fill_ns", K_I64 },
     { MSG_START, "test_id", K_U32 }, { MSG_START, "start_ns", K_I64 },
+    { MSG_START, "phase", K_U32 }, { MSG_SAMPLE, "phase", K_U32 },
+    { MSG_START, "phase_count", K_U32 }, { MSG_STOP, "phase", K_U32 },
+    { MSG_RESULT, "reads", K_U64 }, { MSG_RESULT, "writes", K_U64 },
+    { MSG_RESULT, "fsyncs", K_U64 },
+    { MSG_RESULT, "phase", K_U32 }, { MSG_HOST, "phase", K_U32 },
     { MSG_SAMPLE, "test_id", K_U32 }, { MSG_SAMPLE, "job_id", K_U32 },
     { MSG_SAMPLE, "stream", K_U32 }, { MSG_SAMPLE, "t_ns", K_I64 },
     { MSG_SAMPLE, "bytes", K_U64 },
@@ -685,6 +705,7 @@ static const numeric_t s_numerics [] = {
 #undef S_COUNTER_ROW
     { MSG_MONITOR, "test_id", K_U32 }, { MSG_MONITOR, "job_id", K_U32 },
     { MSG_MONITOR, "t_ns", K_I64 }, { MSG_STOP, "test_id", K_U32 },
+    { MSG_DROP, "test_id", K_U32 }, { MSG_DROPPED, "test_id", K_U32 },
 #define S_COUNTER_ROW(name) { MSG_MONITOR, #name, K_U64 },
     MSG_MONITOR_COUNTERS (S_COUNTER_ROW)
 #undef S_COUNTER_ROW
@@ -1045,7 +1066,7 @@ test_hostile_frames (void **state)
     big [size++] = (unsigned char) (entries >> 16);
     big [size++] = (unsigned char) (entries >> 8);
     big [size++] = (unsigned char) entries;
-    memcpy (big + size, "\xa1v\x02\xa1t\xa3" "bye\xa6reason\xa1r", 18);
+    memcpy (big + size, "\xa1v\x03\xa1t\xa3" "bye\xa6reason\xa1r", 18);
     size += 18;
     for (int i = 0; i < 15000; i++) {
         big [size++] = 0xcd;                //  uint16 key
@@ -1064,7 +1085,7 @@ test_hostile_frames (void **state)
     s_decode_bad (deep, sizeof (deep), MSG_EMALFORMED, "nested deeper than");
     memset (deep, 0x81, sizeof (deep));     //  map of one, key a map of one...
     s_decode_bad (deep, sizeof (deep), MSG_EMALFORMED, "nested deeper than");
-    memcpy (deep, "\x84\xa1v\x02\xa1t\xa3" "bye\xa6reason\xa0\xa1x", 20);
+    memcpy (deep, "\x84\xa1v\x03\xa1t\xa3" "bye\xa6reason\xa0\xa1x", 20);
     memset (deep + 20, 0x91, sizeof (deep) - 21);
     deep [sizeof (deep) - 1] = 0x01;
     s_decode_bad (deep, sizeof (deep), MSG_EMALFORMED, "nested deeper than 16");
@@ -1076,7 +1097,7 @@ test_hostile_frames (void **state)
 
     //  Every ext and float form decodes (and is ignored) in an unknown key.
     const char exotic [] =
-        "\x8b\xa1v\x02\xa1t\xa3" "bye\xa6reason\xa0"
+        "\x8b\xa1v\x03\xa1t\xa3" "bye\xa6reason\xa0"
         "\x01\xd4\x01\x02"                      //  fixext1
         "\x02\xd8\x01" "0123456789abcdef"       //  fixext16
         "\x03\xc7\x02\x05" "ab"                 //  ext8
@@ -1122,7 +1143,7 @@ test_random_bytes (void **state)
         //  Some start like a message, to get past the first checks.
         if (i % 4 == 0 && size > 8) {
             data [0] = 0x80 | (random () % 16);
-            memcpy (data + 1, "\xa1v\x02\xa1t", 5);
+            memcpy (data + 1, "\xa1v\x03\xa1t", 5);
         }
         s_decode_any (data, size, &accepted);
     }

@@ -234,6 +234,7 @@ s_start (zsock_t *dealer, uint32_t test_id, int64_t start_ns)
     msg_t msg = { .type = MSG_START };
     msg.u.start.test_id = test_id;
     msg.u.start.start_ns = start_ns;
+    msg.u.start.phase_count = 1;
     s_send (dealer, &msg);
 }
 

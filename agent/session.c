@@ -1,0 +1,145 @@
+/*  agent/session.c: the session with one coordinator; see session.h. */
+#include "session.h"
+
+#include "../proto/clock.h"
+
+#include <stdlib.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#define S_LEASE_DEFAULT_MS      10000       //  HELLO with lease_ms = 0
+#define S_LEASE_MIN_MS          1000
+#define S_LEASE_MAX_MS          3600000
+
+struct _agent_session_t {
+    zframe_t *peer;                     //  routing id of the coordinator, NULL when idle
+    char coordinator [MSG_TEXT_MAX + 1];    //  its name, from HELLO
+    uint64_t id;                        //  names the session in WELCOME and PONG, 0 when idle
+    uint32_t lease_ms;                  //  silence after which the session ends
+    int64_t started_ns;                 //  when the session began
+    int64_t last_heard_ns;              //  when the peer last sent anything
+};
+
+agent_session_t *
+agent_session_new (void)
+{
+    return calloc (1, sizeof (agent_session_t));
+}
+
+void
+agent_session_destroy (agent_session_t **self_p)
+{
+    if (!self_p || !*self_p)
+        return;
+    zframe_destroy (&(*self_p)->peer);
+    free (*self_p);
+    *self_p = NULL;
+}
+
+//  A fresh session id: random, so that an agent restarted on the same
+//  endpoint never hands out the id of the session it lost; never 0,
+//  which means "no session".
+static uint64_t
+s_new_id (void)
+{
+    uint64_t id = 0;
+    while (id == 0)
+        if (getrandom (&id, sizeof (id), 0) != (ssize_t) sizeof (id))
+            id = (uint64_t) clock_now_ns () ^ ((uint64_t) getpid () << 32);
+    return id;
+}
+
+agent_session_hello_t
+agent_session_hello (agent_session_t *self, zframe_t *peer, const msg_hello_t *hello,
+                     int64_t now_ns)
+{
+    bool renewed = agent_session_is_peer (self, peer);
+    if (self->peer && !renewed)
+        return AGENT_SESSION_BUSY;
+    uint32_t lease_ms = hello->lease_ms? hello->lease_ms: S_LEASE_DEFAULT_MS;
+    if (lease_ms < S_LEASE_MIN_MS)
+        lease_ms = S_LEASE_MIN_MS;
+    if (lease_ms > S_LEASE_MAX_MS)
+        lease_ms = S_LEASE_MAX_MS;
+    if (!renewed) {
+        self->peer = zframe_dup (peer);
+        self->id = s_new_id ();
+        self->started_ns = now_ns;
+    }
+    self->last_heard_ns = now_ns;
+    self->lease_ms = lease_ms;
+    msg_strcpy (self->coordinator, hello->coordinator, sizeof (self->coordinator));
+    return renewed? AGENT_SESSION_RENEWED: AGENT_SESSION_OPENED;
+}
+
+bool
+agent_session_open (agent_session_t *self)
+{
+    return self->peer != NULL;
+}
+
+bool
+agent_session_is_peer (agent_session_t *self, zframe_t *peer)
+{
+    return self->peer && zframe_eq (peer, self->peer);
+}
+
+zframe_t *
+agent_session_peer (agent_session_t *self)
+{
+    return self->peer;
+}
+
+const char *
+agent_session_coordinator (agent_session_t *self)
+{
+    return self->coordinator;
+}
+
+uint64_t
+agent_session_id (agent_session_t *self)
+{
+    return self->id;
+}
+
+uint32_t
+agent_session_lease_ms (agent_session_t *self)
+{
+    return self->lease_ms;
+}
+
+int64_t
+agent_session_age_ns (agent_session_t *self, int64_t now_ns)
+{
+    return self->peer? now_ns - self->started_ns: 0;
+}
+
+void
+agent_session_heard (agent_session_t *self, int64_t now_ns)
+{
+    if (self->peer)
+        self->last_heard_ns = now_ns;
+}
+
+int64_t
+agent_session_deadline_ns (agent_session_t *self)
+{
+    //  last_heard is a recent clock reading and the lease at most an
+    //  hour: the sum cannot overflow.
+    return self->peer? self->last_heard_ns + (int64_t) self->lease_ms * NS_PER_MSEC: INT64_MAX;
+}
+
+bool
+agent_session_expired (agent_session_t *self, int64_t now_ns)
+{
+    return self->peer && now_ns >= agent_session_deadline_ns (self);
+}
+
+void
+agent_session_end (agent_session_t *self)
+{
+    zframe_destroy (&self->peer);
+    self->id = 0;
+    self->lease_ms = 0;
+    self->coordinator [0] = '\0';
+}
