@@ -97,6 +97,15 @@ aggregate_stream_rate_mbps (const stream_result_t *stream)
 
 //  The stream's rate up to its last write.
 double
+aggregate_stream_ops_per_s (const stream_result_t *stream)
+{
+    int64_t start_ns, end_ns;
+    if (!s_stream_window (stream, &start_ns, &end_ns) || end_ns <= start_ns)
+        return NAN;
+    return (double) stream->reads / ((double) (end_ns - start_ns) / 1e9);
+}
+
+double
 aggregate_stream_write_rate_mbps (const stream_result_t *stream)
 {
     assert (stream);
@@ -189,11 +198,18 @@ s_fill_totals (const test_result_t *test, test_summary_t *summary)
     }
     summary->streams = (uint32_t) test->stream_count;
     summary->combined_mbps = NAN;
+    summary->combined_ops_per_s = NAN;
     if (span.any) {
         summary->first_start_ns = span.first_start_ns;
         summary->last_end_ns = span.last_end_ns;
         summary->combined_mbps = s_rate_mbps ((double) summary->bytes,
                                               span.first_start_ns, span.last_end_ns);
+        uint64_t reads = 0;
+        for (size_t nbr = 0; test->rate_ops && nbr < test->stream_count; nbr++)
+            reads += test->streams [nbr].reads;
+        if (test->rate_ops && span.last_end_ns > span.first_start_ns)
+            summary->combined_ops_per_s = (double) reads
+                / ((double) (span.last_end_ns - span.first_start_ns) / 1e9);
     }
 }
 
@@ -480,12 +496,42 @@ static void
 s_fill_warnings (test_result_t *test, const test_summary_t *summary)
 {
     test->warning_count = 0;
+    if (test->laid_out_bytes)
+        s_warn (test, "layout", "", "%.1f MB laid out at prepare, untimed (%.1f s), before "
+                "the test read them", test->laid_out_bytes / 1e6, test->laid_out_ns / 1e9);
     for (size_t h = 0; h < test->host_count; h++) {
         const host_result_t *host = &test->hosts [h];
         if (!host->received || host->stream_bytes == 0)
             continue;
         const msg_host_t *c = &host->counters;
-        double bytes = (double) host->stream_bytes;
+        //  Bytes its streams wrote, and those they read without O_DIRECT
+        //  from a local file on a page cache that was not dropped.
+        uint64_t written_bytes = 0, cached_read_bytes = 0;
+        for (size_t s = 0; s < test->stream_count; s++) {
+            const stream_result_t *stream = &test->streams [s];
+            if (strcmp (stream->agent, host->agent) != 0)
+                continue;
+            if (!stream->reads_data)
+                written_bytes += stream->bytes;
+            else
+            if (!stream->direct && !stream->cold && stream->job_class == CLASS_DISK)
+                cached_read_bytes += stream->bytes;
+        }
+        if (cached_read_bytes
+        &&  (double) c->disk_read_bytes < AGGREGATE_READ_SHARE * (double) cached_read_bytes)
+            s_warn (test, "cached-read", host->agent,
+                    "%s: its disks read %.1f MB of the %.1f MB its streams read (%.0f%%): "
+                    "the page cache answered; read with direct = yes or after drop_caches = yes",
+                    host->agent, c->disk_read_bytes / 1e6, cached_read_bytes / 1e6,
+                    100.0 * (double) c->disk_read_bytes / (double) cached_read_bytes);
+        if (cached_read_bytes && cached_read_bytes < 2 * c->mem_total_bytes)
+            s_warn (test, "cache", host->agent,
+                    "%s: %.1f MB read with neither O_DIRECT nor a dropped page cache is less "
+                    "than twice the host's %.1f GB of memory: the page cache can hold all of it",
+                    host->agent, cached_read_bytes / 1e6, c->mem_total_bytes / 1e9);
+        if (written_bytes == 0)
+            continue;
+        double bytes = (double) written_bytes;
         uint64_t dirtied = c->dirty_end_bytes + c->writeback_end_bytes > c->dirty_start_bytes?
                            c->dirty_end_bytes + c->writeback_end_bytes - c->dirty_start_bytes: 0;
         if (dirtied > AGGREGATE_DIRTY_FLOOR_BYTES
@@ -507,7 +553,7 @@ s_fill_warnings (test_result_t *test, const test_summary_t *summary)
         for (size_t s = 0; s < test->stream_count; s++) {
             const stream_result_t *stream = &test->streams [s];
             if (strcmp (stream->agent, host->agent) == 0 && !stream->direct
-            &&  stream->fsync_mode == FSYNC_NONE)
+            &&  !stream->reads_data && stream->fsync_mode == FSYNC_NONE)
                 cached_bytes += stream->bytes;
         }
         if (cached_bytes > 0 && cached_bytes < 2 * c->mem_total_bytes)

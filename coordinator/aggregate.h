@@ -17,6 +17,10 @@ double aggregate_stream_rate_mbps (const stream_result_t *stream);
 //  bytes / (last write - start): the rate up to the last write call.
 double aggregate_stream_write_rate_mbps (const stream_result_t *stream);
 
+//  reads / (end - start): a stream's operations per second, for a test
+//  whose rate counts operations (bonnie's seeks). NAN when it never ran.
+double aggregate_stream_ops_per_s (const stream_result_t *stream);
+
 //  System CPU seconds the stream's thread spent per GB (10^9 bytes) it
 //  moved: what a smaller block or a new kernel costs. NAN without bytes.
 double aggregate_stream_sys_s_per_gb (const stream_result_t *stream);
@@ -68,6 +72,9 @@ void aggregate_per_stream (const test_result_t *test, int units, char *buf, size
 #define AGGREGATE_DIRTY_FLOOR_BYTES (16ULL * 1000 * 1000)
 #define AGGREGATE_SETTLE_SHARE      0.10
 #define AGGREGATE_SKEW_SHARE        0.01
+//  A read that found less than this share of its bytes on the disks read
+//  the page cache.
+#define AGGREGATE_READ_SHARE        0.5
 
 //  Fill test->summary from its streams and hosts, and test->warnings. A
 //  stream without a RESULT but with samples first gets its last sample's

@@ -35,6 +35,7 @@ typedef struct {
     uint64_t writes;                        //  write requests
     uint64_t fsyncs;                        //  fsync and fdatasync calls
     bool reads_data;                        //  its bytes are read, not written (the phase's)
+    bool cold;                              //  drop_caches: the page cache was dropped before
     bool bytes_sampled;                     //  no RESULT: bytes are its last sample's,
     int64_t sampled_ns;                     //  taken then; a lower bound (aggregate_test)
     int64_t start_ns;                       //  instant it really began
@@ -44,6 +45,7 @@ typedef struct {
     int64_t sys_ns;                         //  thread system CPU
     int64_t clock_uncertainty_ns;           //  its agent's offset is good to ± this
     bool direct;                            //  O_DIRECT, from the job
+    uint64_t bs_bytes;                      //  bytes per I/O call, from the job
     int fsync_mode;                         //  fsync_mode_t, from the job
     char error [MSG_TEXT_MAX + 1];          //  empty if none
     sample_point_t *samples;                //  in time order
@@ -69,6 +71,8 @@ typedef struct {
     int64_t first_start_ns;
     int64_t last_end_ns;
     double combined_mbps;                   //  all bytes / (last end - first start)
+    double combined_ops_per_s;              //  a test of operations (rate_ops): all reads /
+                                            //  (last end - first start); NAN otherwise
     double all_running_mbps;                //  bytes while every stream ran / that window; NAN if none
     int64_t all_running_ns;                 //  length of that window, 0 if none
     int64_t host_skew_ns;                   //  latest - earliest first-stream start across hosts
@@ -138,6 +142,7 @@ typedef struct {
     char phase [JOB_NAME_MAX + 1];          //  the phase's name, "" for a test without phases
     uint32_t phase_index;                   //  0-based
     bool rate_ops;                          //  its rate counts operations (seeks/s), not MB/s
+    char workload [16];                     //  the workload of its reporting jobs, "" if none
     uint64_t laid_out_bytes;                //  written at prepare to lay files out (untimed)
     int64_t laid_out_ns;                    //  the longest time an agent took for it
     uint32_t iteration;                     //  1-based

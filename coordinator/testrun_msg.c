@@ -183,6 +183,7 @@ testrun_new_phase_result (testrun_t *tr, uint32_t phase)
     result->phase_index = phase;
     result->iteration = tr->config.iteration;
     result->rate_ops = tr->desc && workload_phase_rate (tr->desc, phase) == RATE_OPS;
+    msg_strcpy (result->workload, tr->desc? tr->desc->name: "", sizeof result->workload);
     bool reads = tr->desc && workload_phase_reads (tr->desc, phase);
     size_t jobs = tr->test->job_count;
     size_t streams = 0;
@@ -208,8 +209,10 @@ testrun_new_phase_result (testrun_t *tr, uint32_t phase)
             stream->job_class = tr->job_class [j];
             stream->index = (uint32_t) k;
             stream->direct = spec->direct;
+            stream->bs_bytes = spec->bs_bytes;
             stream->fsync_mode = spec->fsync_mode;
             stream->reads_data = reads;
+            stream->cold = spec->drop_caches;
             if (desc->files [0].option)
                 workload_file_path (spec, desc->files [0].naming == FILES_SHARED
                                           && desc->files [1].option? 1: 0,

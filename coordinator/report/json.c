@@ -168,6 +168,7 @@ s_summary_json (const test_summary_t *summary)
     s_set (&builder, "first_start_ns", json_integer (summary->first_start_ns));
     s_set (&builder, "last_end_ns", json_integer (summary->last_end_ns));
     s_set (&builder, "combined_mbps", s_json_rate (summary->combined_mbps));
+    s_set (&builder, "combined_ops_per_s", s_json_rate (summary->combined_ops_per_s));
     s_set (&builder, "all_running_mbps", s_json_rate (summary->all_running_mbps));
     s_set (&builder, "all_running_ns", json_integer (summary->all_running_ns));
     s_set (&builder, "host_skew_ns", json_integer (summary->host_skew_ns));
@@ -324,6 +325,8 @@ s_stream_json (const stream_result_t *stream)
     s_set (&builder, "writes", s_json_count (stream->writes));
     s_set (&builder, "fsyncs", s_json_count (stream->fsyncs));
     s_set (&builder, "reads_data", json_boolean (stream->reads_data));
+    s_set (&builder, "cold", json_boolean (stream->cold));
+    s_set (&builder, "bs_bytes", s_json_count (stream->bs_bytes));
     //  No RESULT: bytes are its last sample's, a lower bound, taken then.
     s_set (&builder, "bytes_from_sample", json_boolean (stream->bytes_sampled));
     s_set (&builder, "sampled_ns", json_integer (stream->sampled_ns));
@@ -359,6 +362,7 @@ s_test_json (const test_result_t *test)
     s_set (&builder, "phase", s_json_text (test->phase));
     s_set (&builder, "phase_index", json_integer (test->phase_index));
     s_set (&builder, "rate", s_json_text (test->rate_ops? "ops": "bytes"));
+    s_set (&builder, "workload", s_json_text (test->workload));
     s_set (&builder, "laid_out_bytes", s_json_count (test->laid_out_bytes));
     s_set (&builder, "laid_out_ns", json_integer (test->laid_out_ns));
     s_set (&builder, "iteration", json_integer (test->iteration));

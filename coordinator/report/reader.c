@@ -257,6 +257,8 @@ s_read_summary (reader_t *self, json_t *test, test_summary_t *summary)
     summary->first_start_ns = s_integer (self, object, "first_start_ns", INT64_MIN, INT64_MAX);
     summary->last_end_ns = s_integer (self, object, "last_end_ns", INT64_MIN, INT64_MAX);
     summary->combined_mbps = s_rate (self, object, "combined_mbps");
+    summary->combined_ops_per_s = json_object_get (object, "combined_ops_per_s")?
+                                  s_rate (self, object, "combined_ops_per_s"): NAN;
     summary->all_running_mbps = s_rate (self, object, "all_running_mbps");
     summary->all_running_ns = s_integer (self, object, "all_running_ns", INT64_MIN, INT64_MAX);
     summary->host_skew_ns = s_integer (self, object, "host_skew_ns", INT64_MIN, INT64_MAX);
@@ -430,6 +432,8 @@ s_read_stream (reader_t *self, json_t *object, stream_result_t *stream)
         stream->writes = (uint64_t) s_integer (self, object, "writes", 0, INT64_MAX);
         stream->fsyncs = (uint64_t) s_integer (self, object, "fsyncs", 0, INT64_MAX);
         stream->reads_data = s_boolean (self, object, "reads_data");
+        stream->cold = s_boolean (self, object, "cold");
+        stream->bs_bytes = (uint64_t) s_integer (self, object, "bs_bytes", 0, INT64_MAX);
     }
     //  Files written before streams without a RESULT kept their last
     //  sample's bytes have neither key.
@@ -472,6 +476,7 @@ s_read_test (reader_t *self, json_t *object, test_result_t *test)
         if (!self->failed && strcmp (rate, "ops") && strcmp (rate, "bytes"))
             s_fail (self, "rate", "\"%s\" is neither bytes nor ops", rate);
         test->rate_ops = strcmp (rate, "ops") == 0;
+        s_string (self, object, "workload", test->workload, sizeof test->workload);
         test->laid_out_bytes = (uint64_t) s_integer (self, object, "laid_out_bytes", 0, INT64_MAX);
         test->laid_out_ns = s_integer (self, object, "laid_out_ns", 0, INT64_MAX);
     }

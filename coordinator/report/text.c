@@ -249,12 +249,21 @@ s_test_row (const void *data, size_t row, table_row_t *cells)
     snprintf (cells->cell [1], TABLE_CELL_MAX, "%" PRIu32, summary->streams);
     aggregate_per_stream (test, run->units, cells->cell [2], TABLE_CELL_MAX);
     s_format_rate (summary->combined_mbps, run->units, cells->cell [3], TABLE_CELL_MAX);
+    //  A test of operations (bonnie's seeks) counts them per second.
+    if (test->rate_ops) {
+        aggregate_format_rate (summary->combined_ops_per_s, cells->cell [3], TABLE_CELL_MAX);
+        for (int column = 2; column <= 3; column++)
+            if (strcmp (cells->cell [column], "-") != 0)
+                strncat (cells->cell [column], "/s",
+                         TABLE_CELL_MAX - strlen (cells->cell [column]) - 1);
+    }
     //  A stream failed, was aborted or its host went away: the figure is
     //  over what the streams did until then, and says so rather than pass
     //  for the whole fleet's.
     if (summary->failed_streams && isfinite (summary->combined_mbps))
         strncat (cells->cell [3], " partial", TABLE_CELL_MAX - strlen (cells->cell [3]) - 1);
-    s_format_rate (summary->all_running_mbps, run->units, cells->cell [4], TABLE_CELL_MAX);
+    s_format_rate (test->rate_ops? NAN: summary->all_running_mbps, run->units,
+                   cells->cell [4], TABLE_CELL_MAX);
     s_format_pct (summary->sys_pct, cells->cell [5], TABLE_CELL_MAX);
     s_format_pct (summary->iowait_pct, cells->cell [6], TABLE_CELL_MAX);
     //  A skew needs two hosts or two streams to mean anything, and one
@@ -598,6 +607,7 @@ report_text (const run_result_t *run, FILE *out)
     s_print_failures (run, out);
     s_print_warnings (run, out);
     s_print_iterations (run, out);
+    report_text_seeds (run, out);
 
     for (size_t test_nbr = 0; test_nbr < run->test_count; test_nbr++) {
         fputc ('\n', out);
