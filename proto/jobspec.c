@@ -64,7 +64,7 @@ const opt_def_t jobspec_options [] = {
       .choices = workload_names, .default_text = "write",
       .flags = OPT_WIRE,
       .help = "what the job does: null, write, copy, fill, monitor, read, rewrite or bonnie "
-              "(see `iofleet run --help` for each)" },
+              "(each is described under Workloads in --help and the manual)" },
     { .name = "path", .type = OPT_STRING, .offset = AT (path),
       .capacity = CAPACITY (path),
       .flags = OPT_WIRE,

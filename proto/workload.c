@@ -16,7 +16,7 @@ const char *const workload_names [] = {
 };
 
 //  Options every job has, whatever its workload.
-static const char *const s_common_keys [] = {
+const char *const workload_common_keys [] = {
     "name", "test", "agent", "workload", "class", "interval", "settle", "drop_caches",
     "streams", NULL
 };
@@ -150,7 +150,7 @@ workload_phase_reads (const workload_desc_t *desc, uint32_t phase)
 bool
 workload_uses_key (const workload_desc_t *desc, const char *key)
 {
-    return s_listed (s_common_keys, SIZE_MAX, key)
+    return s_listed (workload_common_keys, SIZE_MAX, key)
         || s_listed (desc->keys, WORKLOAD_KEYS_MAX, key);
 }
 
@@ -280,4 +280,44 @@ workload_apply_defaults (jobspec_t *spec, bool (*given) (const char *option, voi
             return -1;
     }
     return 0;
+}
+
+//  Appends text to buf at *used, as far as it fits.
+static void
+s_append (char *buf, size_t buflen, size_t *used, const char *text)
+{
+    if (*used < buflen)
+        *used += (size_t) snprintf (buf + *used, buflen - *used, "%s", text);
+}
+
+void
+workload_common_text (char *buf, size_t buflen)
+{
+    size_t used = 0;
+    buf [0] = 0;
+    for (const char *const *key = workload_common_keys; *key; key++)
+        if (strcmp (*key, "name") != 0) {
+            s_append (buf, buflen, &used, used? ", ": "");
+            s_append (buf, buflen, &used, *key);
+        }
+}
+
+void
+workload_describe (const workload_desc_t *desc, char *buf, size_t buflen)
+{
+    size_t used = 0;
+    s_append (buf, buflen, &used, desc->help);
+    s_append (buf, buflen, &used, ".");
+    for (size_t i = 0; i < WORKLOAD_PHASES_MAX && desc->phases [i].name; i++) {
+        s_append (buf, buflen, &used, i? ", ": " Phases: ");
+        s_append (buf, buflen, &used, desc->phases [i].name);
+    }
+    if (desc->phases [0].name)
+        s_append (buf, buflen, &used, ".");
+    for (size_t i = 0; i < WORKLOAD_KEYS_MAX && desc->keys [i]; i++) {
+        s_append (buf, buflen, &used, i? ", ": " Keys: ");
+        s_append (buf, buflen, &used, desc->keys [i]);
+    }
+    if (desc->keys [0])
+        s_append (buf, buflen, &used, ".");
 }

@@ -48,6 +48,9 @@ typedef enum {
 //  `workload` option.
 extern const char *const workload_names [];
 
+//  The options every job has, whatever its workload, NULL-terminated.
+extern const char *const workload_common_keys [];
+
 #define WORKLOAD_PHASES_MAX     8       //  phases one workload may have
 #define WORKLOAD_FILES_MAX      3       //  file options one workload may have
 #define WORKLOAD_KEYS_MAX       24      //  options one workload may accept
@@ -161,5 +164,15 @@ int workload_file_path (const jobspec_t *spec, size_t file, uint64_t index,
 //  (a table bug).
 int workload_apply_defaults (jobspec_t *spec, bool (*given) (const char *option, void *arg),
                              void *arg);
+
+//  The options every job has, as text for --help and the manual: "test,
+//  agent, workload, ... streams" (the section header's name left out).
+void workload_common_text (char *buf, size_t buflen);
+
+//  What a workload is, for --help and the manual: its help line, then
+//  its phases (if any) and its keys beyond the common ones, as
+//  "Phases: write, rewrite. Keys: path, size, bs ...". Written into buf
+//  (truncated to fit).
+void workload_describe (const workload_desc_t *desc, char *buf, size_t buflen);
 
 #endif
