@@ -65,18 +65,8 @@ void aggregate_class_notation (const test_result_t *test, int job_class, int uni
 //  rates.
 void aggregate_per_stream (const test_result_t *test, int units, char *buf, size_t buflen);
 
-//  When the report warns (shares of the bytes a host's streams wrote, of
-//  the test's length): data still dirty when the window closed, physical
-//  writes after it, and a start skew.
-#define AGGREGATE_DIRTY_SHARE       0.05
-#define AGGREGATE_DIRTY_FLOOR_BYTES (16ULL * 1000 * 1000)
-#define AGGREGATE_SETTLE_SHARE      0.10
-#define AGGREGATE_SKEW_SHARE        0.01
-//  A read that found less than this share of its bytes on the disks read
-//  the page cache.
-#define AGGREGATE_READ_SHARE        0.5
-
-//  Fill test->summary from its streams and hosts, and test->warnings. A
+//  Fill test->summary from its streams and hosts, then test->warnings
+//  (warnings.h). A
 //  stream without a RESULT but with samples first gets its last sample's
 //  bytes (bytes_sampled): counted in the test's bytes and combined rates
 //  over the span from 0 to that sample, which the summary's
