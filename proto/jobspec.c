@@ -137,9 +137,9 @@ const opt_def_t jobspec_options [] = {
       .min = 1, .max = 64, .default_text = "5", .flags = OPT_WIRE | OPT_GLOBAL,
       .help = "bonnie: threads doing the random seeks at once (bonnie++ 2.00 runs 5)" },
     { .name = "seeks", .type = OPT_COUNT, .offset = AT (seeks),
-      .min = 1, .max = 1000000000, .default_text = "8000", .flags = OPT_WIRE | OPT_GLOBAL,
+      .min = 1, .max = 1000000000, .default_text = "8192", .flags = OPT_WIRE | OPT_GLOBAL,
       .help = "bonnie: random seeks in all, shared by the seekers; each reads a chunk of bs "
-              "and writes one in ten back (bonnie++: 8000)" },
+              "and writes one in ten back (bonnie++ 2.00: 8192)" },
     { .name = NULL }
 };
 
