@@ -56,7 +56,8 @@ s_check_numbers (const jobspec_t *spec, char *err, size_t errlen)
 {
     for (const opt_def_t *opt = jobspec_options; opt->name; opt++) {
         if (!(opt->flags & OPT_WIRE)
-        ||  (opt->type != OPT_SIZE && opt->type != OPT_COUNT && opt->type != OPT_DURATION))
+        ||  (opt->type != OPT_SIZE && opt->type != OPT_COUNT && opt->type != OPT_DURATION
+         && opt->type != OPT_DECIMAL))
             continue;
         const char *field = (const char *) spec + opt->offset;
         char shown [32];

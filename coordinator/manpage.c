@@ -81,7 +81,8 @@ s_key_item (const opt_def_t *opt, const char *where, FILE *out)
                                    opt->default_text);
     else
         used += (size_t) snprintf (body + used, sizeof (body) - used, " No default.");
-    if (opt->type == OPT_SIZE || opt->type == OPT_COUNT || opt->type == OPT_DURATION) {
+    if (opt->type == OPT_SIZE || opt->type == OPT_COUNT || opt->type == OPT_DURATION
+    ||  opt->type == OPT_DECIMAL) {
         char low [48], high [48];
         opt_format_number (opt, opt->min, low, sizeof (low));
         opt_format_number (opt, opt->max, high, sizeof (high));
@@ -97,7 +98,8 @@ s_key_item (const opt_def_t *opt, const char *where, FILE *out)
     snprintf (tag, sizeof (tag), "%s =", opt->name);
     static const char *const values [] = {
         [OPT_STRING] = "text", [OPT_SIZE] = "size", [OPT_COUNT] = "number",
-        [OPT_BOOL] = "yes|no", [OPT_ENUM] = "name", [OPT_DURATION] = "duration"
+        [OPT_BOOL] = "yes|no", [OPT_ENUM] = "name", [OPT_DURATION] = "duration",
+        [OPT_DECIMAL] = "decimal"
     };
     doc_roff_item (out, tag, values [opt->type], body);
 }

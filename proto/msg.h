@@ -44,6 +44,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+//  How much of a bad value an error message quotes, in bytes.
+#define MSG_QUOTE_MAX 32
+
 #define MSG_FRAME_MAX   (64 * 1024) //  largest frame either side accepts
 #define MSG_TEXT_MAX    511         //  error texts, reasons, names of peers
 #define MSG_HOST_MAX    255         //  host names, kernel releases

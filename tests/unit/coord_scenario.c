@@ -509,7 +509,7 @@ test_count_bounds (void **state)
     s_expect_load_error ("[global]\nclock_pings = 1001\n", 2, "clock_pings",
                          "above the maximum 1000");
     s_expect_load_error ("[global]\niterations = 2.5\n", 2, "iterations", "not a whole number");
-    s_expect_load_error (AGENT_A "[job a]\nstreams = 257\n", 4, "streams", "above the maximum 256");
+    s_expect_load_error (AGENT_A "[job a]\nstreams = 1025\n", 4, "streams", "above the maximum 1024");
     //  The bounds themselves are fine.
     scenario_t *scenario = s_load_ok ("[global]\niterations = 1000\nclock_pings = 1\n"
                                       "lead = 60s\nlease = 1s\nconnect_timeout = 5m\n");
