@@ -87,7 +87,9 @@ plan_print (const scenario_t *scenario, FILE *out)
             if (!desc || !desc->timed || !desc->stream_results)
                 continue;           //  fills and monitors move no bytes of the test
             streams += spec->streams;
-            bytes += spec->streams * spec->size_bytes;
+            //  A file set's size is the set's, shared by the streams.
+            bool set = desc->files [0].option && desc->files [0].naming == FILES_SET;
+            bytes += set? spec->size_bytes: spec->streams * spec->size_bytes;
             whole_file |= spec->size_bytes == 0;
         }
         char workloads [128], phases [128], amount [48];

@@ -232,6 +232,10 @@ s_encode_result (const msg_t *msg, msg_writer_t *w)
     PUT_INT (w, m, err_no);
     PUT_STR (w, m, error);
     PUT_STR (w, m, path);
+    msg_put_key (w, "latency");
+    msgpack_pack_array (&w->pk, MSG_LATENCY_KINDS);
+    for (int kind = 0; kind < MSG_LATENCY_KINDS; kind++)
+        histogram_pack (&m->latency [kind], &w->pk);
 }
 
 static void
@@ -254,6 +258,22 @@ s_decode_result (msg_reader_t *r, msg_t *msg)
     GET_I32 (r, m, err_no);
     GET_STR (r, m, error);
     GET_STR (r, m, path);
+    const msgpack_object *latency = msg_get_value (r, "latency");
+    if (!latency)
+        return;
+    if (latency->type != MSGPACK_OBJECT_ARRAY || latency->via.array.size != MSG_LATENCY_KINDS) {
+        msg_wrong_type (r, "latency", "an array of 3 histograms");
+        return;
+    }
+    for (int kind = 0; kind < MSG_LATENCY_KINDS; kind++) {
+        char reason [256];
+        if (histogram_unpack (&latency->via.array.ptr [kind], &m->latency [kind],
+                              reason, sizeof (reason))) {
+            static const char *const names [] = { "read", "write", "fsync" };
+            msg_reader_fail (r, MSG_EMALFORMED, "key 'latency': %s: %s", names [kind], reason);
+            return;
+        }
+    }
 }
 
 static void

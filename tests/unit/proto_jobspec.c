@@ -373,7 +373,7 @@ test_parse_bool_enum_count_string (void **state)
     assert_int_equal (spec.job_class, CLASS_NETWORK);
     s_parse_bad (jobspec_option ("fsync"), "sometimes",
                  "'sometimes' is not one of none, end, close");
-    s_parse_bad (jobspec_option ("workload"), "randrw", "is not one of null, write, copy, fill");
+    s_parse_bad (jobspec_option ("workload"), "randwrite", "is not one of null, write, copy, fill");
 
     //  Counts.
     assert_int_equal (s_parse_ok (ROW_COUNT, "0").count, 0);
@@ -775,7 +775,7 @@ test_codec_refusals (void **state)
     s_decode_bad ((entry_t) UINT ("interval", UINT64_MAX), "interval: ");
     s_decode_bad ((entry_t) INT ("interval", -5), "interval: -5ns is negative");
     s_decode_bad ((entry_t) STR ("fsync", "sometimes"), "fsync: unknown value 'sometimes'");
-    s_decode_bad ((entry_t) STR ("workload", "randrw"), "workload: unknown value 'randrw'");
+    s_decode_bad ((entry_t) STR ("workload", "randwrite"), "workload: unknown value 'randwrite'");
     s_decode_bad ((entry_t) STR ("class", ""), "class: unknown value ''");
     s_decode_bad ((entry_t) { .key = "pattern", .kind = V_STR, .s = "zero\0", .len = 5 },
                   "pattern: unknown value 'zero\\x00'");
