@@ -9,6 +9,7 @@
     MB = 10^6 bytes.
 */
 #include "aggregate.h"
+#include "latency.h"
 #include "warnings.h"
 #include "../proto/clock.h"
 
@@ -349,7 +350,7 @@ s_fill_skews (const test_result_t *test, test_summary_t *summary)
         summary->clock_uncertainty_ns = INT64_MAX;
 
     bool any = false;
-    int64_t min_start_ns = 0, max_start_ns = 0;
+    int64_t min_start_ns = 0, max_start_ns = 0, min_end_ns = 0, max_end_ns = 0;
     for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
         int64_t start_ns, end_ns;
         if (!s_stream_window (&test->streams [nbr], &start_ns, &end_ns))
@@ -358,9 +359,17 @@ s_fill_skews (const test_result_t *test, test_summary_t *summary)
             min_start_ns = start_ns;
         if (!any || start_ns > max_start_ns)
             max_start_ns = start_ns;
+        if (!any || end_ns < min_end_ns)
+            min_end_ns = end_ns;
+        if (!any || end_ns > max_end_ns)
+            max_end_ns = end_ns;
         any = true;
     }
     summary->stream_skew_ns = s_difference_ns (max_start_ns, min_start_ns);
+    //  Streams that stop at one instant (a runtime) end within this of
+    //  each other; the figure means little for streams that end when
+    //  their bytes are done.
+    summary->end_skew_ns = s_difference_ns (max_end_ns, min_end_ns);
 }
 
 //  Figures of one class: its streams, bytes, combined rate over its own
@@ -565,13 +574,17 @@ aggregate_test (test_result_t *test)
     test_summary_t *summary = &test->summary;
     memset (summary, 0, sizeof (*summary));
     s_fill_unfinished (test);
-    summary->latency_p99_ns = NAN;          //  no workload measures it yet
     s_fill_totals (test, summary);
     s_fill_all_running (test, summary);
     s_fill_skews (test, summary);
     s_fill_class (test, CLASS_DISK, &summary->disk);
     s_fill_class (test, CLASS_NETWORK, &summary->network);
     s_fill_hosts (test, summary);
+    //  Latency merges what the streams measured; memory short of a few
+    //  histograms leaves it unmeasured rather than wrong.
+    latency_fill (test);
+    summary->latency_p99_ns = summary->latency [LATENCY_REQUESTS].count?
+                              (double) summary->latency [LATENCY_REQUESTS].p99_ns: NAN;
     warnings_fill (test);
     for (size_t m = 0; m < test->monitor_count; m++)
         s_fill_monitor (&test->monitors [m]);

@@ -13,6 +13,7 @@
 */
 #include "report.h"
 #include "jsonread.h"
+#include "latency_json.h"
 #include "../../proto/workload.h"
 #include "../aggregate.h"
 #include "../../proto/clock.h"
@@ -66,6 +67,7 @@ s_read_class (jsonread_t *self, json_t *summary, const char *key, class_summary_
     figures->bytes = (uint64_t) jsonread_integer (self, object, "bytes", 0, INT64_MAX);
     figures->combined_mbps = jsonread_rate (self, object, "combined_mbps");
     jsonread_string (self, object, "notation", figures->notation, sizeof figures->notation);
+    latency_summary_read (self, object, &figures->latency);
     memcpy (self->place, saved, sizeof saved);
 }
 
@@ -102,6 +104,9 @@ s_read_summary (jsonread_t *self, json_t *test, test_summary_t *summary)
     summary->sys_pct = jsonread_pct (self, object, "sys_pct");
     summary->iowait_pct = jsonread_pct (self, object, "iowait_pct");
     summary->latency_p99_ns = jsonread_optional (self, object, "latency_p99_ns", 0, DBL_MAX);
+    if (json_object_get (object, "end_skew_ns"))
+        summary->end_skew_ns = jsonread_integer (self, object, "end_skew_ns", INT64_MIN, INT64_MAX);
+    latency_sets_read (self, object, summary->latency);
     memcpy (self->place, saved, sizeof saved);
 }
 
@@ -129,6 +134,7 @@ s_read_host (jsonread_t *self, json_t *object, host_result_t *host)
 #define S_READ_COUNTER(name) host->counters.name = s_counter (self, object, #name);
     MSG_HOST_COUNTERS (S_READ_COUNTER)
 #undef S_READ_COUNTER
+    latency_summary_read (self, object, &host->latency);
 }
 
 //  One warning.
@@ -288,6 +294,7 @@ s_read_stream (jsonread_t *self, json_t *object, stream_result_t *stream)
             stream->fsync_mode = mode;
     if (!self->failed && stream->fsync_mode < 0)
         jsonread_fail (self, "fsync", "\"%s\" is not none, end or close", fsync);
+    latency_stream_read (self, object, stream);
 }
 
 //  One test with its streams; place is set to "tests[N]".
@@ -307,6 +314,8 @@ s_read_test (jsonread_t *self, json_t *object, test_result_t *test)
             jsonread_fail (self, "rate", "\"%s\" is neither bytes nor ops", rate);
         test->rate_ops = strcmp (rate, "ops") == 0;
         jsonread_string (self, object, "workload", test->workload, sizeof test->workload);
+        if (json_object_get (object, "bound"))
+            jsonread_string (self, object, "bound", test->bound, sizeof test->bound);
         test->laid_out_bytes = (uint64_t) jsonread_integer (self, object, "laid_out_bytes", 0, INT64_MAX);
         test->laid_out_ns = jsonread_integer (self, object, "laid_out_ns", 0, INT64_MAX);
     }

@@ -29,6 +29,11 @@ int report_text (const run_result_t *run, FILE *out);
 //  iozone's range over iterations of a rewrite test (seeds.c).
 void report_text_seeds (const run_result_t *run, FILE *out);
 
+//  The latency of the tests that measured it, every host merged: a line
+//  per test and set of requests, and one per host of a test on several
+//  (latency_text.c).
+void report_text_latency (const run_result_t *run, FILE *out);
+
 //  The results document (results.json): every figure of the run, for
 //  programs. Rates that could not be computed (NAN) are null.
 int report_json (const run_result_t *run, FILE *out);

@@ -526,6 +526,17 @@ s_print_test_detail (const test_result_t *test, int units, FILE *out)
     }
     else
         fprintf (out, "-\n");
+    //  How the test ended, and for one that stopped on the clock how far
+    //  apart its streams stopped.
+    if (test->bound [0]) {
+        fprintf (out, "  %s-bound", test->bound);
+        if (strcmp (test->bound, "time") == 0 && summary->streams > 1) {
+            char skew [32];
+            s_format_ms_fixed (summary->end_skew_ns, skew, sizeof (skew));
+            fprintf (out, ", streams ended %s ms apart", skew);
+        }
+        fputc ('\n', out);
+    }
 
     table_t table = {
         .columns = STREAM_COLUMNS, .rows = test->stream_count,
@@ -608,6 +619,7 @@ report_text (const run_result_t *run, FILE *out)
     s_print_warnings (run, out);
     s_print_iterations (run, out);
     report_text_seeds (run, out);
+    report_text_latency (run, out);
 
     for (size_t test_nbr = 0; test_nbr < run->test_count; test_nbr++) {
         fputc ('\n', out);
