@@ -31,7 +31,11 @@
     The stream state (workload_stream_t) is shared: the agent owns the
     fields above `data`, the workload owns `data`. While the thread runs,
     only it writes to ws; the loop reads `bytes` (an atomic, for samples)
-    and writes `stop` (an atomic), nothing else.
+    and writes `stop` (an atomic), nothing else. A workload with threads
+    of its own (bonnie's seekers) lets them add to `bytes` atomically
+    while the stream's thread waits for them, and gathers the rest of
+    their figures into ws itself, their CPU time in extra_usr_ns and
+    extra_sys_ns.
 */
 #ifndef IOFLEET_WORKLOAD_H
 #define IOFLEET_WORKLOAD_H
@@ -70,6 +74,9 @@ typedef struct {
     uint64_t fsyncs;                        //  fsync and fdatasync calls of the phase
     int64_t last_write_ns;                  //  end of the phase's last I/O call, 0 if none
     int64_t end_ns;                         //  after fsync and close, 0 if not reached
+    int64_t extra_usr_ns;                   //  user CPU of the workload's own threads in the
+                                            //  phase (bonnie's seekers), added to the stream's
+    int64_t extra_sys_ns;                   //  and their system CPU
     int err_no;                             //  errno of the first failure, 0 if none
     char error [MSG_TEXT_MAX + 1];          //  "write(/data/x.1): No space left on device"
     void *data;                             //  the workload's private state

@@ -32,6 +32,9 @@ extern const workload_ops_t workload_write_ops;
 extern const workload_ops_t workload_copy_ops;
 extern const workload_ops_t workload_fill_ops;
 extern const workload_ops_t workload_monitor_ops;
+extern const workload_ops_t workload_read_ops;
+extern const workload_ops_t workload_rewrite_ops;
+extern const workload_ops_t workload_bonnie_ops;
 
 static const workload_ops_t *const s_workloads [] = {
     [WORKLOAD_NULL] = &workload_null_ops,
@@ -39,6 +42,9 @@ static const workload_ops_t *const s_workloads [] = {
     [WORKLOAD_COPY] = &workload_copy_ops,
     [WORKLOAD_FILL] = &workload_fill_ops,
     [WORKLOAD_MONITOR] = &workload_monitor_ops,
+    [WORKLOAD_READ] = &workload_read_ops,
+    [WORKLOAD_REWRITE] = &workload_rewrite_ops,
+    [WORKLOAD_BONNIE] = &workload_bonnie_ops,
 };
 
 #define S_WORKLOAD_COUNT (sizeof (s_workloads) / sizeof (s_workloads [0]))
