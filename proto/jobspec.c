@@ -68,7 +68,8 @@ const opt_def_t jobspec_options [] = {
     { .name = "path", .type = OPT_STRING, .offset = AT (path),
       .capacity = CAPACITY (path),
       .flags = OPT_WIRE,
-      .help = "file to write; with several streams, stream k writes path.k" },
+      .help = "file to write or read (read: also an nfs://server/export/file URL); with "
+              "several streams, stream k uses path.k" },
     { .name = "src", .type = OPT_STRING, .offset = AT (src),
       .capacity = CAPACITY (src),
       .flags = OPT_WIRE,
@@ -675,13 +676,19 @@ jobspec_src_is_nfs (const char *src)
     return strncmp (src, "nfs://", 6) == 0;
 }
 
-//  The class of a job from its options alone.
+//  The class of a job from its options alone: network if a file its
+//  workload reads is an nfs:// URL (a copy's src, a read's path).
 int
 jobspec_class (const jobspec_t *spec)
 {
     if (spec->job_class != CLASS_AUTO)
         return spec->job_class;
-    return jobspec_src_is_nfs (spec->src)? CLASS_NETWORK: CLASS_DISK;
+    const workload_desc_t *desc = workload_desc (spec->workload);
+    for (size_t f = 0; desc && f < WORKLOAD_FILES_MAX && desc->files [f].option; f++)
+        if (desc->files [f].nfs_url
+        &&  jobspec_src_is_nfs (workload_option_text (spec, desc->files [f].option)))
+            return CLASS_NETWORK;
+    return CLASS_DISK;
 }
 
 //  The file of stream index of a job.
@@ -699,7 +706,10 @@ jobspec_stream_path (const char *path, uint64_t streams, uint64_t index,
     else {
         if (index >= streams)
             return -1;
-        len = snprintf (buf, buflen, "%s.%" PRIu64, path, index + 1);
+        //  An URL's query (nfs://server/export/file?version=4) stays last.
+        size_t name_len = jobspec_src_is_nfs (path)? strcspn (path, "?"): strlen (path);
+        len = snprintf (buf, buflen, "%.*s.%" PRIu64 "%s", (int) name_len, path, index + 1,
+                        path + name_len);
     }
     return (len < 0 || (size_t) len >= buflen)? -1: 0;
 }
