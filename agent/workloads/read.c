@@ -13,12 +13,14 @@
     prepare, untimed: written with the pattern (random data drawn afresh
     for every block) up to size, then fdatasync'd, so that it is on disk
     and a drop of the page cache (drop_caches = yes, done by the agent
-    once every job of the test is prepared) makes the read cold. A file
-    the read created is ours and goes at cleanup unless keep; a file that
-    was there is never truncated nor removed, only extended when short,
-    and then refused if it has other hard links, as a write would refuse
-    it. An nfs:// file is never laid out: it must be there, with at least
-    size bytes.
+    once every job of the test is prepared) makes the read cold. A lock
+    on the file (flock) makes two jobs that read it take turns: the
+    second finds it laid out and writes nothing. A file the read created
+    is ours and goes at cleanup unless keep; a file that was there is
+    never truncated nor removed, only extended when short, and then
+    refused if it has other hard links, as a write would refuse it. An
+    nfs:// file is never laid out: it must be there, with at least size
+    bytes.
 
     The timed part is nothing but read calls: the bytes of its one phase
     are bytes read, and it ends with the last read (nothing to flush).
@@ -32,7 +34,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+//  How often a layout waiting for another's looks again.
+#define S_LOCK_POLL_NS  (10 * NS_PER_MSEC)
 
 //  What one read stream holds between prepare and cleanup.
 typedef struct {
@@ -50,12 +57,34 @@ s_read_stream_memory (const jobspec_t *spec)
     return workload_source_memory (spec, spec->path);
 }
 
-//  Write the pattern from from_bytes up to size at the end of the file
-//  ws->path names, then flush it to disk; check the stop flag between
-//  blocks, so that an abort ends a layout of any size promptly. Returns 0,
-//  or -1 with the reason in err.
+//  Take the file's lock for its layout, waiting while another holds it
+//  (checking the stop flag meanwhile). Two jobs of a test may read one
+//  file: the first to take the lock lays it out, and the other finds it
+//  laid out when its turn comes. Returns 0, or -1 with the reason in err.
 static int
-s_lay_out (workload_stream_t *ws, s_read_t *state, uint64_t from_bytes, char *err, size_t errlen)
+s_lock (workload_stream_t *ws, int fd, char *err, size_t errlen)
+{
+    while (flock (fd, LOCK_EX | LOCK_NB) == -1) {
+        if (errno != EWOULDBLOCK && errno != EINTR) {
+            snprintf (err, errlen, "flock(%s): %s", ws->shown, strerror (errno));
+            return -1;
+        }
+        if (workload_stopping (ws)) {
+            snprintf (err, errlen, "lay out(%s): stopped while another job laid it out",
+                      ws->shown);
+            return -1;
+        }
+        clock_sleep_until (clock_now_ns () + S_LOCK_POLL_NS);
+    }
+    return 0;
+}
+
+//  Write the pattern from the end of the file ws->path names up to size,
+//  then flush it to disk; check the stop flag between blocks, so that an
+//  abort ends a layout of any size promptly. Returns 0, or -1 with the
+//  reason in err.
+static int
+s_lay_out (workload_stream_t *ws, s_read_t *state, char *err, size_t errlen)
 {
     if (workload_open_layout (ws, &state->layout, err, errlen) == -1)
         return -1;
@@ -66,10 +95,17 @@ s_lay_out (workload_stream_t *ws, s_read_t *state, uint64_t from_bytes, char *er
         snprintf (err, errlen, "open(%s): the file was replaced while it was opened", ws->shown);
         return -1;
     }
+    struct stat st;
+    if (s_lock (ws, state->layout.fd, err, errlen) == -1)
+        return -1;
+    if (fstat (state->layout.fd, &st) == -1) {
+        snprintf (err, errlen, "fstat(%s): %s", ws->shown, strerror (errno));
+        return -1;
+    }
     const uint64_t size_bytes = ws->spec->size_bytes;
     const uint64_t bs_bytes = ws->spec->bs_bytes;
     uint64_t seed = workload_random_seed ();
-    uint64_t offset = from_bytes;
+    uint64_t offset = (uint64_t) st.st_size;
     while (offset < size_bytes) {
         if (workload_stopping (ws)) {
             snprintf (err, errlen, "lay out(%s): stopped at %llu of %llu bytes", ws->shown,
@@ -125,7 +161,7 @@ s_prepare_local (workload_stream_t *ws, s_read_t *state, char *err, size_t errle
     state->size_bytes = size_bytes? size_bytes: have_bytes;
     if (have_bytes >= state->size_bytes)
         return 0;
-    if (s_lay_out (ws, state, have_bytes, err, errlen) == -1)
+    if (s_lay_out (ws, state, err, errlen) == -1)
         return -1;
     if (!missing)
         return 0;

@@ -269,6 +269,41 @@ test_read_rate (void **state)
     stream_destroy (&stream);
 }
 
+//  Two jobs reading one missing file lay it out once between them: the
+//  second waits for the first and finds the file there.
+static void
+test_read_layouts_take_turns (void **state)
+{
+    fixture_t *fx = *state;
+    jobspec_t spec = streams_spec (WORKLOAD_READ, 64 * MIB, MIB);
+    spec.pattern = PATTERN_RANDOM;
+    msg_strcpy (spec.path, fx->path, sizeof (spec.path));
+    const workload_ops_t *ops = workload_lookup (WORKLOAD_READ);
+    char err [MSG_TEXT_MAX + 1];
+    stream_t *streams [2];
+    for (int index = 0; index < 2; index++) {
+        streams [index] = stream_new (ops, &spec, 0, fx->path, 1, err, sizeof (err));
+        assert_non_null (streams [index]);
+    }
+    for (int index = 0; index < 2; index++)
+        assert_int_equal (stream_launch (streams [index], -1, NULL, NULL, err, sizeof (err)), 0);
+    for (int index = 0; index < 2; index++) {
+        while (stream_prepared (streams [index]) == 0)
+            usleep (1000);
+        assert_int_equal (stream_prepared (streams [index]), 1);
+    }
+    assert_int_equal (stream_laid_out_bytes (streams [0]) + stream_laid_out_bytes (streams [1]),
+                      64 * MIB);
+    for (int index = 0; index < 2; index++) {
+        msg_result_t result;
+        streams_phase (streams [index], 0, &result);
+        assert_int_equal (result.bytes, 64 * MIB);
+    }
+    for (int index = 0; index < 2; index++)
+        stream_destroy (&streams [index]);
+    assert_int_equal (streams_file_size (fx->path), -1);
+}
+
 //  A stop while a large file is laid out ends the prepare at once, and
 //  the partial file goes.
 static void
@@ -439,6 +474,7 @@ main (void)
         CASE (test_read_prepare_errors),
         CASE (test_read_direct),
         CASE (test_read_rate),
+        CASE (test_read_layouts_take_turns),
         CASE (test_read_stop_during_layout),
         CASE (test_rewrite_in_place),
         CASE (test_rewrite_direct),
