@@ -79,13 +79,13 @@ const opt_def_t jobspec_options [] = {
       .flags = OPT_WIRE,
       .help = "copy: destination path" },
     //  size has no default and travels always; 0 means "not given", which
-    //  only copy accepts (it then copies the whole source).
+    //  only copy and read accept (they then take the whole file).
     { .name = "size", .type = OPT_SIZE, .offset = AT (size_bytes),
       .min = 0, .max = PIB,
       .flags = OPT_WIRE | OPT_GLOBAL,
       .help = "bytes per stream: 4096, 4K, 1M, 5.2G; K M G T P are powers of "
               "1024, with or without B or iB (4KiB = 4KB = 4K); copy without "
-              "a size copies the whole source" },
+              "a size copies the whole source, and read reads the whole file" },
     { .name = "bs", .type = OPT_SIZE, .offset = AT (bs_bytes),
       .min = 512, .max = 64 * MIB, .default_text = "1M",
       .flags = OPT_WIRE | OPT_GLOBAL,
