@@ -43,7 +43,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 //  One seek in this many writes its chunk back, as bonnie++ does.
@@ -180,13 +179,6 @@ s_seek (s_seeker_t *seeker)
         seeker->last_io_ns = clock_now_ns ();
 }
 
-//  CPU time of a timeval, in ns.
-static int64_t
-s_timeval_ns (struct timeval tv)
-{
-    return (int64_t) tv.tv_sec * NS_PER_SEC + (int64_t) tv.tv_usec * NS_PER_USEC;
-}
-
 //  A seeker's thread: wait for the seeks phase (or cleanup), seek with its
 //  own CPU measured, say it finished.
 static void *
@@ -201,12 +193,12 @@ s_seeker_thread (void *arg)
     pthread_mutex_unlock (&bonnie->lock);
 
     if (seeks) {
-        struct rusage before, after;
-        getrusage (RUSAGE_THREAD, &before);
+        int64_t usr_before_ns, sys_before_ns;
+        workload_thread_cpu (&usr_before_ns, &sys_before_ns);
         s_seek (seeker);
-        getrusage (RUSAGE_THREAD, &after);
-        seeker->usr_ns = s_timeval_ns (after.ru_utime) - s_timeval_ns (before.ru_utime);
-        seeker->sys_ns = s_timeval_ns (after.ru_stime) - s_timeval_ns (before.ru_stime);
+        workload_thread_cpu (&seeker->usr_ns, &seeker->sys_ns);
+        seeker->usr_ns -= usr_before_ns;
+        seeker->sys_ns -= sys_before_ns;
     }
     pthread_mutex_lock (&bonnie->lock);
     bonnie->finished++;
@@ -265,8 +257,10 @@ s_seeks_run (workload_stream_t *ws, s_bonnie_t *state)
         pthread_cond_wait (&state->wakeup, &state->lock);
     pthread_mutex_unlock (&state->lock);
 
+    uint64_t seeks = 0;
     for (size_t index = 0; index < state->launched; index++) {
         const s_seeker_t *seeker = &state->seekers [index];
+        seeks += seeker->reads;
         ws->reads += seeker->reads;
         ws->writes += seeker->writes;
         ws->extra_usr_ns += seeker->usr_ns;
@@ -280,8 +274,8 @@ s_seeks_run (workload_stream_t *ws, s_bonnie_t *state)
         status = WORKLOAD_FAILED;
     }
     else
-    if (workload_stopping (ws))
-        status = WORKLOAD_STOPPED;
+    if (seeks < ws->spec->seeks)
+        status = WORKLOAD_STOPPED;      //  a seeker saw the stop flag
     //  Every seeker wrote through the same file: one flush covers them
     //  all. No bytes given, so that the end of the last write-back stays
     //  the seekers' own.
@@ -291,9 +285,9 @@ s_seeks_run (workload_stream_t *ws, s_bonnie_t *state)
 //  --------------------------------------------------------------------
 //  The stream's own phases
 
-//  One read(2) of up to want_bytes. Returns the bytes read, or -1
-//  recorded (0 at the end of the file, which the caller calls a failure:
-//  the file is ours, and shorter than we wrote it).
+//  One read(2) of up to want_bytes at offset. Returns the bytes read, or
+//  -1 with the failure recorded: an error, or the end of the file before
+//  size (the file is ours, and shorter than it was written).
 static ssize_t
 s_read_chunk (workload_stream_t *ws, int fd, unsigned char *buffer, size_t want_bytes,
               uint64_t offset)

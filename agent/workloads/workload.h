@@ -121,6 +121,10 @@ void workload_fail_message (workload_stream_t *ws, int err_no, const char *messa
 //  --------------------------------------------------------------------
 //  Helpers the workloads share (workloads.c)
 
+//  User and system CPU time of the calling thread so far, in ns, exact
+//  to the moment of the call (for a phase's figures, measured around it).
+void workload_thread_cpu (int64_t *usr_ns, int64_t *sys_ns);
+
 //  A new seed for workload_random_fill, from the kernel.
 uint64_t workload_random_seed (void);
 
