@@ -59,7 +59,8 @@ const opt_def_t jobspec_options [] = {
     { .name = "path", .type = OPT_STRING, .offset = AT (path),
       .capacity = CAPACITY (path),
       .flags = OPT_WIRE,
-      .help = "file to write; with several streams, stream k writes path.k" },
+      .help = "file to write or read (read: also an nfs://server/export/file URL); with "
+              "several streams, stream k uses path.k" },
     { .name = "src", .type = OPT_STRING, .offset = AT (src),
       .capacity = CAPACITY (src),
       .flags = OPT_WIRE,
@@ -69,13 +70,13 @@ const opt_def_t jobspec_options [] = {
       .flags = OPT_WIRE,
       .help = "copy: destination path" },
     //  size has no default and travels always; 0 means "not given", which
-    //  only copy accepts (it then copies the whole source).
+    //  only copy and read accept (they then take the whole file).
     { .name = "size", .type = OPT_SIZE, .offset = AT (size_bytes),
       .min = 0, .max = OPT_PIB,
       .flags = OPT_WIRE | OPT_GLOBAL,
       .help = "bytes per stream: 4096, 4K, 1M, 5.2G; K M G T P are powers of "
               "1024, with or without B or iB (4KiB = 4KB = 4K); copy without "
-              "a size copies the whole source" },
+              "a size copies the whole source, and read reads the whole file" },
     { .name = "bs", .type = OPT_SIZE, .offset = AT (bs_bytes),
       .min = 512, .max = 64 * OPT_MIB, .default_text = "1M",
       .flags = OPT_WIRE | OPT_GLOBAL,
@@ -250,13 +251,19 @@ jobspec_src_is_nfs (const char *src)
     return strncmp (src, "nfs://", 6) == 0;
 }
 
-//  The class of a job from its options alone.
+//  The class of a job from its options alone: network if a file its
+//  workload reads is an nfs:// URL (a copy's src, a read's path).
 int
 jobspec_class (const jobspec_t *spec)
 {
     if (spec->job_class != CLASS_AUTO)
         return spec->job_class;
-    return jobspec_src_is_nfs (spec->src)? CLASS_NETWORK: CLASS_DISK;
+    const workload_desc_t *desc = workload_desc (spec->workload);
+    for (size_t f = 0; desc && f < WORKLOAD_FILES_MAX && desc->files [f].option; f++)
+        if (desc->files [f].nfs_url
+        &&  jobspec_src_is_nfs (workload_option_text (spec, desc->files [f].option)))
+            return CLASS_NETWORK;
+    return CLASS_DISK;
 }
 
 //  The file of stream index of a job.
@@ -274,7 +281,10 @@ jobspec_stream_path (const char *path, uint64_t streams, uint64_t index,
     else {
         if (index >= streams)
             return -1;
-        len = snprintf (buf, buflen, "%s.%" PRIu64, path, index + 1);
+        //  An URL's query (nfs://server/export/file?version=4) stays last.
+        size_t name_len = jobspec_src_is_nfs (path)? strcspn (path, "?"): strlen (path);
+        len = snprintf (buf, buflen, "%.*s.%" PRIu64 "%s", (int) name_len, path, index + 1,
+                        path + name_len);
     }
     return (len < 0 || (size_t) len >= buflen)? -1: 0;
 }

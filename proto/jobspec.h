@@ -54,7 +54,7 @@ typedef struct {
     char test [JOB_NAME_MAX + 1];           //  the test it belongs to
     char agent [JOB_NAME_MAX + 1];          //  the agent that runs it
     int workload;                           //  workload_t (proto/workload.h)
-    char path [JOB_PATH_MAX + 1];           //  file to write; stream k of n>1 uses path.k
+    char path [JOB_PATH_MAX + 1];           //  file to write or read; stream k of n>1 uses path.k
     char src [JOB_PATH_MAX + 1];            //  copy: source path or nfs:// URL
     char dst [JOB_PATH_MAX + 1];            //  copy: destination path
     uint64_t size_bytes;                    //  bytes per stream
@@ -98,7 +98,8 @@ const char *jobspec_class_name (int job_class);
 const char *jobspec_rw_mode_name (int rw_mode);
 
 //  The class of a job as both sides see it from its options: job_class
-//  unless auto, else CLASS_NETWORK for an nfs:// source, else CLASS_DISK.
+//  unless auto, else CLASS_NETWORK if a file its workload reads is an
+//  nfs:// URL (a copy's src, a read's path), else CLASS_DISK.
 //  (An agent may learn more, e.g. that a source path is on an NFS mount,
 //  and say so in READY.)
 int jobspec_class (const jobspec_t *spec);
@@ -107,7 +108,8 @@ int jobspec_class (const jobspec_t *spec);
 bool jobspec_src_is_nfs (const char *src);
 
 //  Path of stream `index` (0-based) of a job: path itself for a single
-//  stream, "path.1" ... "path.N" for N > 1. Writes into buf; returns 0, or
+//  stream, "path.1" ... "path.N" for N > 1 (an nfs:// URL's ?query stays
+//  at its end: "nfs://h/e/f.1?version=4"). Writes into buf; returns 0, or
 //  -1 if it does not fit.
 int jobspec_stream_path (const char *path, uint64_t streams, uint64_t index,
                          char *buf, size_t buflen);

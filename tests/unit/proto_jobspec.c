@@ -521,12 +521,21 @@ test_names_and_paths (void **state)
     jobspec_t spec;
     jobspec_defaults (&spec);
     assert_int_equal (jobspec_class (&spec), CLASS_DISK);
+    spec.workload = WORKLOAD_COPY;
     strcpy (spec.src, "nfs://server/export/file");
     assert_int_equal (jobspec_class (&spec), CLASS_NETWORK);
     spec.job_class = CLASS_DISK;
     assert_int_equal (jobspec_class (&spec), CLASS_DISK);
     strcpy (spec.src, "/mnt/share/file");
     spec.job_class = CLASS_AUTO;
+    assert_int_equal (jobspec_class (&spec), CLASS_DISK);
+    //  Whatever option names the file read: a read's path.
+    spec.workload = WORKLOAD_READ;
+    strcpy (spec.path, "nfs://server/export/file");
+    assert_int_equal (jobspec_class (&spec), CLASS_NETWORK);
+    //  A workload that reads no URL is disk, whatever its other strings say.
+    spec.workload = WORKLOAD_WRITE;
+    strcpy (spec.src, "nfs://server/export/file");
     assert_int_equal (jobspec_class (&spec), CLASS_DISK);
     assert_string_equal (jobspec_fsync_name (FSYNC_NONE), "none");
     assert_string_equal (jobspec_fsync_name (FSYNC_END), "end");
@@ -558,6 +567,14 @@ test_names_and_paths (void **state)
     assert_string_equal (buf, "/d.12");
     assert_int_equal (jobspec_stream_path ("/d", 12, 11, buf, 5), -1);
     assert_int_equal (jobspec_stream_path ("/data/dd1", 1, 0, buf, 9), -1);
+    //  An URL's query stays at its end; a local path's '?' is a character.
+    assert_int_equal (jobspec_stream_path ("nfs://h/e/f?version=4", 2, 1, buf, sizeof (buf)), 0);
+    assert_string_equal (buf, "nfs://h/e/f.2?version=4");
+    assert_int_equal (jobspec_stream_path ("nfs://h/e/f", 2, 0, buf, sizeof (buf)), 0);
+    assert_string_equal (buf, "nfs://h/e/f.1");
+    assert_int_equal (jobspec_stream_path ("/d/what?", 2, 0, buf, sizeof (buf)), 0);
+    assert_string_equal (buf, "/d/what?.1");
+    assert_int_equal (jobspec_stream_path ("nfs://h/e/f?v=4", 12, 11, buf, 16), -1);
     assert_int_equal (jobspec_stream_path ("/data/dd1", 1, 0, buf, 10), 0);
 }
 
