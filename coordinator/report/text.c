@@ -632,6 +632,7 @@ report_text (const run_result_t *run, FILE *out)
     s_print_warnings (run, out);
     s_print_iterations (run, out);
     report_text_seeds (run, out);
+    report_text_requests (run, out);
     report_text_latency (run, out);
 
     for (size_t test_nbr = 0; test_nbr < run->test_count; test_nbr++) {
