@@ -503,6 +503,19 @@ agent_test_abort (agent_test_t *self, const char *reason)
         job_stop (self->slots [index].job, reason);
 }
 
+//  Whether a stream of job sends samples now: a stream doing I/O while
+//  in the timed part of a phase; a monitor (its samples are the host's
+//  counters, not its own) from its first instant until its thread ends,
+//  even before the thread has seen the instant: the loop may wake for
+//  the series' first sample before the stream's thread does.
+static bool
+s_sampling (job_t *job, stream_t *stream)
+{
+    if (job_workload (job)->samples_host)
+        return !stream_done (stream);
+    return stream_running (stream);
+}
+
 //  A monitor's sample: the host's counters now.
 static void
 s_send_sample (agent_test_t *self, job_t *job, stream_t *stream)
@@ -537,7 +550,7 @@ agent_test_stop_phase (agent_test_t *self, uint32_t phase)
         job_t *job = self->slots [index].job;
         if (job_workload (job)->samples_host)
             for (size_t stream = 0; stream < job_stream_count (job); stream++)
-                if (stream_running (job_stream (job, stream)))
+                if (s_sampling (job, job_stream (job, stream)))
                     s_send_sample (self, job, job_stream (job, stream));
     }
     //  A host without streams of its own in the phase (an NFS server's
@@ -656,7 +669,7 @@ s_send_samples (agent_test_t *self, int64_t now_ns)
             continue;
         job_t *job = slot->job;
         for (size_t stream = 0; stream < job_stream_count (job); stream++)
-            if (stream_running (job_stream (job, stream)))
+            if (s_sampling (job, job_stream (job, stream)))
                 s_send_sample (self, job, job_stream (job, stream));
         //  START keeps its instant within an hour of now, so this cannot
         //  overflow. A monitor's grid stays on the first phase's instant.

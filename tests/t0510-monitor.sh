@@ -44,7 +44,9 @@ end = max(s["end_ns"] for s in t["streams"])
 print("monitor: %d points from %.1f to %.1f ms, last stream ended at %.1f ms, max gap %.1f ms" % (
     len(points), ts[0] / 1e6, ts[-1] / 1e6, end / 1e6, m["max_gap_ns"] / 1e6))
 assert ts == sorted(ts)
-assert abs(ts[0]) <= interval, "the series starts late"
+# The first sample is the start instant's, whether or not the stream's
+# thread has seen the instant yet when the loop takes it.
+assert abs(ts[0]) <= interval / 2, "the series starts late"
 assert ts[-1] >= end, "the series ends before the test"
 gaps = [b - a for a, b in zip(ts, ts[1:])]
 assert max(gaps) <= 2 * interval and max(gaps) == m["max_gap_ns"], gaps
