@@ -424,6 +424,15 @@ s_monitor_event (session_t *self, uint16_t event, uint32_t value)
                 what = "the connection closed during the CURVE handshake: is the agent's "
                        "public key in our --keys directory its current one?";
             else
+            //  Without keys of our own, the agent that closes at once is
+            //  mostly one that requires CURVE: the mechanism mismatch is
+            //  seen by whichever side reads the other's greeting first,
+            //  and when that is the agent, we see only the close.
+            if (event == ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL && !self->secure)
+                what = "the agent closed the handshake, as an agent that requires CURVE keys "
+                       "does with a console without them; give --keys DIR (or [global] "
+                       "keys = DIR)";
+            else
             if (event == ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL)
                 what = "handshake failed";
             break;

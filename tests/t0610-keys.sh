@@ -73,7 +73,7 @@ grep -q "event=prepare.*untrusted" "$SCRATCH/a1.log" && fail "an untrusted job r
 rc=0
 "$BIN/iofleet" run "$SCRATCH/untrusted.ini" -o "$SCRATCH/res4" -q >/dev/null 2>"$SCRATCH/err" || rc=$?
 [ "$rc" = 1 ] && grep -q "agent a1 .*requires CURVE keys" "$SCRATCH/err" ||
-    { cat "$SCRATCH/err"; fail "a coordinator without keys was not told"; }
+    { echo "exit $rc"; cat "$SCRATCH/err"; fail "a coordinator without keys was not told"; }
 [ ! -e "$SCRATCH/a1/untrusted-file" ] || fail "a coordinator without keys got a file written"
 
 # ping with keys names the agent by NAME=ENDPOINT to find its key.
