@@ -527,10 +527,12 @@ aggregate_iterations (const run_result_t *run, const char *name)
         const test_result_t *test = &run->tests [t];
         if (strcmp (test->name, name) != 0)
             continue;
+        iterations.rate_ops = test->rate_ops;
+        double rate = test->rate_ops? test->summary.combined_ops_per_s: test->summary.combined_mbps;
         if (test->iteration == 1)
-            iterations.first_mbps = test->summary.combined_mbps;
+            iterations.first_mbps = rate;
         else {
-            rates [rest] = test->summary.combined_mbps;
+            rates [rest] = rate;
             sys [rest++] = test->summary.sys_pct;
         }
     }

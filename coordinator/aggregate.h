@@ -88,9 +88,11 @@ aggregate_stats_t aggregate_stats (const double *values, size_t count);
 
 //  The iterations of one test, first run apart from the rest: the first
 //  run after a boot or a new file is often several times slower, and
-//  mixing it in would hide that. Figures are the combined MB/s of each
-//  iteration of test `name` in the run, in iteration order.
+//  mixing it in would hide that. Figures are the combined rate of each
+//  iteration of test `name` in the run, in iteration order: MB/s, or
+//  operations per second for a test of operations (rate_ops).
 typedef struct {
+    bool rate_ops;                  //  the figures count operations per second
     double first_mbps;              //  iteration 1, NAN if it did not run
     aggregate_stats_t rest;         //  iterations 2..N
     aggregate_stats_t rest_sys_pct; //  %sys of iterations 2..N

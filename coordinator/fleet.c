@@ -201,6 +201,13 @@ s_send_hello (fleet_t *self, session_t *session, bool probe, int64_t deadline_ns
 static void
 s_on_welcome (session_t *session, const msg_welcome_t *welcome, int64_t received_ns)
 {
+    char reason [1024];
+    if (session_check_same_agent (session, welcome, reason, sizeof reason)) {
+        fprintf (stderr, "iofleet: agent=%s event=refused reason=\"%s\"\n",
+                 session_name (session), reason);
+        session_set_state (session, SESSION_FAILED, reason);
+        return;
+    }
     session_take_welcome (session, welcome, received_ns);
     if (!streq (welcome->name, session_name (session))
     &&  !streq (session_name (session), session_endpoint (session)))

@@ -65,6 +65,25 @@ s_agent_count (const scenario_t *scenario, const scenario_test_t *test)
     return count;
 }
 
+//  What ends a job's timed part: "size", "10000 requests", "runtime 60s".
+static void
+s_ends (const jobspec_t *spec, char *buf, size_t buflen)
+{
+    char text [48];
+    switch (workload_bound (spec)) {
+        case BOUND_TIME:
+            opt_format (jobspec_option ("runtime"), spec, text, sizeof text);
+            snprintf (buf, buflen, "runtime %s", text);
+            break;
+        case BOUND_REQUESTS:
+            snprintf (buf, buflen, "%" PRIu64 " requests", spec->requests);
+            break;
+        case BOUND_SIZE:
+            snprintf (buf, buflen, "size");
+            break;
+    }
+}
+
 void
 plan_print (const scenario_t *scenario, FILE *out)
 {
@@ -74,18 +93,21 @@ plan_print (const scenario_t *scenario, FILE *out)
              scenario->job_count, scenario->job_count == 1? "": "s",
              scenario->agent_count, scenario->agent_count == 1? "": "s",
              scenario->options.iterations, scenario->options.iterations == 1? "": "s");
-    fprintf (out, "%-20s %-24s %-28s %6s %6s %8s %10s\n",
-             "test", "workloads", "phases", "jobs", "agents", "streams", "bytes");
+    fprintf (out, "%-20s %-24s %-28s %6s %6s %8s %10s  %s\n",
+             "test", "workloads", "phases", "jobs", "agents", "streams", "bytes", "ends");
     bool any_whole_file = false;
     for (size_t t = 0; t < scenario->test_count; t++) {
         const scenario_test_t *test = &scenario->tests [t];
         uint64_t streams = 0, bytes = 0;
         bool whole_file = false;
+        char ends [64] = "-";
         for (size_t j = 0; j < test->job_count; j++) {
             const jobspec_t *spec = &scenario->jobs [test->jobs [j]].spec;
             const workload_desc_t *desc = workload_desc (spec->workload);
             if (!desc || !desc->timed || !desc->stream_results)
                 continue;           //  fills and monitors move no bytes of the test
+            if (streams == 0)
+                s_ends (spec, ends, sizeof ends);
             streams += spec->streams;
             //  A file set's size is the set's, shared by the streams.
             bool set = desc->files [0].option && desc->files [0].naming == FILES_SET;
@@ -99,9 +121,9 @@ plan_print (const scenario_t *scenario, FILE *out)
             snprintf (amount, sizeof amount, "sources");
         else
             opt_format_number (size_opt, bytes, amount, sizeof amount);
-        fprintf (out, "%-20s %-24s %-28s %6zu %6zu %8" PRIu64 " %9s%s\n", test->name, workloads,
-                 phases, test->job_count, s_agent_count (scenario, test), streams,
-                 amount, whole_file && bytes? "+": " ");
+        fprintf (out, "%-20s %-24s %-28s %6zu %6zu %8" PRIu64 " %9s%s %s\n", test->name,
+                 workloads, phases, test->job_count, s_agent_count (scenario, test), streams,
+                 amount, whole_file && bytes? "+": " ", ends);
         any_whole_file |= whole_file;
     }
     if (any_whole_file)

@@ -321,7 +321,8 @@ s_iterations_json (const run_result_t *run)
         if (!builder.ok)
             break;
         s_set (&builder, "test", s_json_text (test->name));
-        s_set (&builder, "first_mbps", s_json_rate (it.first_mbps));
+        //  A test of operations counts them per second, and says so.
+        s_set (&builder, it.rate_ops? "first_ops_per_s": "first_mbps", s_json_rate (it.first_mbps));
         s_set (&builder, "rest", s_stats_json (&it.rest));
         s_set (&builder, "rest_sys_pct", s_stats_json (&it.rest_sys_pct));
         if (json_array_append_new (array, s_finish (&builder)) < 0) {

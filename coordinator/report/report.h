@@ -34,6 +34,11 @@ void report_text_seeds (const run_result_t *run, FILE *out);
 //  (latency_text.c).
 void report_text_latency (const run_result_t *run, FILE *out);
 
+//  sysbench's figures for the random I/O tests: reads, writes and fsyncs
+//  per second, MB/s read and written, the time, operations per minute
+//  and %sys, for the fleet, each host and each stream (requests_text.c).
+void report_text_requests (const run_result_t *run, FILE *out);
+
 //  The results document (results.json): every figure of the run, for
 //  programs. Rates that could not be computed (NAN) are null.
 int report_json (const run_result_t *run, FILE *out);

@@ -182,7 +182,8 @@ s_print_iozone (const run_result_t *run, FILE *out)
         ||  test->iteration != 1)
             continue;
         if (!any)
-            fprintf (out, "\niozone -i 0 (min-max over the runs after the first, %s)\n",
+            fprintf (out, "\niozone -i 0 (min-max over the runs after the first, or of the "
+                          "one run, %s)\n",
                      aggregate_units_name (run->units));
         any = true;
         char name [JOB_NAME_MAX * PRINTABLE_GROWTH + 1];

@@ -422,6 +422,19 @@ s_iteration_row (const void *data, size_t row, table_row_t *cells)
     s_format_rate (it.rest.max, units, cells->cell [5], TABLE_CELL_MAX);
     s_format_rate (it.rest.stddev, units, cells->cell [6], TABLE_CELL_MAX);
     s_format_pct (it.rest_sys_pct.median, cells->cell [7], TABLE_CELL_MAX);
+    //  Operations per second are no MB/s, whatever the units.
+    if (it.rate_ops) {
+        const double figures [] = { it.first_mbps, NAN, it.rest.min, it.rest.median,
+                                    it.rest.max, it.rest.stddev };
+        for (int column = 1; column <= 6; column++) {
+            if (column == 2)
+                continue;
+            aggregate_format_rate (figures [column - 1], cells->cell [column], TABLE_CELL_MAX);
+            if (strcmp (cells->cell [column], "-") != 0)
+                strncat (cells->cell [column], "/s",
+                         TABLE_CELL_MAX - strlen (cells->cell [column]) - 1);
+        }
+    }
 }
 
 
@@ -619,6 +632,7 @@ report_text (const run_result_t *run, FILE *out)
     s_print_warnings (run, out);
     s_print_iterations (run, out);
     report_text_seeds (run, out);
+    report_text_requests (run, out);
     report_text_latency (run, out);
 
     for (size_t test_nbr = 0; test_nbr < run->test_count; test_nbr++) {
