@@ -202,6 +202,7 @@ s_reset_figures (workload_stream_t *ws)
     ws->last_write_ns = 0;
     ws->end_ns = 0;
     ws->extra_usr_ns = ws->extra_sys_ns = 0;
+    ws->ramp_over = false;
 }
 
 //  Run the timed part of one phase, announced for start_at_ns and begun
@@ -236,10 +237,26 @@ s_run_phase (stream_t *self, uint32_t phase, int64_t start_at_ns, int64_t starte
     figures->reads = ws->reads;
     figures->writes = ws->writes;
     figures->fsyncs = ws->fsyncs;
-    figures->start_ns = spec->ramp_ns && ws->count_from_ns > started_ns? ws->count_from_ns
-                                                                         : started_ns;
-    figures->last_write_ns = ws->last_write_ns;
+    //  After a ramp the phase's figures begin where the ramp ended, or
+    //  where the stream ended if it did not last that long (0 of all).
+    figures->start_ns = started_ns;
+    if (ws->count_from_ns > started_ns)
+        figures->start_ns = ws->count_from_ns < ws->end_ns? ws->count_from_ns: ws->end_ns;
+    //  A write that ended in the ramp is no figure's.
+    figures->last_write_ns = ws->last_write_ns > figures->start_ns || ws->last_write_ns == 0?
+                             ws->last_write_ns: figures->start_ns;
     figures->end_ns = ws->end_ns;
+    //  The ramp's CPU is left out with its requests: counted from the
+    //  first request after it, none at all if the ramp outlasted them.
+    if (ws->ramp_over) {
+        usr_before_ns = ws->ramp_usr_ns;
+        sys_before_ns = ws->ramp_sys_ns;
+    }
+    else
+    if (ws->count_from_ns) {
+        usr_before_ns = usr_after_ns;
+        sys_before_ns = sys_after_ns;
+    }
     //  The workload's own threads (bonnie's seekers) worked for the phase too.
     figures->usr_ns = usr_after_ns - usr_before_ns + ws->extra_usr_ns;
     figures->sys_ns = sys_after_ns - sys_before_ns + ws->extra_sys_ns;

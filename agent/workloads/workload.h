@@ -103,6 +103,9 @@ typedef struct {
                                             //  done at or after it; 0 without
     int64_t count_from_ns;                  //  ramp: requests done before it count nowhere;
                                             //  0 without
+    bool ramp_over;                         //  a request was counted after the ramp
+    int64_t ramp_usr_ns;                    //  then the thread's user CPU so far
+    int64_t ramp_sys_ns;                    //  and its system CPU
     atomic_bool stop;                       //  set by the agent: end the timed part soon
     uint64_t counted_bytes;                 //  bytes of the requests counted (`bytes` shows it)
     uint64_t reads;                         //  read requests of the phase
@@ -367,6 +370,10 @@ workload_set_bytes (workload_stream_t *ws, uint64_t bytes)
     atomic_store_explicit (&ws->bytes, bytes, memory_order_relaxed);
 }
 
+//  The first request after the ramp: the CPU the stream's thread spent
+//  so far is the ramp's, left out of the phase's figures. Once a phase.
+void workload_ramp_over (workload_stream_t *ws);
+
 //  One request of kind (MSG_LATENCY_READ, _WRITE, _FSYNC) that began at
 //  begin_ns and ended at end_ns (clock_now_ns around the call), moving
 //  bytes: its time goes into the kind's histogram, and it counts among
@@ -381,6 +388,8 @@ workload_count (workload_stream_t *ws, msg_latency_kind_t kind, int64_t begin_ns
         ws->last_write_ns = end_ns;
     if (end_ns < ws->count_from_ns)
         return;
+    if (ws->count_from_ns && !ws->ramp_over)
+        workload_ramp_over (ws);
     histogram_record (&ws->latency [kind], end_ns - begin_ns);
     if (kind == MSG_LATENCY_READ)
         ws->reads++;

@@ -130,6 +130,14 @@ workload_thread_cpu (int64_t *usr_ns, int64_t *sys_ns)
 }
 
 
+//  The ramp's CPU, noted once.
+void
+workload_ramp_over (workload_stream_t *ws)
+{
+    ws->ramp_over = true;
+    workload_thread_cpu (&ws->ramp_usr_ns, &ws->ramp_sys_ns);
+}
+
 //  A seed from the kernel, or from the clock if it has none to give.
 uint64_t
 workload_random_seed (void)
