@@ -233,7 +233,9 @@ s_end_session (agent_t *self, const char *event, const char *reason)
         else
             s_test_forget (self, "discard", reason);
     }
-    agent_session_end (self->session);
+    size_t removed = agent_session_end (self->session);
+    if (removed)
+        s_log (self, "event=kept-removed files=%zu", removed);
 }
 
 //  HELLO: a probe is always welcome; otherwise start (or renew) the
@@ -304,6 +306,7 @@ s_handle_prepare (agent_t *self)
             .confine = self->confine,
             .memory_bound_bytes = self->memory_bound_bytes,
             .notify_fd = self->notify_fd,
+            .kept = agent_session_kept (self->session),
             .verbose = self->verbose,
             .send = s_send_to_session,
             .send_arg = self

@@ -367,19 +367,40 @@ confine_dirs_move (confine_dirs_t *self, confine_dirs_t *from)
     return 0;
 }
 
-//  Remove the recorded directories, the last made first.
+//  Remove the recorded directories that are empty, the last made first,
+//  and keep the record of the others, in their order.
 void
-confine_dirs_remove (confine_dirs_t *self)
+confine_dirs_prune (confine_dirs_t *self)
 {
+    bool *kept = calloc (self->count? self->count: 1, sizeof (bool));
     for (size_t index = self->count; index-- > 0; ) {
         s_made_t *made = &self->entries [index];
         struct stat st;
         //  rmdir refuses a directory that is not empty, which is what we
         //  want: whatever is in it is not ours to take.
-        if (fstatat (made->parent_fd, made->name, &st, AT_SYMLINK_NOFOLLOW) == 0
-        &&  S_ISDIR (st.st_mode) && st.st_dev == made->dev && st.st_ino == made->ino)
-            unlinkat (made->parent_fd, made->name, AT_REMOVEDIR);
+        bool same = fstatat (made->parent_fd, made->name, &st, AT_SYMLINK_NOFOLLOW) == 0
+                 && S_ISDIR (st.st_mode) && st.st_dev == made->dev && st.st_ino == made->ino;
+        if (same && unlinkat (made->parent_fd, made->name, AT_REMOVEDIR) == -1 && kept)
+            kept [index] = true;
     }
+    size_t count = 0;
+    for (size_t index = 0; index < self->count; index++) {
+        if (kept && kept [index])
+            self->entries [count++] = self->entries [index];
+        else {
+            close (self->entries [index].parent_fd);
+            free (self->entries [index].name);
+        }
+    }
+    self->count = count;
+    free (kept);
+}
+
+//  Remove the recorded directories, the last made first.
+void
+confine_dirs_remove (confine_dirs_t *self)
+{
+    confine_dirs_prune (self);
     confine_dirs_forget (self);
 }
 

@@ -85,6 +85,11 @@ int confine_dirs_move (confine_dirs_t *self, confine_dirs_t *from);
 //  path, which a swapped directory could redirect.
 void confine_dirs_remove (confine_dirs_t *self);
 
+//  Remove the recorded directories that are empty as confine_dirs_remove
+//  does, and keep recording those that are not (what is in them may go
+//  later, and they after it).
+void confine_dirs_prune (confine_dirs_t *self);
+
 //  Forget the directories recorded, leaving them in place (keep = yes).
 void confine_dirs_forget (confine_dirs_t *self);
 

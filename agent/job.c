@@ -18,6 +18,9 @@ struct _job_t {
     jobspec_t spec;                 //  its options; streams point here
     const workload_desc_t *desc;    //  what its workload is (proto/workload.c)
     const workload_ops_t *ops;      //  how this agent runs it
+    workload_job_t shared;          //  what its streams share (ops->job_prepare)
+    bool shared_made;               //  job_prepare succeeded: job_cleanup is owed
+    bool accepted;                  //  job_new went through: its streams may become ready
     stream_t **streams;             //  spec.streams of them
     size_t stream_count;            //  streams created so far
     int job_class;                  //  CLASS_DISK or CLASS_NETWORK, as this agent sees it
@@ -121,12 +124,40 @@ s_resolve_file (job_t *self, confine_t *confine, size_t f, uint64_t index,
                               s_ledger_use (self, file), resolved, err, errlen);
 }
 
+//  Resolve a file set (randrw's path.1 .. path.N, or path itself for
+//  one) under the roots once, making its directories: its files differ
+//  from the set's path only by their suffix, so they share its directory,
+//  and each is opened by name in that directory, refusing a symlink.
+//  Claim it in the ledger as one set; the spec the streams read gets the
+//  resolved path, and so does every stream. Returns 0, or -1 with err.
+static int
+s_resolve_set (job_t *self, confine_t *confine, size_t f, char (*paths) [JOB_PATH_MAX + 1],
+               char *err, size_t errlen)
+{
+    const workload_file_t *file = &self->desc->files [f];
+    const opt_def_t *opt = jobspec_option (file->option);
+    char *value = (char *) &self->spec + opt->offset;
+    char resolved [JOB_PATH_MAX + 1];
+    char longest [JOB_PATH_MAX + 1];
+    if (confine_resolve (confine, value, self->made, resolved, sizeof (resolved),
+                         err, errlen) == -1)
+        return -1;
+    msg_strcpy (value, resolved, opt->capacity);
+    if (workload_file_path (&self->spec, f, self->spec.files - 1, longest, sizeof (longest)) == -1)
+        return s_too_long (self, file, err, errlen);
+    for (uint64_t index = 0; index < self->spec.streams; index++)
+        msg_strcpy (paths [index], resolved, JOB_PATH_MAX + 1);
+    return ledger_claim_set (self->ledger, self->job_id, self->spec.name,
+                             s_ledger_use (self, file), resolved, self->spec.files, err, errlen);
+}
+
 //  Resolve every file the job names, as its workload's row says: a
 //  shared file once, into the spec the streams read (a copy's source);
 //  an nfs:// URL only against the servers this agent may read; the
 //  per-stream files into paths[] (at most one per-stream option; a
-//  per-stream URL gives each stream its URL there, unresolved). Learns
-//  the job's class from the file it reads. Returns 0, or -1 with err.
+//  per-stream URL gives each stream its URL there, unresolved); a file
+//  set once (s_resolve_set). Learns the job's class from the file it
+//  reads. Returns 0, or -1 with err.
 static int
 s_resolve_files (job_t *self, confine_t *confine, char (*paths) [JOB_PATH_MAX + 1],
                  char *err, size_t errlen)
@@ -148,6 +179,11 @@ s_resolve_files (job_t *self, confine_t *confine, char (*paths) [JOB_PATH_MAX + 
                 if (workload_file_path (&self->spec, f, index, paths [index],
                                         JOB_PATH_MAX + 1) == -1)
                     return s_too_long (self, file, err, errlen);
+            continue;
+        }
+        if (file->naming == FILES_SET) {
+            if (s_resolve_set (self, confine, f, paths, err, errlen) == -1)
+                return -1;
             continue;
         }
         if (file->naming == FILES_SHARED) {
@@ -224,9 +260,9 @@ job_new (uint32_t test_id, uint32_t job_id, const jobspec_t *spec, confine_t *co
     }
     if (self->ops->validate && self->ops->validate (&self->spec, err, errlen) == -1)
         goto fail;
-    uint64_t stream_bytes = self->ops->stream_memory? self->ops->stream_memory (spec): 0;
-    if (ledger_claim_memory (ledger, job_id, spec->name, spec->streams, stream_bytes,
-                             err, errlen) == -1)
+    uint64_t buffer_bytes = self->ops->stream_memory? self->ops->stream_memory (spec): 0;
+    if (ledger_claim_memory (ledger, job_id, spec->name, spec->streams, buffer_bytes,
+                             STREAM_FIGURES_BYTES, err, errlen) == -1)
         goto fail;
     self->streams = calloc (spec->streams, sizeof (stream_t *));
     paths = calloc (spec->streams, sizeof (*paths));
@@ -238,6 +274,14 @@ job_new (uint32_t test_id, uint32_t job_id, const jobspec_t *spec, confine_t *co
     if (s_resolve_files (self, confine, paths, err, errlen) == -1)
         goto fail;
 
+    //  What the streams share, on the files as resolved.
+    self->shared.spec = &self->spec;
+    self->shared.kept = ledger_kept (ledger, &self->shared.session_id);
+    if (self->ops->job_prepare) {
+        if (self->ops->job_prepare (&self->shared, err, errlen) == -1)
+            goto fail;
+        self->shared_made = true;
+    }
     //  A job that samples the host runs one phase, as long as the test.
     uint32_t phases = self->desc->samples_host? 1: workload_phase_count (self->desc);
     for (uint32_t index = 0; index < spec->streams; index++) {
@@ -245,6 +289,8 @@ job_new (uint32_t test_id, uint32_t job_id, const jobspec_t *spec, confine_t *co
                                             phases, err, errlen);
         if (!self->streams [index])
             goto fail;
+        if (self->shared_made)
+            stream_set_job (self->streams [index], &self->shared);
         self->stream_count++;
     }
     atomic_init (&self->unprepared, (unsigned) self->stream_count);
@@ -271,6 +317,7 @@ job_new (uint32_t test_id, uint32_t job_id, const jobspec_t *spec, confine_t *co
     if (!self->desc->timed)
         job_start (self, 0, 0);
     free (paths);
+    self->accepted = true;
     return self;
 
 fail:
@@ -290,8 +337,16 @@ job_destroy (job_t **self_p)
     //  Stop them all first, so that the threads end together rather than
     //  one after another.
     job_stop (self, "discarded");
+    bool prepared = self->accepted;
+    for (size_t index = 0; index < self->stream_count; index++) {
+        stream_wait (self->streams [index]);
+        prepared &= stream_prepared (self->streams [index]) == 1;
+    }
     for (size_t index = 0; index < self->stream_count; index++)
         stream_destroy (&self->streams [index]);
+    //  What the streams shared goes after the last of them.
+    if (self->shared_made)
+        self->ops->job_cleanup (&self->shared, prepared);
     //  A job that failed still holds the directories it made: nothing
     //  else can be in them yet.
     if (self->made)

@@ -14,12 +14,19 @@
     and by device and inode where the file exists, which also sees
     through bind mounts. A file may be read by any number of jobs and
     written by one; a fill's file may be read by the copies of the same
-    test (that is what it is for), any other written file may not.
+    test (that is what it is for), any other written file may not. A file
+    set (randrw's path.1 .. path.N) is claimed as one: every file of it
+    is compared by its name, which the set's path and a suffix make.
+
+    Files a test's jobs hand over to the session (agent/kept.h) outlive
+    the test; the ledger knows where they go, and the directories the
+    test made that still hold them go with them.
 */
 #ifndef IOFLEET_LEDGER_H
 #define IOFLEET_LEDGER_H
 
 #include "confine.h"
+#include "kept.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -44,13 +51,15 @@ void ledger_destroy (ledger_t **self_p);
 //  The bound on the buffers of one test, in bytes.
 uint64_t ledger_memory_bound (ledger_t *self);
 
-//  Claim the buffers of job job_id (named name): streams of
-//  stream_bytes each. Returns 0, or -1 with "job big: its buffers need
-//  16G (256 streams of 64M), and the test holds 1G already, over this
-//  agent's bound of 6G per test (--max-memory)" in err when the test
-//  would then hold more than the bound.
-int ledger_claim_memory (ledger_t *self, uint32_t job_id, const char *name,
-                         uint64_t streams, uint64_t stream_bytes, char *err, size_t errlen);
+//  Claim the memory of job job_id (named name): streams of buffer_bytes
+//  of buffers and figures_bytes of figures (the stream's state and
+//  latency histograms) each. Returns 0, or -1 with "job big: its streams
+//  need 16.02G (256 streams of 64M of buffers and 64K of figures), and
+//  the test holds 1G already, over this agent's bound of 6G per test
+//  (--max-memory)" in err when the test would then hold more than the
+//  bound.
+int ledger_claim_memory (ledger_t *self, uint32_t job_id, const char *name, uint64_t streams,
+                         uint64_t buffer_bytes, uint64_t figures_bytes, char *err, size_t errlen);
 
 //  Claim file path (resolved) for job job_id (named name) used as use.
 //  Returns 0, or -1 with "job B: writes the same file as job A (PATH)"
@@ -58,6 +67,20 @@ int ledger_claim_memory (ledger_t *self, uint32_t job_id, const char *name,
 //  err when another claim of the test forbids it.
 int ledger_claim_file (ledger_t *self, uint32_t job_id, const char *name,
                        ledger_use_t use, const char *path, char *err, size_t errlen);
+
+//  Claim the file set base.1 .. base.count (base itself if count is 1)
+//  for job job_id, as ledger_claim_file would each of them. Returns 0,
+//  or -1 with the reason in err.
+int ledger_claim_set (ledger_t *self, uint32_t job_id, const char *name, ledger_use_t use,
+                      const char *base, uint64_t count, char *err, size_t errlen);
+
+//  Files of the test may outlive it in kept, for the session that holds
+//  kept now (NULL: they may not).
+void ledger_keep_in (ledger_t *self, kept_t *kept);
+
+//  Where files of the test may go to outlive it, or NULL; and the
+//  session they would be kept for.
+kept_t *ledger_kept (ledger_t *self, uint64_t *session_id);
 
 //  Job job_id is prepared: learn the device and inode of its files that
 //  exist now (created by its prepare), for the jobs that come after.
@@ -72,7 +95,8 @@ int ledger_adopt_dirs (ledger_t *self, confine_dirs_t *made);
 void ledger_forget_job (ledger_t *self, uint32_t job_id);
 
 //  The test is over and its files are gone: remove the directories it
-//  made (the deepest first, each only if empty) and forget every claim.
+//  made (the deepest first, each only if empty), hand those that still
+//  hold files the session keeps over to it, and forget every claim.
 void ledger_clear (ledger_t *self);
 
 #endif

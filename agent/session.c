@@ -18,12 +18,18 @@ struct _agent_session_t {
     uint32_t lease_ms;                  //  silence after which the session ends
     int64_t started_ns;                 //  when the session began
     int64_t last_heard_ns;              //  when the peer last sent anything
+    kept_t *kept;                       //  files its tests laid out for later ones
 };
 
 agent_session_t *
 agent_session_new (void)
 {
-    return calloc (1, sizeof (agent_session_t));
+    agent_session_t *self = calloc (1, sizeof (agent_session_t));
+    if (self)
+        self->kept = kept_new ();
+    if (self && !self->kept)
+        agent_session_destroy (&self);
+    return self;
 }
 
 void
@@ -32,6 +38,7 @@ agent_session_destroy (agent_session_t **self_p)
     if (!self_p || !*self_p)
         return;
     zframe_destroy (&(*self_p)->peer);
+    kept_destroy (&(*self_p)->kept);
     free (*self_p);
     *self_p = NULL;
 }
@@ -65,6 +72,7 @@ agent_session_hello (agent_session_t *self, zframe_t *peer, const msg_hello_t *h
         self->peer = zframe_dup (peer);
         self->id = s_new_id ();
         self->started_ns = now_ns;
+        kept_begin (self->kept, self->id);
     }
     self->last_heard_ns = now_ns;
     self->lease_ms = lease_ms;
@@ -114,6 +122,12 @@ agent_session_age_ns (agent_session_t *self, int64_t now_ns)
     return self->peer? now_ns - self->started_ns: 0;
 }
 
+kept_t *
+agent_session_kept (agent_session_t *self)
+{
+    return self->kept;
+}
+
 void
 agent_session_heard (agent_session_t *self, int64_t now_ns)
 {
@@ -135,11 +149,13 @@ agent_session_expired (agent_session_t *self, int64_t now_ns)
     return self->peer && now_ns >= agent_session_deadline_ns (self);
 }
 
-void
+size_t
 agent_session_end (agent_session_t *self)
 {
+    size_t removed = kept_end (self->kept);
     zframe_destroy (&self->peer);
     self->id = 0;
     self->lease_ms = 0;
     self->coordinator [0] = '\0';
+    return removed;
 }

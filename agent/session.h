@@ -7,10 +7,14 @@
     coordinator and every PONG carries it back, so that a coordinator
     whose session this agent no longer holds (the agent was restarted on
     the same endpoint, or the lease ran out) learns it from the next
-    keepalive. The session knows nothing of tests.
+    keepalive. The session knows nothing of tests; it holds the files
+    its tests laid out for later ones (agent/kept.h), and removes them
+    when it ends.
 */
 #ifndef IOFLEET_AGENT_SESSION_H
 #define IOFLEET_AGENT_SESSION_H
+
+#include "kept.h"
 
 #include "../proto/msg.h"
 
@@ -30,7 +34,8 @@ typedef enum {
 //  An agent without a session. NULL if out of memory.
 agent_session_t *agent_session_new (void);
 
-//  Destroy; safe on NULL, NULLs the caller's pointer.
+//  Destroy, ending a session still open; safe on NULL, NULLs the
+//  caller's pointer.
 void agent_session_destroy (agent_session_t **self_p);
 
 //  A HELLO (not a probe) from peer at now_ns: open a session, renew the
@@ -52,6 +57,10 @@ uint64_t agent_session_id (agent_session_t *self);
 uint32_t agent_session_lease_ms (agent_session_t *self);
 int64_t agent_session_age_ns (agent_session_t *self, int64_t now_ns);
 
+//  The files the session keeps for its later tests (borrowed; never
+//  NULL for a session built by agent_session_new).
+kept_t *agent_session_kept (agent_session_t *self);
+
 //  The peer said something at now_ns: the lease starts again.
 void agent_session_heard (agent_session_t *self, int64_t now_ns);
 
@@ -60,7 +69,8 @@ void agent_session_heard (agent_session_t *self, int64_t now_ns);
 int64_t agent_session_deadline_ns (agent_session_t *self);
 bool agent_session_expired (agent_session_t *self, int64_t now_ns);
 
-//  End the session (BYE, lease expired): the agent is idle again.
-void agent_session_end (agent_session_t *self);
+//  End the session (BYE, lease expired): the files it kept are removed,
+//  and the agent is idle again. Returns the files removed.
+size_t agent_session_end (agent_session_t *self);
 
 #endif

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +71,9 @@ struct _stream_t {
     s_figures_t figures;            //  the last phase done
     uint32_t results_taken;         //  phases whose figures the loop took
 };
+
+_Static_assert (sizeof (stream_t) <= STREAM_FIGURES_BYTES,
+                "the bound on a test's memory counts a stream's figures as this");
 
 //  Create a stream; its thread comes with stream_launch.
 stream_t *
@@ -187,20 +189,41 @@ s_record_abort (stream_t *self)
     figures->err_no = ECANCELED;
 }
 
-//  Run the timed part of one phase from started_ns and record it.
-//  Returns the workload's status.
-static int
-s_run_phase (stream_t *self, uint32_t phase, int64_t started_ns)
+//  Every figure of the workload's side back to zero, for a new phase (or
+//  one reported as not run).
+static void
+s_reset_figures (workload_stream_t *ws)
 {
-    workload_stream_t *ws = &self->ws;
-    s_figures_t *figures = &self->figures;
     atomic_store_explicit (&ws->bytes, 0, memory_order_relaxed);
-    ws->start_ns = started_ns;
-    ws->paced_ns = 0;
+    ws->counted_bytes = 0;
     ws->reads = ws->writes = ws->fsyncs = 0;
+    for (int kind = 0; kind < MSG_LATENCY_KINDS; kind++)
+        histogram_init (&ws->latency [kind]);
     ws->last_write_ns = 0;
     ws->end_ns = 0;
     ws->extra_usr_ns = ws->extra_sys_ns = 0;
+    ws->ramp_over = false;
+}
+
+//  Run the timed part of one phase, announced for start_at_ns and begun
+//  at started_ns, and record it. A runtime ends it at the announced
+//  instant plus the runtime, the same for every stream of the test
+//  whenever each of them woke; a ramp leaves out what completes before
+//  the announced instant plus the ramp, which becomes the phase's start.
+//  Returns the workload's status.
+static int
+s_run_phase (stream_t *self, uint32_t phase, int64_t start_at_ns, int64_t started_ns)
+{
+    workload_stream_t *ws = &self->ws;
+    s_figures_t *figures = &self->figures;
+    const jobspec_t *spec = ws->spec;
+    s_reset_figures (ws);
+    ws->start_ns = started_ns;
+    ws->paced_ns = 0;
+    //  START keeps its instant within an hour of now, and the options'
+    //  bounds keep runtime within a week: no overflow.
+    ws->stop_ns = spec->runtime_ns? start_at_ns + spec->runtime_ns: 0;
+    ws->count_from_ns = spec->ramp_ns? start_at_ns + spec->ramp_ns: 0;
     atomic_store_explicit (&self->state, S_RUNNING, memory_order_release);
 
     int64_t usr_before_ns, sys_before_ns, usr_after_ns, sys_after_ns;
@@ -214,9 +237,26 @@ s_run_phase (stream_t *self, uint32_t phase, int64_t started_ns)
     figures->reads = ws->reads;
     figures->writes = ws->writes;
     figures->fsyncs = ws->fsyncs;
+    //  After a ramp the phase's figures begin where the ramp ended, or
+    //  where the stream ended if it did not last that long (0 of all).
     figures->start_ns = started_ns;
-    figures->last_write_ns = ws->last_write_ns;
+    if (ws->count_from_ns > started_ns)
+        figures->start_ns = ws->count_from_ns < ws->end_ns? ws->count_from_ns: ws->end_ns;
+    //  A write that ended in the ramp is no figure's.
+    figures->last_write_ns = ws->last_write_ns > figures->start_ns || ws->last_write_ns == 0?
+                             ws->last_write_ns: figures->start_ns;
     figures->end_ns = ws->end_ns;
+    //  The ramp's CPU is left out with its requests: counted from the
+    //  first request after it, none at all if the ramp outlasted them.
+    if (ws->ramp_over) {
+        usr_before_ns = ws->ramp_usr_ns;
+        sys_before_ns = ws->ramp_sys_ns;
+    }
+    else
+    if (ws->count_from_ns) {
+        usr_before_ns = usr_after_ns;
+        sys_before_ns = sys_after_ns;
+    }
     //  The workload's own threads (bonnie's seekers) worked for the phase too.
     figures->usr_ns = usr_after_ns - usr_before_ns + ws->extra_usr_ns;
     figures->sys_ns = sys_after_ns - sys_before_ns + ws->extra_sys_ns;
@@ -274,10 +314,12 @@ s_stream_thread (void *args)
             break;              //  stopped between phases: nothing began
         memset (&self->figures, 0, sizeof (self->figures));
         int status = WORKLOAD_STOPPED;
-        if (start_at_ns == -1 || workload_stopping (&self->ws))
+        if (start_at_ns == -1 || workload_stopping (&self->ws)) {
+            s_reset_figures (&self->ws);
             s_record_abort (self);
+        }
         else
-            status = s_run_phase (self, phase, started_ns);
+            status = s_run_phase (self, phase, start_at_ns, started_ns);
         atomic_store_explicit (&self->state, S_WAITING, memory_order_release);
         s_publish (self, phase);
         s_notify (self);
@@ -300,12 +342,9 @@ stream_launch (stream_t *self, int notify_fd, stream_prepared_fn *prepared, void
     self->prepared_arg = arg;
 
     //  Signals belong to the loop thread: a SIGTERM taken by a stream
-    //  thread would not interrupt the loop's poll.
-    sigset_t all, previous;
-    sigfillset (&all);
-    pthread_sigmask (SIG_SETMASK, &all, &previous);
-    int rc = pthread_create (&self->thread, NULL, s_stream_thread, self);
-    pthread_sigmask (SIG_SETMASK, &previous, NULL);
+    //  thread would not interrupt the loop's poll. A small stack, so that
+    //  a thousand streams cost little.
+    int rc = workload_thread_start (&self->thread, s_stream_thread, self);
     if (rc != 0) {
         snprintf (err, errlen, "pthread_create(stream %u): %s", self->ws.index, strerror (rc));
         return -1;
@@ -351,6 +390,7 @@ stream_start (stream_t *self, uint32_t phase, int64_t start_ns)
         msg_strcpy (cause, self->figures.error [0]? self->figures.error: self->prepare_error,
                     sizeof (cause));
         memset (&self->figures, 0, sizeof (self->figures));
+        s_reset_figures (&self->ws);
         self->figures.err_no = ECANCELED;
         snprintf (self->figures.error, sizeof (self->figures.error),
                   "not run: the stream stopped before (%s)", cause);
@@ -415,6 +455,14 @@ stream_bytes (stream_t *self)
     return atomic_load_explicit (&self->ws.bytes, memory_order_relaxed);
 }
 
+//  What the job's streams share, before the stream is launched.
+void
+stream_set_job (stream_t *self, workload_job_t *job)
+{
+    assert (!self->launched);
+    self->ws.job = job;
+}
+
 //  Index of the stream within its job.
 uint32_t
 stream_index (stream_t *self)
@@ -473,5 +521,6 @@ stream_take_result (stream_t *self, msg_result_t *result)
     result->err_no = figures->err_no;
     msg_strcpy (result->error, figures->error, sizeof (result->error));
     msg_strcpy (result->path, self->ws.path, sizeof (result->path));
+    memcpy (result->latency, self->ws.latency, sizeof (result->latency));
     return true;
 }

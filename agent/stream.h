@@ -43,6 +43,15 @@ typedef void (stream_prepared_fn) (void *arg, stream_t *stream, int rc);
 stream_t *stream_new (const workload_ops_t *ops, const jobspec_t *spec, uint32_t index,
                       const char *path, uint32_t phase_count, char *err, size_t errlen);
 
+//  Give the stream what the streams of its job share (a workload with
+//  job_prepare), before it is launched.
+void stream_set_job (stream_t *self, workload_job_t *job);
+
+//  What one stream holds beside its workload's buffers (ops->
+//  stream_memory): its state and its latency histograms, three of about
+//  16K, rounded up. The agent's bound on a test's memory counts both.
+#define STREAM_FIGURES_BYTES (64 * 1024)
+
 //  Stop the stream if it runs, wait for its thread, let the workload clean
 //  up. Files are removed unless spec->keep, and always if the stream was
 //  never ready (a job that never became ready leaves nothing behind).

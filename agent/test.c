@@ -162,6 +162,8 @@ agent_test_new (const agent_test_config_t *config, uint32_t test_id, const char 
     self->hostwatch = hostwatch_new ("/proc", "/sys");
     if (!self->ledger || !self->hostwatch)
         agent_test_destroy (&self);
+    else
+        ledger_keep_in (self->ledger, config->kept);
     return self;
 }
 

@@ -17,6 +17,7 @@
 #define IOFLEET_AGENT_TEST_H
 
 #include "confine.h"
+#include "kept.h"
 
 #include "../proto/msg.h"
 
@@ -34,6 +35,7 @@ typedef struct {
     confine_t *confine;             //  the roots (borrowed)
     uint64_t memory_bound_bytes;    //  the buffers one test may hold
     int notify_fd;                  //  the eventfd its streams write to
+    kept_t *kept;                   //  where files may outlive the test (the session's), or NULL
     bool verbose;                   //  log every sample too
     agent_test_send_fn *send;       //  where its messages go
     void *send_arg;                 //  send's argument

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# --max-memory bounds the buffers one test may hold on an agent (streams x
-# bs over its jobs): a test beyond it fails at prepare with an error that
-# names the job, what it asks and the bound, and nothing is created; a
-# test within it runs. The flag takes sizes as job options do, and a bad
+# --max-memory bounds the memory one test may hold on an agent (streams
+# x their buffers and figures, over its jobs): a test beyond it fails at
+# prepare with an error that names the job, what it asks and the bound,
+# and nothing is created; a test within it runs. The flag takes sizes as job options do, and a bad
 # one is a usage error.
 . "$(dirname "$0")/lib.sh"
 
-start_agent a1 --max-memory 4M
-grep -q "event=memory-bound test_bytes=4194304 from=--max-memory" "$SCRATCH/a1.log" ||
+start_agent a1 --max-memory 5M
+grep -q "event=memory-bound test_bytes=5242880 from=--max-memory" "$SCRATCH/a1.log" ||
     fail "the agent does not log its bound"
 cat > "$SCRATCH/mem.ini" <<INI
 [global]
@@ -37,7 +37,7 @@ RESULTS=$SCRATCH/res
 "$BIN/iofleet" run "$SCRATCH/mem.ini" -o "$RESULTS" >"$SCRATCH/out" 2>"$SCRATCH/err" || rc=$?
 cat "$SCRATCH/out" "$SCRATCH/err"
 [ "$rc" = 1 ] || fail "exit $rc with a test beyond the bound, expected 1"
-grep -q "job second: its buffers need 2M (2 streams of 1M), and the test holds 3M already, over this agent's bound of 4M per test (--max-memory)" \
+grep -q "job second: its streams need 2176K (2 streams of 1M of buffers and 64K of figures), and the test holds 3264K already, over this agent's bound of 5M per test (--max-memory)" \
     "$SCRATCH/err" || fail "the refusal does not name the job, its figure and the bound"
 [ "$(json '[s["bytes"] for s in r["tests"][0]["streams"]]')" = "[1048576, 1048576, 1048576, 1048576]" ] ||
     fail "the test within the bound did not run whole"

@@ -254,6 +254,7 @@ figures = {
     "disk MB/s": lambda s: s["disk"]["combined_mbps"] if s["network"]["streams"] else None,
     "network MB/s": lambda s: s["network"]["combined_mbps"] if s["network"]["streams"] else None,
     "%sys": lambda s: s["sys_pct"],
+    "p99": lambda s: s.get("latency_p99_ns"),
 }
 def values(r, test, get, kind):
     runs = [t for t in r["tests"] if t["name"] == test]

@@ -61,6 +61,7 @@ typedef struct {
     uint64_t random;                //  splitmix64 state of its offsets
     uint64_t reads;                 //  seeks done (a read each)
     uint64_t writes;                //  write calls of its write-backs
+    histogram_t latency [MSG_LATENCY_KINDS];    //  time of its read and write calls
     int64_t last_io_ns;             //  end of its last I/O call, 0 if none
     int64_t usr_ns;                 //  user CPU of its seeks
     int64_t sys_ns;                 //  system CPU of its seeks
@@ -85,11 +86,11 @@ struct _s_bonnie_t {
 };
 
 
-//  A chunk for the stream, and one for each seeker.
+//  A chunk for the stream, and for each seeker one and its histograms.
 static uint64_t
 s_bonnie_stream_memory (const jobspec_t *spec)
 {
-    return (1 + spec->seekers) * spec->bs_bytes;
+    return (1 + spec->seekers) * spec->bs_bytes + spec->seekers * sizeof (s_seeker_t);
 }
 
 //  --------------------------------------------------------------------
@@ -126,10 +127,15 @@ s_seek_once (s_seeker_t *seeker, uint64_t offset, bool write_back)
         return -1;
     }
     ssize_t got;
-    do
+    int64_t begin_ns, end_ns;
+    do {
+        begin_ns = clock_now_ns ();
         got = read (seeker->fd, seeker->buffer, bs_bytes);
-    while (got == -1 && errno == EINTR);
+        end_ns = clock_now_ns ();
+    } while (got == -1 && errno == EINTR);
     seeker->reads++;
+    histogram_record (&seeker->latency [MSG_LATENCY_READ], end_ns - begin_ns);
+    seeker->last_io_ns = end_ns;
     if (got <= 0) {
         s_seeker_fail (seeker, got == 0? EIO: errno, "read", offset,
                        got == 0? "the file is shorter than it was written": NULL);
@@ -145,11 +151,15 @@ s_seek_once (s_seeker_t *seeker, uint64_t offset, bool write_back)
     }
     size_t written_bytes = 0;
     while (written_bytes < (size_t) got) {
+        begin_ns = clock_now_ns ();
         ssize_t written = write (seeker->fd, seeker->buffer + written_bytes,
                                  (size_t) got - written_bytes);
+        end_ns = clock_now_ns ();
         if (written == -1 && errno == EINTR)
             continue;
         seeker->writes++;
+        histogram_record (&seeker->latency [MSG_LATENCY_WRITE], end_ns - begin_ns);
+        seeker->last_io_ns = end_ns;
         if (written <= 0) {
             s_seeker_fail (seeker, written == 0? EIO: errno, "write", offset + written_bytes,
                            written == 0? "wrote nothing": NULL);
@@ -175,8 +185,6 @@ s_seek (s_seeker_t *seeker)
         if (s_seek_once (seeker, chunk * ws->spec->bs_bytes, write_back) == -1)
             break;
     }
-    if (seeker->reads > 0)
-        seeker->last_io_ns = clock_now_ns ();
 }
 
 //  A seeker's thread: wait for the seeks phase (or cleanup), seek with its
@@ -232,8 +240,7 @@ s_seekers_launch (workload_stream_t *ws, s_bonnie_t *state, char *err, size_t er
         if (seeker->fd == -1
         ||  workload_buffer_new (&seeker->buffer, (size_t) ws->spec->bs_bytes, err, errlen) == -1)
             return -1;
-        //  The stream's thread blocks every signal, and so do they.
-        int rc = pthread_create (&seeker->thread, NULL, s_seeker_thread, seeker);
+        int rc = workload_thread_start (&seeker->thread, s_seeker_thread, seeker);
         if (rc != 0) {
             snprintf (err, errlen, "pthread_create(seeker %llu): %s",
                       (unsigned long long) index + 1, strerror (rc));
@@ -263,6 +270,10 @@ s_seeks_run (workload_stream_t *ws, s_bonnie_t *state)
         seeks += seeker->reads;
         ws->reads += seeker->reads;
         ws->writes += seeker->writes;
+        //  Their latency is the stream's: each seeker's histograms join
+        //  its own, exactly (a count of 2^64 is beyond any phase).
+        for (int kind = 0; kind < MSG_LATENCY_KINDS; kind++)
+            histogram_merge (&ws->latency [kind], &seeker->latency [kind]);
         ws->extra_usr_ns += seeker->usr_ns;
         ws->extra_sys_ns += seeker->sys_ns;
         if (seeker->last_io_ns > ws->last_write_ns)
@@ -279,26 +290,32 @@ s_seeks_run (workload_stream_t *ws, s_bonnie_t *state)
     //  Every seeker wrote through the same file: one flush covers them
     //  all. No bytes given, so that the end of the last write-back stays
     //  the seekers' own.
-    return workload_output_end (ws, &state->seekers [0].fd, 0, status);
+    return workload_output_end (ws, &state->seekers [0].fd, status);
 }
 
 //  --------------------------------------------------------------------
 //  The stream's own phases
 
-//  One read(2) of up to want_bytes at offset. Returns the bytes read, or
-//  -1 with the failure recorded: an error, or the end of the file before
-//  size (the file is ours, and shorter than it was written).
+//  One read(2) of up to want_bytes at offset, timed and counted (its
+//  bytes too if count_bytes). Returns the bytes read, or -1 with the
+//  failure recorded: an error, or the end of the file before size (the
+//  file is ours, and shorter than it was written).
 static ssize_t
 s_read_chunk (workload_stream_t *ws, int fd, unsigned char *buffer, size_t want_bytes,
-              uint64_t offset)
+              uint64_t offset, bool count_bytes)
 {
     ssize_t got;
-    do
+    int64_t begin_ns, end_ns;
+    do {
+        begin_ns = clock_now_ns ();
         got = read (fd, buffer, want_bytes);
-    while (got == -1 && errno == EINTR);
-    ws->reads++;
+        end_ns = clock_now_ns ();
+    } while (got == -1 && errno == EINTR);
+    int err_no = errno;
+    workload_count (ws, MSG_LATENCY_READ, begin_ns, end_ns,
+                    count_bytes && got > 0? (uint64_t) got: 0);
     if (got == -1)
-        workload_fail (ws, errno, "read(%s at %llu)", ws->shown, (unsigned long long) offset);
+        workload_fail (ws, err_no, "read(%s at %llu)", ws->shown, (unsigned long long) offset);
     else
     if (got == 0)
         workload_fail (ws, EIO, "read(%s): the file ended at %llu bytes, before %llu",
@@ -341,16 +358,14 @@ s_pass_run (workload_stream_t *ws, s_bonnie_t *state, bool rewrite)
             break;
         }
         size_t want_bytes = (size_t) (size_bytes - offset < bs_bytes? size_bytes - offset: bs_bytes);
-        ssize_t got = s_read_chunk (ws, fd, state->buffer, want_bytes, offset);
+        ssize_t got = s_read_chunk (ws, fd, state->buffer, want_bytes, offset, !rewrite);
         if (got == -1) {
             status = WORKLOAD_FAILED;
             break;
         }
         offset += (uint64_t) got;
-        if (!rewrite) {
-            workload_set_bytes (ws, offset);
+        if (!rewrite)
             continue;
-        }
         state->buffer [0]++;
         if (lseek (fd, -(off_t) got, SEEK_CUR) == -1) {
             workload_fail (ws, errno, "lseek(%s at %llu)", ws->shown,
@@ -362,9 +377,7 @@ s_pass_run (workload_stream_t *ws, s_bonnie_t *state, bool rewrite)
             status = WORKLOAD_FAILED;
     }
     if (rewrite)
-        return workload_output_end (ws, &fd, written_bytes, status);
-    if (offset > 0)
-        ws->last_write_ns = clock_now_ns ();
+        return workload_output_end (ws, &fd, status);
     close (fd);
     ws->end_ns = clock_now_ns ();
     return status;
@@ -407,7 +420,7 @@ s_bonnie_run (workload_stream_t *ws, uint32_t phase)
     if (phase == 0) {
         uint64_t done_bytes = 0;
         int status = workload_write_blocks (ws, state->out.fd, state->buffer, NULL, &done_bytes);
-        return workload_output_end (ws, &state->out.fd, done_bytes, status);
+        return workload_output_end (ws, &state->out.fd, status);
     }
     if (phase == 1 || phase == 2)
         return s_pass_run (ws, state, phase == 1);

@@ -123,8 +123,9 @@ s_copy_run (workload_stream_t *ws, uint32_t phase)
         }
         uint64_t want_bytes = state->size_bytes - read_bytes < bs_bytes?
                               state->size_bytes - read_bytes: bs_bytes;
+        //  A copy's bytes are those it writes.
         ssize_t got = workload_source_read (ws, &state->source, state->buffer,
-                                            (size_t) want_bytes, read_bytes);
+                                            (size_t) want_bytes, read_bytes, 0);
         if (got == -1) {
             status = WORKLOAD_FAILED;
             break;
@@ -148,7 +149,7 @@ s_copy_run (workload_stream_t *ws, uint32_t phase)
             break;
         }
     }
-    return workload_output_end (ws, &state->out.fd, done_bytes, status);
+    return workload_output_end (ws, &state->out.fd, status);
 }
 
 //  Close both ends, free, and remove the destination unless kept.

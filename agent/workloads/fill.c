@@ -81,7 +81,7 @@ s_fill_run (workload_stream_t *ws, uint32_t phase)
     uint64_t *random_state = ws->spec->pattern == PATTERN_RANDOM? &state->seed: NULL;
     int status = workload_write_blocks (ws, state->out.fd, state->buffer, random_state,
                                         &done_bytes);
-    status = workload_output_end (ws, &state->out.fd, done_bytes, status);
+    status = workload_output_end (ws, &state->out.fd, status);
     state->complete = status == WORKLOAD_DONE;
     return status;
 }

@@ -24,6 +24,8 @@
 
     The timed part is nothing but read calls: the bytes of its one phase
     are bytes read, and it ends with the last read (nothing to flush).
+    With a runtime, a stream that reached the end of its size reads it
+    again from the start, until the stop instant.
 */
 #include "workload.h"
 
@@ -218,49 +220,52 @@ s_read_prepare (workload_stream_t *ws, char *err, size_t errlen)
                                         : s_prepare_local (ws, state, err, errlen);
 }
 
-//  The timed part: read size bytes, bs at a time, from the start.
+//  The timed part: read size bytes, bs at a time, from the start; on the
+//  clock, over and over from the start until the stop instant.
 static int
 s_read_run (workload_stream_t *ws, uint32_t phase)
 {
     (void) phase;
     s_read_t *state = ws->data;
     const uint64_t bs_bytes = ws->spec->bs_bytes;
-    uint64_t done_bytes = 0;
+    const bool time_bound = workload_time_bound (ws);
+    uint64_t offset = 0;
     int status = WORKLOAD_DONE;
 
-    while (done_bytes < state->size_bytes) {
+    while (time_bound || offset < state->size_bytes) {
         if (workload_stopping (ws)) {
             status = WORKLOAD_STOPPED;
             break;
         }
-        uint64_t want_bytes = state->size_bytes - done_bytes < bs_bytes?
-                              state->size_bytes - done_bytes: bs_bytes;
+        if (offset == state->size_bytes)
+            offset = 0;
+        uint64_t want_bytes = state->size_bytes - offset < bs_bytes?
+                              state->size_bytes - offset: bs_bytes;
         //  O_DIRECT reads whole sectors: the tail of a file read whole
         //  (size 0) is asked for rounded up, and comes back short.
         uint64_t ask_bytes = want_bytes;
         if (state->source.fd != -1 && ws->spec->direct)
             ask_bytes = (want_bytes + WORKLOAD_DIRECT_ALIGN_BYTES - 1)
                       / WORKLOAD_DIRECT_ALIGN_BYTES * WORKLOAD_DIRECT_ALIGN_BYTES;
+        //  A file that grew since prepare gives no more than was asked.
         ssize_t got = workload_source_read (ws, &state->source, state->buffer,
-                                            (size_t) ask_bytes, done_bytes);
+                                            (size_t) ask_bytes, offset, want_bytes);
         if (got == -1) {
             status = WORKLOAD_FAILED;
             break;
         }
         if (got == 0) {
             workload_fail (ws, EIO, "read(%s): the file ended at %llu bytes, before %llu",
-                           state->source.shown, (unsigned long long) done_bytes,
+                           state->source.shown, (unsigned long long) offset,
                            (unsigned long long) state->size_bytes);
             status = WORKLOAD_FAILED;
             break;
         }
-        //  A file that grew since prepare gives no more than was asked.
-        done_bytes += (uint64_t) got < want_bytes? (uint64_t) got: want_bytes;
-        workload_set_bytes (ws, done_bytes);
+        offset += (uint64_t) got < want_bytes? (uint64_t) got: want_bytes;
         workload_pace (ws, (uint64_t) got);
+        if (workload_time_up (ws, ws->last_write_ns))
+            break;
     }
-    if (done_bytes > 0)
-        ws->last_write_ns = clock_now_ns ();
     ws->end_ns = clock_now_ns ();
     return status;
 }

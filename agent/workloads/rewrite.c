@@ -79,7 +79,7 @@ s_rewrite_run (workload_stream_t *ws, uint32_t phase)
     }
     uint64_t done_bytes = 0;
     int status = workload_write_blocks (ws, state->out.fd, buffer, NULL, &done_bytes);
-    return workload_output_end (ws, &state->out.fd, done_bytes, status);
+    return workload_output_end (ws, &state->out.fd, status);
 }
 
 //  Close what is open, free the buffers, remove the file unless kept.

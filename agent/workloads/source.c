@@ -16,6 +16,8 @@
 
 #include "../confine.h"
 
+#include "../../proto/clock.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <nfsc/libnfs.h>
@@ -172,30 +174,40 @@ done:
     return rc;
 }
 
-//  One read request, retried only when a signal cut it short.
+//  One read request, retried only when a signal cut it short; every
+//  call is timed and counted, a failed one too (it took its time).
 ssize_t
 workload_source_read (workload_stream_t *ws, workload_source_t *source,
-                      unsigned char *buffer, size_t want_bytes, uint64_t offset)
+                      unsigned char *buffer, size_t want_bytes, uint64_t offset,
+                      uint64_t counted_max_bytes)
 {
-    while (true) {
-        ws->reads++;
+    ssize_t got;
+    int err_no = 0;
+    int64_t begin_ns, end_ns;
+    do {
+        begin_ns = clock_now_ns ();
         if (source->nfs) {
-            int got = nfs_pread (source->nfs, source->nfsfh, offset, want_bytes, buffer);
-            if (got >= 0)
-                return got;
-            workload_fail (ws, -got, "nfs_pread(%s at %llu): %s", source->shown,
-                           (unsigned long long) offset, nfs_get_error (source->nfs));
-            return -1;
+            got = nfs_pread (source->nfs, source->nfsfh, offset, want_bytes, buffer);
+            err_no = got < 0? (int) -got: 0;
         }
-        ssize_t got = pread (source->fd, buffer, want_bytes, (off_t) offset);
-        if (got >= 0)
-            return got;
-        if (errno == EINTR)
-            continue;
-        workload_fail (ws, errno, "read(%s at %llu)", source->shown,
-                       (unsigned long long) offset);
-        return -1;
-    }
+        else {
+            got = pread (source->fd, buffer, want_bytes, (off_t) offset);
+            err_no = got < 0? errno: 0;
+        }
+        end_ns = clock_now_ns ();
+    } while (got < 0 && !source->nfs && err_no == EINTR);
+    uint64_t counted_bytes = got < 0? 0: (uint64_t) got;
+    if (counted_bytes > counted_max_bytes)
+        counted_bytes = counted_max_bytes;
+    workload_count (ws, MSG_LATENCY_READ, begin_ns, end_ns, counted_bytes);
+    if (got >= 0)
+        return got;
+    if (source->nfs)
+        workload_fail (ws, err_no, "nfs_pread(%s at %llu): %s", source->shown,
+                       (unsigned long long) offset, nfs_get_error (source->nfs));
+    else
+        workload_fail (ws, err_no, "read(%s at %llu)", source->shown, (unsigned long long) offset);
+    return -1;
 }
 
 //  Close the file and the NFS context.

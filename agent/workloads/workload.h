@@ -28,6 +28,13 @@
                                 thread ended: close, free, and remove the
                                 stream's files if asked
 
+    A workload whose streams work on one thing together (randrw's file
+    set) has two operations more, per job, both in the loop thread:
+
+        job_prepare (job)       before any stream is launched: make what
+                                the streams share (job->data), no I/O
+        job_cleanup (job, ok)   after every stream's cleanup: release it
+
     The stream state (workload_stream_t) is shared: the agent owns the
     fields above `data`, the workload owns `data`. While the thread runs,
     only it writes to ws; the loop reads `bytes` (an atomic, for samples)
@@ -36,6 +43,16 @@
     while the stream's thread waits for them, and gathers the rest of
     their figures into ws itself, their CPU time in extra_usr_ns and
     extra_sys_ns.
+
+    Figures and time. A workload times every request of its timed part
+    with the clock (clock_now_ns, the vDSO's: no system call) around the
+    call and hands both instants to workload_count, which files the
+    request under its kind (its histogram, reads, writes or fsyncs, and
+    its bytes) unless it completed in the ramp; nothing on that path
+    locks, allocates or calls the kernel. A time-bound phase (runtime)
+    ends with the first request that completes at or after ws->stop_ns,
+    one instant for every stream of the test on every host; the flush
+    after it is timed as usual.
 */
 #ifndef IOFLEET_WORKLOAD_H
 #define IOFLEET_WORKLOAD_H
@@ -46,10 +63,12 @@
 #include "../../proto/msg.h"
 #include "../../proto/workload.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 //  What run returns.
@@ -59,8 +78,20 @@
 
 //  One stream as a workload sees it. The figures of the timed part
 //  (bytes .. end_ns) start again at zero with every phase.
+struct _kept_t;
+
+//  What the streams of one job share (a workload with job_prepare), and
+//  where files the job laid out may go to outlive its test.
+typedef struct {
+    const jobspec_t *spec;                  //  the job's options, files resolved under the roots
+    struct _kept_t *kept;                   //  the session's kept files (agent/kept.h), or NULL
+    uint64_t session_id;                    //  the session the job belongs to, for kept_adopt
+    void *data;                             //  the workload's shared state
+} workload_job_t;
+
 typedef struct {
     const jobspec_t *spec;                  //  the job's options, owned by the job
+    workload_job_t *job;                    //  what the job's streams share, NULL for nothing
     uint32_t index;                         //  0-based stream index within the job
     char path [JOB_PATH_MAX + 1];           //  resolved path under a root, "" if the job has none
     char shown [CONFINE_SHOWN_MAX];         //  path as messages show it (confine_shorten)
@@ -68,10 +99,19 @@ typedef struct {
     _Atomic uint64_t bytes;                 //  progress of the phase, read by samples
     int64_t start_ns;                       //  when the phase began (for `rate`)
     int64_t paced_ns;                       //  `rate`: instant the bytes so far are paid up to
+    int64_t stop_ns;                        //  runtime: the phase ends with the first request
+                                            //  done at or after it; 0 without
+    int64_t count_from_ns;                  //  ramp: requests done before it count nowhere;
+                                            //  0 without
+    bool ramp_over;                         //  a request was counted after the ramp
+    int64_t ramp_usr_ns;                    //  then the thread's user CPU so far
+    int64_t ramp_sys_ns;                    //  and its system CPU
     atomic_bool stop;                       //  set by the agent: end the timed part soon
+    uint64_t counted_bytes;                 //  bytes of the requests counted (`bytes` shows it)
     uint64_t reads;                         //  read requests of the phase
     uint64_t writes;                        //  write requests of the phase
     uint64_t fsyncs;                        //  fsync and fdatasync calls of the phase
+    histogram_t latency [MSG_LATENCY_KINDS];    //  time of each request counted, by kind
     int64_t last_write_ns;                  //  end of the phase's last I/O call, 0 if none
     int64_t end_ns;                         //  after fsync and close, 0 if not reached
     int64_t extra_usr_ns;                   //  user CPU of the workload's own threads in the
@@ -103,6 +143,14 @@ typedef struct {
     void (*sample) (workload_stream_t *ws, msg_t *out);
     //  Release what prepare and run hold; remove files if remove_files.
     void (*cleanup) (workload_stream_t *ws, bool remove_files);
+    //  Make what the streams of a job share (job->data), before any of
+    //  them is launched, in the loop thread: nothing that blocks. Returns
+    //  0, or -1 with a reason in err. NULL: the streams share nothing.
+    int (*job_prepare) (workload_job_t *job, char *err, size_t errlen);
+    //  Release it after every stream's cleanup. prepared: every stream
+    //  of the job became ready, so what it laid out is whole and goes as
+    //  keep and job->kept say; otherwise what the job created goes now.
+    void (*job_cleanup) (workload_job_t *job, bool prepared);
 } workload_ops_t;
 
 //  The ops of a workload_t value, or NULL if this agent does not know it.
@@ -120,6 +168,17 @@ void workload_fail_message (workload_stream_t *ws, int err_no, const char *messa
 
 //  --------------------------------------------------------------------
 //  Helpers the workloads share (workloads.c)
+
+//  Threads of the agent's own (streams, bonnie's seekers) run with a
+//  stack of this size rather than glibc's default of 8 MiB: a thousand
+//  streams of a test must fit in the address space and in memory even
+//  under the sanitizers, and no workload keeps much on its stack.
+#define WORKLOAD_STACK_BYTES (256 * 1024)
+
+//  pthread_create with a stack of WORKLOAD_STACK_BYTES and every signal
+//  blocked in the new thread (signals belong to the agent's loop).
+//  Returns 0, or an errno value as pthread_create does.
+int workload_thread_start (pthread_t *thread, void *(*run) (void *), void *arg);
 
 //  User and system CPU time of the calling thread so far, in ns, exact
 //  to the moment of the call (for a phase's figures, measured around it).
@@ -195,28 +254,49 @@ int workload_open_layout (workload_stream_t *ws, workload_output_t *out,
 int workload_output_reopen (workload_stream_t *ws, workload_output_t *out, int flags,
                             char *err, size_t errlen);
 
+//  The directory part of a resolved path (the path itself for a name
+//  without one), opened O_PATH with confine_open: no symlink on the
+//  way. shown names the path in messages. Returns the descriptor, or -1
+//  with "open(shown): reason" in err and errno set.
+int workload_open_dir (const char *path, const char *shown, char *err, size_t errlen);
+
+//  Open name in the directory dir_fd with flags (O_NOFOLLOW and
+//  O_CLOEXEC added; mode 0644 if it creates), as every file a workload
+//  writes is opened: never through a symlink, never blocking on a FIFO,
+//  only a regular file, and to write only one of a single link. Fills
+//  *st. Returns the descriptor, or -1 with "open(shown): reason" in err
+//  and errno set (EEXIST for O_EXCL on a file that is there).
+int workload_open_at (int dir_fd, const char *name, const char *shown, int flags,
+                      struct stat *st, char *err, size_t errlen);
+
+//  The last component of a resolved path: the file's name in its
+//  directory (borrowed from path).
+const char *workload_file_name (const char *path);
+
 //  With spec->rate, wait until call_bytes more are paid for at that rate
 //  (see workloads.c); returns at once without a rate or once stopped.
 void workload_pace (workload_stream_t *ws, uint64_t call_bytes);
 
 //  Write all length_bytes of buffer to fd (short writes continue where
-//  they stopped), adding to *done_bytes and publishing it after every
-//  call. Returns 0, or -1 with the failure recorded in ws.
+//  they stopped), adding to *done_bytes; every call is timed and counted
+//  (workload_count). Returns 0, or -1 with the failure recorded in ws.
 int workload_write_full (workload_stream_t *ws, int fd, const unsigned char *buffer,
                          size_t length_bytes, uint64_t *done_bytes);
 
 //  Write spec->size_bytes to fd, bs at a time (the last block may be
 //  shorter), checking the stop flag before every block; with random_state,
-//  the buffer gets fresh random bytes before every block. Counts into
-//  *done_bytes. Returns WORKLOAD_DONE, _FAILED (recorded) or _STOPPED.
+//  the buffer gets fresh random bytes before every block. With a runtime
+//  the file is written again from its start each time it is whole, until
+//  the stop instant. Counts into *done_bytes. Returns WORKLOAD_DONE,
+//  _FAILED (recorded) or _STOPPED.
 int workload_write_blocks (workload_stream_t *ws, int fd, unsigned char *buffer,
                            uint64_t *random_state, uint64_t *done_bytes);
 
-//  End of a timed part that wrote done_bytes to *fd_p: note the last
-//  write, flush as spec->fsync asks (only when status is WORKLOAD_DONE:
-//  an aborted or failed stream must answer promptly), close, note the
-//  end. Returns status, or WORKLOAD_FAILED if the flush or close failed.
-int workload_output_end (workload_stream_t *ws, int *fd_p, uint64_t done_bytes, int status);
+//  End of a timed part that wrote to *fd_p: flush as spec->fsync asks
+//  (only when status is WORKLOAD_DONE: an aborted or failed stream must
+//  answer promptly), the flush timed and counted, close, note the end.
+//  Returns status, or WORKLOAD_FAILED if the flush or close failed.
+int workload_output_end (workload_stream_t *ws, int *fd_p, int status);
 
 //  Cleanup of an output: close what is open, and if remove_file and the
 //  file is ours, remove its name from the directory it was opened in,
@@ -259,11 +339,14 @@ int workload_source_open_local (workload_source_t *source, const char *path, int
 int workload_source_open_nfs (workload_source_t *source, const char *url,
                               char *err, size_t errlen);
 
-//  Read up to want_bytes at offset into buffer: one read request.
+//  Read up to want_bytes at offset into buffer: one read request, timed
+//  and counted, with at most counted_max_bytes of what it read as the
+//  stream's bytes (0 for a copy, whose bytes are those it writes).
 //  Returns the bytes read (0 at the end of the file), or -1 with the
 //  failure recorded in ws.
 ssize_t workload_source_read (workload_stream_t *ws, workload_source_t *source,
-                              unsigned char *buffer, size_t want_bytes, uint64_t offset);
+                              unsigned char *buffer, size_t want_bytes, uint64_t offset,
+                              uint64_t counted_max_bytes);
 
 //  Close what is open.
 void workload_source_close (workload_source_t *source);
@@ -285,6 +368,56 @@ static inline void
 workload_set_bytes (workload_stream_t *ws, uint64_t bytes)
 {
     atomic_store_explicit (&ws->bytes, bytes, memory_order_relaxed);
+}
+
+//  The first request after the ramp: the CPU the stream's thread spent
+//  so far is the ramp's, left out of the phase's figures. Once a phase.
+void workload_ramp_over (workload_stream_t *ws);
+
+//  One request of kind (MSG_LATENCY_READ, _WRITE, _FSYNC) that began at
+//  begin_ns and ended at end_ns (clock_now_ns around the call), moving
+//  bytes: its time goes into the kind's histogram, and it counts among
+//  the phase's reads, writes or fsyncs and bytes, unless it completed
+//  before the end of the ramp. The hot path of every workload: no lock,
+//  no allocation, no system call.
+static inline void
+workload_count (workload_stream_t *ws, msg_latency_kind_t kind, int64_t begin_ns,
+                int64_t end_ns, uint64_t bytes)
+{
+    if (kind != MSG_LATENCY_FSYNC)
+        ws->last_write_ns = end_ns;
+    if (end_ns < ws->count_from_ns)
+        return;
+    if (ws->count_from_ns && !ws->ramp_over)
+        workload_ramp_over (ws);
+    histogram_record (&ws->latency [kind], end_ns - begin_ns);
+    if (kind == MSG_LATENCY_READ)
+        ws->reads++;
+    else
+    if (kind == MSG_LATENCY_WRITE)
+        ws->writes++;
+    else
+        ws->fsyncs++;
+    if (bytes) {
+        ws->counted_bytes += bytes;
+        workload_set_bytes (ws, ws->counted_bytes);
+    }
+}
+
+//  True once a time-bound phase is over: a request ended at end_ns, at
+//  or after the stop instant (never without a runtime).
+static inline bool
+workload_time_up (const workload_stream_t *ws, int64_t end_ns)
+{
+    return ws->stop_ns && end_ns >= ws->stop_ns;
+}
+
+//  True if the phase ends on the clock (a runtime) rather than when its
+//  bytes or requests are done.
+static inline bool
+workload_time_bound (const workload_stream_t *ws)
+{
+    return ws->stop_ns != 0;
 }
 
 #endif

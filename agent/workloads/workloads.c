@@ -18,6 +18,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,6 +38,7 @@ extern const workload_ops_t workload_monitor_ops;
 extern const workload_ops_t workload_read_ops;
 extern const workload_ops_t workload_rewrite_ops;
 extern const workload_ops_t workload_bonnie_ops;
+extern const workload_ops_t workload_randrw_ops;
 
 static const workload_ops_t *const s_workloads [] = {
     [WORKLOAD_NULL] = &workload_null_ops,
@@ -47,6 +49,7 @@ static const workload_ops_t *const s_workloads [] = {
     [WORKLOAD_READ] = &workload_read_ops,
     [WORKLOAD_REWRITE] = &workload_rewrite_ops,
     [WORKLOAD_BONNIE] = &workload_bonnie_ops,
+    [WORKLOAD_RANDRW] = &workload_randrw_ops,
 };
 
 #define S_WORKLOAD_COUNT (sizeof (s_workloads) / sizeof (s_workloads [0]))
@@ -88,6 +91,25 @@ workload_fail_message (workload_stream_t *ws, int err_no, const char *message)
 //  --------------------------------------------------------------------
 //  Helpers the workloads share
 
+//  A thread with a small stack, born with every signal blocked.
+int
+workload_thread_start (pthread_t *thread, void *(*run) (void *), void *arg)
+{
+    pthread_attr_t attr;
+    int rc = pthread_attr_init (&attr);
+    if (rc != 0)
+        return rc;
+    rc = pthread_attr_setstacksize (&attr, WORKLOAD_STACK_BYTES);
+    sigset_t all, previous;
+    sigfillset (&all);
+    pthread_sigmask (SIG_SETMASK, &all, &previous);
+    if (rc == 0)
+        rc = pthread_create (thread, &attr, run, arg);
+    pthread_sigmask (SIG_SETMASK, &previous, NULL);
+    pthread_attr_destroy (&attr);
+    return rc;
+}
+
 //  The thread's CPU time so far. getrusage (RUSAGE_THREAD) leaves out
 //  what the running thread spent since the scheduler last brought its
 //  runtime up to date, up to a tick (4 ms at HZ 250): around a phase of
@@ -107,6 +129,14 @@ workload_thread_cpu (int64_t *usr_ns, int64_t *sys_ns)
             + (int64_t) usage.ru_stime.tv_usec * NS_PER_USEC;
 }
 
+
+//  The ramp's CPU, noted once.
+void
+workload_ramp_over (workload_stream_t *ws)
+{
+    ws->ramp_over = true;
+    workload_thread_cpu (&ws->ramp_usr_ns, &ws->ramp_sys_ns);
+}
 
 //  A seed from the kernel, or from the clock if it has none to give.
 uint64_t
@@ -187,8 +217,8 @@ workload_pattern_buffer (workload_stream_t *ws, unsigned char **buffer_p, uint64
 }
 
 //  The last component of a resolved path: the file's name in its directory.
-static const char *
-s_file_name (const char *path)
+const char *
+workload_file_name (const char *path)
 {
     const char *slash = strrchr (path, '/');
     return slash? slash + 1: path;
@@ -203,45 +233,44 @@ workload_output_init (workload_output_t *out)
     out->dir_fd = -1;
 }
 
-//  Open the file of ws->path with flags (O_NOFOLLOW, O_CLOEXEC and
-//  O_NONBLOCK added) through the descriptor of its directory, which is
-//  opened with confine_open the first time (no symlink on the way).
-//  O_NONBLOCK keeps a FIFO planted under the root from blocking the
-//  agent, and is cleared once the file is known to be a regular one.
-//  A file opened for writing must have one link: one with other hard
-//  links may be someone else's file outside the roots. Returns the
-//  descriptor with its stat in *st, or -1 with "open(path): reason" in
-//  err and errno set (EEXIST for O_EXCL on a file that is there).
-static int
-s_open_at (workload_stream_t *ws, workload_output_t *out, int flags, struct stat *st,
-           char *err, size_t errlen)
+//  The directory of a resolved path, held O_PATH.
+int
+workload_open_dir (const char *path, const char *shown, char *err, size_t errlen)
 {
-    const char *name = s_file_name (ws->path);
-    if (out->dir_fd == -1) {
-        char dir [JOB_PATH_MAX + 1];
-        size_t dir_length = (size_t) (name - ws->path);
-        snprintf (dir, sizeof (dir), "%.*s", (int) (dir_length > 1? dir_length - 1: dir_length),
-                  ws->path);
-        out->dir_fd = confine_open (dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
-        if (out->dir_fd == -1) {
-            int err_no = errno;
-            snprintf (err, errlen, "open(%s): %s", ws->shown,
-                      err_no == ELOOP? "a symbolic link appeared on the way": strerror (err_no));
-            errno = err_no;
-            return -1;
-        }
+    const char *name = workload_file_name (path);
+    char dir [JOB_PATH_MAX + 1];
+    size_t dir_length = (size_t) (name - path);
+    snprintf (dir, sizeof (dir), "%.*s", (int) (dir_length > 1? dir_length - 1: dir_length), path);
+    int dir_fd = confine_open (dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+    if (dir_fd == -1) {
+        int err_no = errno;
+        snprintf (err, errlen, "open(%s): %s", shown,
+                  err_no == ELOOP? "a symbolic link appeared on the way": strerror (err_no));
+        errno = err_no;
     }
-    int fd = openat (out->dir_fd, name, flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0644);
+    return dir_fd;
+}
+
+//  Open name under dir_fd with flags (O_NOFOLLOW, O_CLOEXEC and
+//  O_NONBLOCK added). O_NONBLOCK keeps a FIFO planted under the root
+//  from blocking the agent, and is cleared once the file is known to be
+//  a regular one. A file opened for writing must have one link: one
+//  with other hard links may be someone else's file outside the roots.
+int
+workload_open_at (int dir_fd, const char *name, const char *shown, int flags,
+                  struct stat *st, char *err, size_t errlen)
+{
+    int fd = openat (dir_fd, name, flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0644);
     if (fd == -1) {
         int err_no = errno;
         if (err_no == EINVAL && (flags & O_DIRECT))
             snprintf (err, errlen, "open(%s, O_DIRECT): the filesystem does not support "
-                      "direct I/O (%s)", ws->shown, strerror (err_no));
+                      "direct I/O (%s)", shown, strerror (err_no));
         else
         if (err_no == ELOOP)
-            snprintf (err, errlen, "open(%s): is a symbolic link", ws->shown);
+            snprintf (err, errlen, "open(%s): is a symbolic link", shown);
         else
-            snprintf (err, errlen, "open(%s): %s", ws->shown, strerror (err_no));
+            snprintf (err, errlen, "open(%s): %s", shown, strerror (err_no));
         errno = err_no;
         return -1;
     }
@@ -249,24 +278,24 @@ s_open_at (workload_stream_t *ws, workload_output_t *out, int flags, struct stat
     int status_flags;
     if (fstat (fd, st) == -1) {
         err_no = errno;
-        snprintf (err, errlen, "fstat(%s): %s", ws->shown, strerror (err_no));
+        snprintf (err, errlen, "fstat(%s): %s", shown, strerror (err_no));
     }
     else
     if (!S_ISREG (st->st_mode)) {
         err_no = EINVAL;
-        snprintf (err, errlen, "open(%s): not a regular file", ws->shown);
+        snprintf (err, errlen, "open(%s): not a regular file", shown);
     }
     else
     if ((flags & O_ACCMODE) != O_RDONLY && st->st_nlink > 1) {
         err_no = EMLINK;
         snprintf (err, errlen, "open(%s): has %ju hard links; refusing to write through it",
-                  ws->shown, (uintmax_t) st->st_nlink);
+                  shown, (uintmax_t) st->st_nlink);
     }
     else
     if ((status_flags = fcntl (fd, F_GETFL)) == -1
     ||  fcntl (fd, F_SETFL, status_flags & ~O_NONBLOCK) == -1) {
         err_no = errno;
-        snprintf (err, errlen, "fcntl(%s, F_SETFL): %s", ws->shown, strerror (err_no));
+        snprintf (err, errlen, "fcntl(%s, F_SETFL): %s", shown, strerror (err_no));
     }
     if (err_no) {
         close (fd);
@@ -274,6 +303,23 @@ s_open_at (workload_stream_t *ws, workload_output_t *out, int flags, struct stat
         return -1;
     }
     return fd;
+}
+
+//  Open the file of ws->path with flags through the descriptor of its
+//  directory, which is opened the first time (no symlink on the way).
+//  Returns the descriptor with its stat in *st, or -1 with "open(path):
+//  reason" in err and errno set.
+static int
+s_open_at (workload_stream_t *ws, workload_output_t *out, int flags, struct stat *st,
+           char *err, size_t errlen)
+{
+    if (out->dir_fd == -1) {
+        out->dir_fd = workload_open_dir (ws->path, ws->shown, err, errlen);
+        if (out->dir_fd == -1)
+            return -1;
+    }
+    return workload_open_at (out->dir_fd, workload_file_name (ws->path), ws->shown, flags, st,
+                             err, errlen);
 }
 
 //  Open the file a stream writes, and empty it. O_TRUNC is left out,
@@ -363,18 +409,22 @@ workload_pace (workload_stream_t *ws, uint64_t call_bytes)
     unsigned __int128 cost_ns = (unsigned __int128) call_bytes * NS_PER_SEC / rate;
     paid_ns += cost_ns > (unsigned __int128) INT64_MAX / 4? INT64_MAX / 4: (int64_t) cost_ns;
     ws->paced_ns = paid_ns;
-    while (!workload_stopping (ws) && (now_ns = clock_now_ns ()) < paid_ns)
-        clock_sleep_until (paid_ns - now_ns > S_PACE_SLICE_NS? now_ns + S_PACE_SLICE_NS: paid_ns);
+    //  A time-bound phase ends at its instant, paid up or not.
+    int64_t until_ns = ws->stop_ns && ws->stop_ns < paid_ns? ws->stop_ns: paid_ns;
+    while (!workload_stopping (ws) && (now_ns = clock_now_ns ()) < until_ns)
+        clock_sleep_until (until_ns - now_ns > S_PACE_SLICE_NS? now_ns + S_PACE_SLICE_NS: until_ns);
 }
 
-//  Write a whole block, however many calls it takes.
+//  Write a whole block, however many calls it takes, each timed.
 int
 workload_write_full (workload_stream_t *ws, int fd, const unsigned char *buffer,
                      size_t length_bytes, uint64_t *done_bytes)
 {
     size_t offset = 0;
     while (offset < length_bytes) {
+        int64_t begin_ns = clock_now_ns ();
         ssize_t written = write (fd, buffer + offset, length_bytes - offset);
+        int64_t end_ns = clock_now_ns ();
         if (written == -1) {
             if (errno == EINTR)
                 continue;
@@ -387,48 +437,63 @@ workload_write_full (workload_stream_t *ws, int fd, const unsigned char *buffer,
             return -1;
         }
         offset += (size_t) written;
-        ws->writes++;
         *done_bytes += (uint64_t) written;
-        workload_set_bytes (ws, *done_bytes);
+        workload_count (ws, MSG_LATENCY_WRITE, begin_ns, end_ns, (uint64_t) written);
     }
     workload_pace (ws, length_bytes);
     return 0;
 }
 
-//  size_bytes blocks of bs, the buffer refreshed for each if asked.
+//  size_bytes blocks of bs, the buffer refreshed for each if asked; on
+//  the clock, over and over from the file's start until the instant.
 int
 workload_write_blocks (workload_stream_t *ws, int fd, unsigned char *buffer,
                        uint64_t *random_state, uint64_t *done_bytes)
 {
     const uint64_t size_bytes = ws->spec->size_bytes;
     const uint64_t bs_bytes = ws->spec->bs_bytes;
-    while (*done_bytes < size_bytes) {
+    const bool time_bound = workload_time_bound (ws);
+    uint64_t offset = 0;
+    while (time_bound || offset < size_bytes) {
         if (workload_stopping (ws))
             return WORKLOAD_STOPPED;
-        uint64_t want_bytes = size_bytes - *done_bytes < bs_bytes?
-                              size_bytes - *done_bytes: bs_bytes;
+        if (offset == size_bytes) {
+            //  The file stays size bytes: the next pass writes it over.
+            if (lseek (fd, 0, SEEK_SET) == -1) {
+                workload_fail (ws, errno, "lseek(%s, 0)", ws->shown);
+                return WORKLOAD_FAILED;
+            }
+            offset = 0;
+        }
+        uint64_t want_bytes = size_bytes - offset < bs_bytes? size_bytes - offset: bs_bytes;
         if (random_state)
             workload_random_fill (buffer, (size_t) want_bytes, random_state);
         if (workload_write_full (ws, fd, buffer, (size_t) want_bytes, done_bytes) == -1)
             return WORKLOAD_FAILED;
+        offset += want_bytes;
+        if (workload_time_up (ws, ws->last_write_ns))
+            break;
     }
     return WORKLOAD_DONE;
 }
 
-//  Flush as the fsync option asks, then close. Returns 0 or -1 (recorded).
+//  Flush as the fsync option asks (the call timed and counted), then
+//  close. Returns 0 or -1 (recorded).
 static int
 s_flush_and_close (workload_stream_t *ws, int *fd_p, bool flush)
 {
     int rc = 0;
-    if (flush && ws->spec->fsync_mode != FSYNC_NONE)
-        ws->fsyncs++;
-    if (flush && ws->spec->fsync_mode == FSYNC_END && fdatasync (*fd_p) == -1) {
-        workload_fail (ws, errno, "fdatasync(%s)", ws->shown);
-        rc = -1;
-    }
-    if (flush && ws->spec->fsync_mode == FSYNC_CLOSE && fsync (*fd_p) == -1) {
-        workload_fail (ws, errno, "fsync(%s)", ws->shown);
-        rc = -1;
+    int mode = flush? ws->spec->fsync_mode: FSYNC_NONE;
+    if (mode != FSYNC_NONE) {
+        int64_t begin_ns = clock_now_ns ();
+        int flushed = mode == FSYNC_END? fdatasync (*fd_p): fsync (*fd_p);
+        int err_no = errno;
+        workload_count (ws, MSG_LATENCY_FSYNC, begin_ns, clock_now_ns (), 0);
+        if (flushed == -1) {
+            workload_fail (ws, err_no, "%s(%s)", mode == FSYNC_END? "fdatasync": "fsync",
+                           ws->shown);
+            rc = -1;
+        }
     }
     //  The descriptor is gone after close whatever it returns; EINTR
     //  included, retrying could close someone else's.
@@ -440,12 +505,11 @@ s_flush_and_close (workload_stream_t *ws, int *fd_p, bool flush)
     return rc;
 }
 
-//  The common end of a timed part that wrote a file.
+//  The common end of a timed part that wrote a file. The end of its
+//  last write is what workload_count noted.
 int
-workload_output_end (workload_stream_t *ws, int *fd_p, uint64_t done_bytes, int status)
+workload_output_end (workload_stream_t *ws, int *fd_p, int status)
 {
-    if (done_bytes > 0)
-        ws->last_write_ns = clock_now_ns ();
     if (s_flush_and_close (ws, fd_p, status == WORKLOAD_DONE) == -1
     &&  status == WORKLOAD_DONE)
         status = WORKLOAD_FAILED;
@@ -463,7 +527,7 @@ workload_output_release (workload_stream_t *ws, workload_output_t *out, bool rem
         close (out->fd);
     out->fd = -1;
     if (remove_file && out->ours) {
-        const char *name = s_file_name (ws->path);
+        const char *name = workload_file_name (ws->path);
         struct stat st;
         if (fstatat (out->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0
         &&  st.st_dev == out->dev && st.st_ino == out->ino)

@@ -49,7 +49,7 @@ s_write_run (workload_stream_t *ws, uint32_t phase)
     s_write_t *state = ws->data;
     uint64_t done_bytes = 0;
     int status = workload_write_blocks (ws, state->out.fd, state->buffer, NULL, &done_bytes);
-    return workload_output_end (ws, &state->out.fd, done_bytes, status);
+    return workload_output_end (ws, &state->out.fd, status);
 }
 
 //  Close what is open, free the buffer, and remove the file unless kept.

@@ -546,7 +546,7 @@ s_print_test_detail (const test_result_t *test, int units, FILE *out)
         if (strcmp (test->bound, "time") == 0 && summary->streams > 1) {
             char skew [32];
             s_format_ms_fixed (summary->end_skew_ns, skew, sizeof (skew));
-            fprintf (out, ", streams ended %s ms apart", skew);
+            fprintf (out, ", streams ended %s apart", skew);
         }
         fputc ('\n', out);
     }

@@ -192,7 +192,7 @@ test_long_paths_leave_room_for_the_reason (void **state)
 static int
 s_setup_small (void **state)
 {
-    return s_setup_agent (state, 8 * MIB);
+    return s_setup_agent (state, 9 * MIB);
 }
 
 //  PREPARE job job_id of test 1 with spec renamed name; expect READY.
@@ -251,14 +251,17 @@ test_memory_of_a_test_is_bounded (void **state)
     jobspec_t spec = s_copy_spec ("nfs://192.0.2.1/export/f", "dst");
     spec.streams = 5;
     spec.bs_bytes = MIB;
-    s_prepare_refused (fx, 0, "netcopy", spec, "job netcopy: its buffers need 10M (5 streams "
-                       "of 2M), over this agent's bound of 8M per test (--max-memory)");
+    //  Every stream holds its figures too: its state and latency histograms.
+    s_prepare_refused (fx, 0, "netcopy", spec, "job netcopy: its streams need 10560K (5 streams "
+                       "of 2M of buffers and 64K of figures), over this agent's bound of 9M "
+                       "per test (--max-memory)");
 
     s_prepare_ready (fx, 0, "first", s_mib_blocks ("m", 4));
     s_prepare_ready (fx, 1, "second", s_mib_blocks ("n", 3));
     s_prepare_refused (fx, 2, "big", s_mib_blocks ("o", 2),
-                       "job big: its buffers need 2M (2 streams of 1M), and the test holds 7M "
-                       "already, over this agent's bound of 8M per test (--max-memory)");
+                       "job big: its streams need 2176K (2 streams of 1M of buffers and 64K "
+                       "of figures), and the test holds 7616K already, over this agent's bound "
+                       "of 9M per test (--max-memory)");
     char path [PATH_MAX];
     snprintf (path, sizeof (path), "%s/o.1", fx->root);
     assert_int_equal (s_file_size (path), -1);
@@ -277,8 +280,8 @@ test_memory_bound_defaults_to_a_quarter (void **state)
     unsigned long long total_kib = 0;
     assert_int_equal (fscanf (meminfo, "MemTotal: %llu kB", &total_kib), 1);
     fclose (meminfo);
-    //  The largest job there is: 256 streams of 64M, 16G.
-    if (total_kib * 1024 / 4 >= 16ULL << 30)
+    //  The largest job there is: 256 streams of 64M and their figures.
+    if (total_kib * 1024 / 4 >= 16400ULL << 20)
         skip ();
     s_open_session (fx, fx->dealer, "greedy");
     jobspec_t spec = s_write_spec ("huge", 256, MIB, false);
@@ -286,7 +289,8 @@ test_memory_bound_defaults_to_a_quarter (void **state)
     msg_strcpy (spec.name, "huge", sizeof (spec.name));
     s_prepare (fx->dealer, 1, 0, &spec);
     msg_t *msg = s_expect (fx, fx->dealer, MSG_ERROR);
-    if (!strstr (msg->u.error.text, "job huge: its buffers need 16G (256 streams of 64M), over "
+    if (!strstr (msg->u.error.text, "job huge: its streams need 16400M (256 streams of 64M of "
+                                    "buffers and 64K of figures), over "
                                     "this agent's bound of "))
         fail_msg ("unexpected refusal: %s", msg->u.error.text);
     char path [PATH_MAX];
