@@ -80,6 +80,8 @@ typedef struct {
     bool direct;                            //  O_DIRECT, from the job
     uint64_t bs_bytes;                      //  bytes per I/O call, from the job
     int fsync_mode;                         //  fsync_mode_t, from the job
+    uint64_t set_bytes;                     //  the job's file set (randrw), on its first
+                                            //  stream only, so a host counts it once; else 0
     char error [MSG_TEXT_MAX + 1];          //  empty if none
     latency_packed_t latency [MSG_LATENCY_KINDS];   //  its requests' latency, by kind
     sample_point_t *samples;                //  in time order

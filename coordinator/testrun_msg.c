@@ -214,6 +214,8 @@ testrun_new_phase_result (testrun_t *tr, uint32_t phase)
             stream->fsync_mode = spec->fsync_mode;
             stream->reads_data = reads;
             stream->cold = spec->drop_caches;
+            if (k == 0 && desc->files [0].option && desc->files [0].naming == FILES_SET)
+                stream->set_bytes = spec->size_bytes;
             if (desc->stream_results && !result->bound [0])
                 msg_strcpy (result->bound, workload_bound_name (workload_bound (spec)),
                             sizeof result->bound);

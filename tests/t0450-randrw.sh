@@ -192,6 +192,14 @@ laid = {n: by[n]["laid_out_bytes"] for n in by}
 assert laid == {"rr": 64 * M, "again": 0, "pair": 2 * 16 * M, "rd": 16 * M, "wr": 0,
                 "kept": 4 * M}, laid
 
+# Every set here is buffered and far below twice the memory: the page
+# cache can hold it, and each host of each test is told so, once.
+for t in by.values():
+    hosts = sorted({s["agent"] for s in t["streams"]})
+    said = sorted(w["agent"] for w in t["warnings"]
+                  if w["kind"] == "cache" and "a file set of" in w["text"])
+    assert said == hosts, (t["name"], said, hosts)
+
 # Latency: every percentile there, in order, counting every request.
 for t in by.values():
     lat = t["summary"]["latency"]

@@ -679,6 +679,38 @@ test_warnings (void **state)
     assert_int_equal (test.warning_count, 4);
 }
 
+//  A randrw file set that fits in memory twice over is warned of, once
+//  for the job however many streams share it, whatever the fsyncs; with
+//  O_DIRECT it is not.
+static void
+test_warning_file_set (void **state)
+{
+    (void) state;
+    stream_result_t streams [3] = {
+        s_stream ("a1", CLASS_DISK, 0, 40 * 1000 * 1000, 0, 1 * SEC, 1 * SEC),
+        s_stream ("a1", CLASS_DISK, 1, 40 * 1000 * 1000, 0, 1 * SEC, 1 * SEC),
+        s_stream ("a2", CLASS_DISK, 0, 40 * 1000 * 1000, 0, 1 * SEC, 1 * SEC),
+    };
+    for (int s = 0; s < 3; s++)
+        streams [s].fsync_mode = FSYNC_END;
+    streams [0].set_bytes = 2000ULL * 1000 * 1000;     //  the job's first stream
+    streams [2].set_bytes = 2000ULL * 1000 * 1000;
+    streams [2].direct = true;
+    host_result_t hosts [2] = {
+        s_host ("a1", 100, 10, 10, 10),
+        s_host ("a2", 100, 10, 10, 10),
+    };
+    test_result_t test = s_test (streams, 3);
+    test.hosts = hosts;
+    test.host_count = 2;
+    aggregate_test (&test);
+    const warning_t *cache = s_warning (&test, "cache", "a1");
+    assert_non_null (cache);
+    assert_non_null (strstr (cache->text, "a file set of 2000.0 MB"));
+    assert_null (s_warning (&test, "cache", "a2"));
+    assert_int_equal (test.warning_count, 1);
+}
+
 static void
 test_stats (void **state)
 {
@@ -749,6 +781,7 @@ main (void)
         cmocka_unit_test (test_add_sample_grows),
         cmocka_unit_test (test_host_cpu_shares),
         cmocka_unit_test (test_warnings),
+        cmocka_unit_test (test_warning_file_set),
         cmocka_unit_test (test_stats),
         cmocka_unit_test (test_iterations_first_apart),
     };
