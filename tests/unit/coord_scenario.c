@@ -871,6 +871,39 @@ test_file_bounds (void **state)
     free (text);
 }
 
+//  Load and check text, one of which must fail at line with key.
+static void
+s_expect_refused (const char *text, int line, const char *key, const char *reason_part)
+{
+    char err [ERR_MAX] = "";
+    const char *path = s_write ("refused.ini", text);
+    scenario_t *scenario = scenario_load (path, err, sizeof (err));
+    int rc = scenario? scenario_check (scenario, err, sizeof (err)): -1;
+    scenario_destroy (&scenario);
+    if (rc == 0)
+        fail_msg ("expected an error at line %d, key %s; the file passed", line, key);
+    s_assert_message (err, path, line, key, reason_part);
+}
+
+//  randrw's numbers that cannot make a run are refused at their line,
+//  before any agent is asked for anything.
+static void
+test_randrw_refusals (void **state)
+{
+    (void) state;
+    #define RANDRW AGENT_A "[job j]\nagent = a\nworkload = randrw\npath = set/f\nsize = 64M\n"
+    s_expect_refused (RANDRW "files = 0\n", 8, "files", "below the minimum 1");
+    s_expect_refused (RANDRW "rwratio = -1\n", 8, "rwratio", "not a decimal number");
+    s_expect_refused (RANDRW "files = 16\nbs = 32M\n", 9, "bs", "less than one block");
+    s_expect_refused (RANDRW "read_pct = 120\n", 8, "read_pct", "above the maximum 100");
+    s_expect_refused (RANDRW "rwratio = 2\nread_pct = 50\n", 9, "read_pct", "");
+    s_expect_refused (RANDRW "mode = rnd\n", 8, "mode", "not one of rndrw, rndrd, rndwr");
+    s_expect_refused (RANDRW "requests = 0\n", 8, "requests", "give one of them");
+    s_expect_refused (RANDRW "runtime = 2s\nramp = 5s\n", 9, "ramp", "leaves nothing");
+    s_expect_check_ok (RANDRW "files = 16\nbs = 4M\nruntime = 2s\nramp = 1s\n");
+    #undef RANDRW
+}
+
 //  The text is kept as read, for the results directory; a pipe is read
 //  like a file (iofleet run <(generate)).
 static void
@@ -1091,6 +1124,7 @@ main (void)
         cmocka_unit_test (test_file_bounds),
         cmocka_unit_test (test_text_kept_and_pipes),
         cmocka_unit_test (test_garbage_quoted),
+        cmocka_unit_test (test_randrw_refusals),
         cmocka_unit_test (test_many_jobs),
     };
     return cmocka_run_group_tests (tests, s_setup, s_teardown);
