@@ -114,12 +114,15 @@ grep -Eq "^  time-bound, streams ended [0-9.]+ ms apart$" "$SCRATCH/out" ||
 [ "$(grep -c "time-bound, streams ended" "$SCRATCH/out")" = 2 ] ||
     fail "not every test said time-bound"
 
-# Many tasks: 512 streams of one agent over a set of 128 files.
+# Many tasks: 512 streams of one agent over a set of 128 files, then 256
+# on each of two agents.
 cat > "$SCRATCH/many.ini" <<INI
 [global]
 settle = 0
 [agent a1]
 endpoint = $E1
+[agent a2]
+endpoint = $E2
 [job dbase]
 agent = a1
 workload = randrw
@@ -130,6 +133,27 @@ streams = 512
 bs = 8K
 rwratio = 2
 fsync_every = 20
+runtime = 2s
+; And 2 x 256 on two agents, one test.
+[job half1]
+test = halves
+agent = a1
+workload = randrw
+path = h1/f
+size = 32M
+files = 64
+streams = 256
+bs = 8K
+runtime = 2s
+[job half2]
+test = halves
+agent = a2
+workload = randrw
+path = h2/f
+size = 32M
+files = 64
+streams = 256
+bs = 8K
 runtime = 2s
 INI
 "$BIN/iofleet" run --no-db "$SCRATCH/many.ini" -o "$SCRATCH/m" > "$SCRATCH/mout" 2>&1 &
@@ -164,6 +188,15 @@ assert t["bound"] == "time" and t["summary"]["failed_streams"] == 0, t["summary"
 assert t["summary"]["sys_pct"] is not None and t["summary"]["sys_pct"] > 0, t["summary"]
 print("512 streams: end skew %.3f ms, %d requests" %
       (t["summary"]["end_skew_ns"] / 1e6, sum(s["reads"] + s["writes"] for s in ss)))
+t = r["tests"][1]
+assert t["name"] == "halves" and t["summary"]["hosts"] == 2, t["name"]
+ss = t["streams"]
+for agent in ("a1", "a2"):
+    mine = sorted(s["index"] for s in ss if s["agent"] == agent)
+    assert mine == list(range(256)), (agent, len(mine))
+assert all(s["finished"] and not s["lost"] and s["error"] == "" for s in ss)
+assert t["bound"] == "time" and t["summary"]["failed_streams"] == 0, t["summary"]
+print("2 x 256 streams: end skew %.3f ms" % (t["summary"]["end_skew_ns"] / 1e6))
 PY
 # ops/min beside %sys, a number in each.
 grep -Eq "ops/min +%sys$" "$SCRATCH/mout" || fail "no ops/min and %sys columns"
