@@ -96,14 +96,14 @@ aggregate_stream_rate_mbps (const stream_result_t *stream)
     return s_rate_mbps ((double) stream->bytes, stream->start_ns, stream->end_ns);
 }
 
-//  The stream's rate up to its last write.
+//  The stream's operations per second, over its window.
 double
 aggregate_stream_ops_per_s (const stream_result_t *stream)
 {
     int64_t start_ns, end_ns;
     if (!s_stream_window (stream, &start_ns, &end_ns) || end_ns <= start_ns)
         return NAN;
-    return (double) stream->reads / ((double) (end_ns - start_ns) / 1e9);
+    return (double) aggregate_stream_ops (stream) / ((double) (end_ns - start_ns) / 1e9);
 }
 
 double
@@ -205,11 +205,11 @@ s_fill_totals (const test_result_t *test, test_summary_t *summary)
         summary->last_end_ns = span.last_end_ns;
         summary->combined_mbps = s_rate_mbps ((double) summary->bytes,
                                               span.first_start_ns, span.last_end_ns);
-        uint64_t reads = 0;
+        uint64_t ops = 0;
         for (size_t nbr = 0; test->rate_ops && nbr < test->stream_count; nbr++)
-            reads += test->streams [nbr].reads;
+            ops += aggregate_stream_ops (&test->streams [nbr]);
         if (test->rate_ops && span.last_end_ns > span.first_start_ns)
-            summary->combined_ops_per_s = (double) reads
+            summary->combined_ops_per_s = (double) ops
                 / ((double) (span.last_end_ns - span.first_start_ns) / 1e9);
     }
 }

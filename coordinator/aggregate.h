@@ -17,9 +17,18 @@ double aggregate_stream_rate_mbps (const stream_result_t *stream);
 //  bytes / (last write - start): the rate up to the last write call.
 double aggregate_stream_write_rate_mbps (const stream_result_t *stream);
 
-//  reads / (end - start): a stream's operations per second, for a test
-//  whose rate counts operations (bonnie's seeks). NAN when it never ran.
+//  operations / (end - start): a stream's operations per second, for a
+//  test whose rate counts operations (seeks, randrw's requests). NAN when
+//  it never ran.
 double aggregate_stream_ops_per_s (const stream_result_t *stream);
+
+//  The operations its rate counts: its reads (bonnie's seeks), and its
+//  writes too where they are operations of their own (randrw).
+static inline uint64_t
+aggregate_stream_ops (const stream_result_t *stream)
+{
+    return stream->reads + (stream->ops_writes? stream->writes: 0);
+}
 
 //  System CPU seconds the stream's thread spent per GB (10^9 bytes) it
 //  moved: what a smaller block or a new kernel costs. NAN without bytes.

@@ -80,6 +80,7 @@ typedef struct {
     bool direct;                            //  O_DIRECT, from the job
     uint64_t bs_bytes;                      //  bytes per I/O call, from the job
     int fsync_mode;                         //  fsync_mode_t, from the job
+    bool ops_writes;                        //  its writes count as operations (rate_requests)
     uint64_t set_bytes;                     //  the job's file set (randrw), on its first
                                             //  stream only, so a host counts it once; else 0
     char error [MSG_TEXT_MAX + 1];          //  empty if none
@@ -183,6 +184,8 @@ typedef struct {
     char phase [JOB_NAME_MAX + 1];          //  the phase's name, "" for a test without phases
     uint32_t phase_index;                   //  0-based
     bool rate_ops;                          //  its rate counts operations (seeks/s), not MB/s
+    bool rate_requests;                     //  its operations are reads and writes (randrw),
+                                            //  not reads alone (seeks)
     char workload [16];                     //  the workload of its reporting jobs, "" if none
     char bound [16];                        //  what ends them: "size", "requests" or "time"
     uint64_t laid_out_bytes;                //  written at prepare to lay files out (untimed)

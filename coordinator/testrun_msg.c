@@ -183,7 +183,9 @@ testrun_new_phase_result (testrun_t *tr, uint32_t phase)
     s_row_name (tr, phase, result);
     result->phase_index = phase;
     result->iteration = tr->config.iteration;
-    result->rate_ops = tr->desc && workload_phase_rate (tr->desc, phase) == RATE_OPS;
+    rate_kind_t rate = tr->desc? workload_phase_rate (tr->desc, phase): RATE_BYTES;
+    result->rate_ops = rate != RATE_BYTES;
+    result->rate_requests = rate == RATE_REQUESTS;
     msg_strcpy (result->workload, tr->desc? tr->desc->name: "", sizeof result->workload);
     bool reads = tr->desc && workload_phase_reads (tr->desc, phase);
     size_t jobs = tr->test->job_count;
@@ -214,6 +216,7 @@ testrun_new_phase_result (testrun_t *tr, uint32_t phase)
             stream->fsync_mode = spec->fsync_mode;
             stream->reads_data = reads;
             stream->cold = spec->drop_caches;
+            stream->ops_writes = result->rate_requests;
             if (k == 0 && desc->files [0].option && desc->files [0].naming == FILES_SET)
                 stream->set_bytes = spec->size_bytes;
             if (desc->stream_results && !result->bound [0])

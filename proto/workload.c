@@ -108,7 +108,7 @@ static const workload_desc_t s_workloads [WORKLOAD_COUNT] = {
                 "every file fsynced after every fsync_every requests of a stream; ends after "
                 "requests in all or at runtime. Latency of every request is kept",
         .timed = true, .stream_results = true, .host_figures = true, .size_required = true,
-        .rate = RATE_OPS,
+        .rate = RATE_REQUESTS,
         .required = { "path", NULL },
         .keys = { "path", "size", "bs", "direct", "files", "mode", "rwratio", "read_pct",
                   "fsync_every", "requests", "runtime", "ramp", "pattern", "keep", NULL },

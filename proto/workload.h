@@ -82,7 +82,9 @@ typedef struct {
 //  What a phase's rate counts.
 typedef enum {
     RATE_BYTES,                     //  MB/s
-    RATE_OPS                        //  operations per second (bonnie's seeks)
+    RATE_OPS,                       //  operations per second: reads (bonnie's seeks,
+                                    //  whose write-backs belong to their seek)
+    RATE_REQUESTS                   //  operations per second: reads and writes (randrw)
 } rate_kind_t;
 
 //  One timed phase.

@@ -392,7 +392,8 @@ s_test_json (const test_result_t *test)
     s_set (&builder, "test", s_json_text (test->test [0]? test->test: test->name));
     s_set (&builder, "phase", s_json_text (test->phase));
     s_set (&builder, "phase_index", json_integer (test->phase_index));
-    s_set (&builder, "rate", s_json_text (test->rate_ops? "ops": "bytes"));
+    s_set (&builder, "rate", s_json_text (test->rate_requests? "requests":
+                                          test->rate_ops? "ops": "bytes"));
     s_set (&builder, "workload", s_json_text (test->workload));
     s_set (&builder, "bound", s_json_text (test->bound));
     s_set (&builder, "laid_out_bytes", s_json_count (test->laid_out_bytes));

@@ -308,11 +308,12 @@ s_read_test (jsonread_t *self, json_t *object, test_result_t *test)
         jsonread_string (self, object, "phase", test->phase, sizeof test->phase);
         test->phase_index = (uint32_t) jsonread_integer (self, object, "phase_index", 0,
                                                   WORKLOAD_PHASES_MAX - 1);
-        char rate [8];
+        char rate [16];
         jsonread_string (self, object, "rate", rate, sizeof rate);
-        if (!self->failed && strcmp (rate, "ops") && strcmp (rate, "bytes"))
-            jsonread_fail (self, "rate", "\"%s\" is neither bytes nor ops", rate);
-        test->rate_ops = strcmp (rate, "ops") == 0;
+        test->rate_requests = strcmp (rate, "requests") == 0;
+        test->rate_ops = strcmp (rate, "ops") == 0 || test->rate_requests;
+        if (!self->failed && !test->rate_ops && strcmp (rate, "bytes"))
+            jsonread_fail (self, "rate", "\"%s\" is none of bytes, ops and requests", rate);
         jsonread_string (self, object, "workload", test->workload, sizeof test->workload);
         if (json_object_get (object, "bound"))
             jsonread_string (self, object, "bound", test->bound, sizeof test->bound);
@@ -343,6 +344,7 @@ s_read_test (jsonread_t *self, json_t *object, test_result_t *test)
             jsonread_fail (self, NULL, "expected an object");
         else
             s_read_stream (self, stream, &test->streams [nbr]);
+        test->streams [nbr].ops_writes = test->rate_requests;
     }
     memcpy (self->place, parent, sizeof parent);
     if (self->failed)

@@ -67,7 +67,7 @@ report_text_requests (const run_result_t *run, FILE *out)
     bool header = false;
     for (size_t t = 0; t < run->test_count; t++) {
         const test_result_t *test = &run->tests [t];
-        if (!test->rate_ops || strcmp (test->workload, "randrw") != 0)
+        if (!test->rate_requests)
             continue;
         if (!header) {
             fprintf (out, "\nrandom I/O (per second over each one's window; time: first start to "

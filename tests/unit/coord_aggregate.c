@@ -711,6 +711,34 @@ test_warning_file_set (void **state)
     assert_int_equal (test.warning_count, 1);
 }
 
+//  A test of operations counts bonnie's seeks as its reads (a seek's
+//  write-back is part of it) and randrw's requests as reads and writes.
+static void
+test_operations (void **state)
+{
+    (void) state;
+    stream_result_t streams [2] = {
+        s_stream ("a1", CLASS_DISK, 0, 1000, 0, 1 * SEC, 1 * SEC),
+        s_stream ("a1", CLASS_DISK, 1, 1000, 0, 1 * SEC, 2 * SEC),
+    };
+    for (int s = 0; s < 2; s++) {
+        streams [s].reads = 600;
+        streams [s].writes = 400;
+    }
+    test_result_t test = s_test (streams, 2);
+    test.rate_ops = true;
+    aggregate_test (&test);
+    assert_true (fabs (test.summary.combined_ops_per_s - 1200.0 / 2) < 1e-9);
+    assert_true (fabs (aggregate_stream_ops_per_s (&streams [1]) - 300.0) < 1e-9);
+
+    test.rate_requests = true;
+    for (int s = 0; s < 2; s++)
+        streams [s].ops_writes = true;
+    aggregate_test (&test);
+    assert_true (fabs (test.summary.combined_ops_per_s - 2000.0 / 2) < 1e-9);
+    assert_true (fabs (aggregate_stream_ops_per_s (&streams [0]) - 1000.0) < 1e-9);
+}
+
 static void
 test_stats (void **state)
 {
@@ -782,6 +810,7 @@ main (void)
         cmocka_unit_test (test_host_cpu_shares),
         cmocka_unit_test (test_warnings),
         cmocka_unit_test (test_warning_file_set),
+        cmocka_unit_test (test_operations),
         cmocka_unit_test (test_stats),
         cmocka_unit_test (test_iterations_first_apart),
     };

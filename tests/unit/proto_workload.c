@@ -263,7 +263,7 @@ test_randrw (void **state)
     assert_int_equal (spec.fsync_every, 100);
     assert_int_equal (workload_bound (&spec), BOUND_REQUESTS);
     assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), 0);
-    assert_int_equal (workload_phase_rate (workload_desc (WORKLOAD_RANDRW), 0), RATE_OPS);
+    assert_int_equal (workload_phase_rate (workload_desc (WORKLOAD_RANDRW), 0), RATE_REQUESTS);
 
     //  A runtime leaves requests at 0: the clock ends the run.
     spec = s_job (WORKLOAD_RANDRW, "set");
