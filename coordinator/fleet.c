@@ -1,5 +1,14 @@
-/*  coordinator/fleet.c: all agent sessions, one poll loop; see fleet.h. */
+/*  coordinator/fleet.c: all agent sessions, one poll loop; see fleet.h.
+
+    The sessions share one socket (fleetsock.h): a wake reads what every
+    agent sent, whatever their number. Nothing here passes over all the
+    sessions per message or per wake: names and endpoints are found by
+    hash, and what a hello or a clock measurement waits for is counted
+    as sessions change state, so that a thousand agents cost a thousand
+    steps per round of messages and per check, not a million.
+*/
 #include "fleet.h"
+#include "fleetsock.h"
 #include "../proto/clock.h"
 
 #include <errno.h>
@@ -23,12 +32,28 @@
 #define FLEET_MALFORMED_LINES       5
 #define FLEET_MALFORMED_EVERY_NS    NS_PER_SEC
 
+//  One wake reads at most this many messages, plus a few per session,
+//  before the fleet's timers run: a flood from one agent cannot keep the
+//  loop from its checks.
+#define FLEET_DRAIN_BASE            256
+#define FLEET_DRAIN_PER_SESSION     4
+
 struct _fleet_t {
-    session_t **sessions;           //  in the order they were added
-    zmq_pollitem_t *items;          //  one per session, same order
+    fleetsock_t *sock;              //  the one socket to every agent
+    session_t **sessions;           //  in the order they were added; index = peer id
+    size_t *same_endpoint;          //  per session: the next one at its endpoint, or SIZE_MAX
     size_t count;                   //  sessions in use
     size_t capacity;                //  allocated slots
-    size_t next;                    //  where the next pass starts, for fairness
+    zhashx_t *by_name;              //  agent name -> session
+    zhashx_t *by_endpoint;          //  endpoint -> index + 1 of its first session
+    uint32_t hello_round;           //  the fleet_hello under way, counted from 1
+    size_t hello_pending;           //  its sessions still connecting
+    size_t measuring;               //  ready sessions whose clock measurement goes on
+    session_t **clock_sessions;     //  those fleet_sync_clocks measures (borrowed), or NULL: all
+    size_t clock_count;             //  how many
+    size_t clock_next;              //  the next of them to measure
+    uint64_t clock_pings;           //  exchanges each measurement takes
+    int64_t clock_fresh_ns;         //  measured after this: measured recently enough
     uint64_t malformed;             //  frames dropped as undecodable
     uint64_t malformed_unlogged;    //  of those, since the last line about them
     int64_t malformed_logged_ns;    //  when that line was written
@@ -72,6 +97,14 @@ fleet_new (void)
     sigaction (SIGTERM, &action, NULL);
     fleet_t *self = (fleet_t *) zmalloc (sizeof (fleet_t));
     self->connect_timeout_ns = 5 * NS_PER_SEC;
+    char err [256];
+    self->sock = fleetsock_new (err, sizeof err);
+    self->by_name = zhashx_new ();
+    self->by_endpoint = zhashx_new ();
+    if (!self->sock || !self->by_name || !self->by_endpoint) {
+        fprintf (stderr, "iofleet: %s\n", self->sock? "out of memory": err);
+        fleet_destroy (&self);
+    }
     return self;
 }
 
@@ -84,7 +117,10 @@ fleet_destroy (fleet_t **self_p)
         for (size_t i = 0; i < self->count; i++)
             session_destroy (&self->sessions [i]);
         free (self->sessions);
-        free (self->items);
+        free (self->same_endpoint);
+        zhashx_destroy (&self->by_name);
+        zhashx_destroy (&self->by_endpoint);
+        fleetsock_destroy (&self->sock);
         keys_destroy (&self->keys);
         free (self);
         *self_p = NULL;
@@ -94,11 +130,14 @@ fleet_destroy (fleet_t **self_p)
 int
 fleet_set_keys (fleet_t *self, const char *dir, char *err, size_t errlen)
 {
+    //  The socket's connections take our key pair as they are made.
+    assert (self->count == 0);
     keys_t *keys = keys_new (dir, err, errlen);
     if (!keys)
         return -1;
     keys_destroy (&self->keys);
     self->keys = keys;
+    fleetsock_set_certificate (self->sock, keys_own (keys));
     return 0;
 }
 
@@ -128,22 +167,35 @@ fleet_add (fleet_t *self, const char *name, const char *endpoint, char *err, siz
         if (!sessions)
             goto nomem;
         self->sessions = sessions;
-        zmq_pollitem_t *items = realloc (self->items, capacity * sizeof *items);
-        if (!items)
+        size_t *same = realloc (self->same_endpoint, capacity * sizeof *same);
+        if (!same)
             goto nomem;
-        self->items = items;
+        self->same_endpoint = same;
         self->capacity = capacity;
     }
-    session_t *session = session_new (name, endpoint, self->keys, err, errlen);
+    if (fleetsock_reserve (self->sock, self->count + 1, err, errlen))
+        return NULL;
+    session_t *session = session_new (name, endpoint, self->count, self->sock, self->keys,
+                                      err, errlen);
     if (!session)
         return NULL;
-    session_set_index (session, self->count);
-    self->sessions [self->count] = session;
-    self->items [self->count] = (zmq_pollitem_t) {
-        .socket = zsock_resolve (session_socket (session)),
-        .events = ZMQ_POLLIN
-    };
-    self->count++;
+    //  A second session of the same name stays out of the index: the
+    //  first one is the one found.
+    zhashx_insert (self->by_name, name, session);
+    //  Sessions that share an endpoint are chained, so that an event of
+    //  the monitor reaches each of them.
+    size_t index = self->count;
+    self->same_endpoint [index] = SIZE_MAX;
+    uintptr_t first = (uintptr_t) zhashx_lookup (self->by_endpoint, endpoint);
+    if (first == 0)
+        zhashx_insert (self->by_endpoint, endpoint, (void *) (uintptr_t) (index + 1));
+    else {
+        size_t last = first - 1;
+        while (self->same_endpoint [last] != SIZE_MAX)
+            last = self->same_endpoint [last];
+        self->same_endpoint [last] = index;
+    }
+    self->sessions [self->count++] = session;
     return session;
 
 nomem:
@@ -166,16 +218,60 @@ fleet_session (fleet_t *self, size_t index)
 session_t *
 fleet_find (fleet_t *self, const char *name)
 {
-    for (size_t i = 0; i < self->count; i++)
-        if (streq (session_name (self->sessions [i]), name))
-            return self->sessions [i];
-    return NULL;
+    return (session_t *) zhashx_lookup (self->by_name, name);
 }
 
 uint64_t
 fleet_malformed (fleet_t *self)
 {
     return self->malformed;
+}
+
+//  How many clock measurements run at once. Pinging a thousand agents at
+//  once makes every one of them wait for the others to be scheduled, and
+//  its best round trip (its offset's uncertainty) is that wait; a window
+//  keeps round trips short for the same total work.
+#define FLEET_CLOCK_WINDOW          32
+
+//  --------------------------------------------------------------------
+//  States
+
+//  Begin clock measurements until the window is full.
+static void
+s_clock_fill (fleet_t *self)
+{
+    while (self->measuring < FLEET_CLOCK_WINDOW && self->clock_next < self->clock_count) {
+        size_t next = self->clock_next++;
+        session_t *session = self->clock_sessions? self->clock_sessions [next]
+                                                 : self->sessions [next];
+        if (session_state (session) != SESSION_READY || session_measuring (session)
+        ||  session_measured_ns (session) > self->clock_fresh_ns)
+            continue;
+        session_clock_begin (session, self->clock_pings);
+        self->measuring++;
+    }
+}
+
+//  Every change of a session's state goes through here, so that what the
+//  fleet waits for is counted as it changes: the sessions of the hello
+//  under way still connecting, and the clock measurements going on (one
+//  that leaves the ready state is given up).
+static void
+s_set_state (fleet_t *self, session_t *session, session_state_t state, const char *reason)
+{
+    session_state_t before = session_state (session);
+    if (before == SESSION_READY && state != SESSION_READY && session_measuring (session)) {
+        session_clock_stop (session);
+        self->measuring--;
+        s_clock_fill (self);
+    }
+    if (self->hello_round && session_hello_round (session) == self->hello_round) {
+        if (before == SESSION_CONNECTING && state != SESSION_CONNECTING)
+            self->hello_pending--;
+        if (before != SESSION_CONNECTING && state == SESSION_CONNECTING)
+            self->hello_pending++;
+    }
+    session_set_state (session, state, reason);
 }
 
 //  --------------------------------------------------------------------
@@ -189,7 +285,7 @@ s_send_hello (fleet_t *self, session_t *session, bool probe, int64_t deadline_ns
     msg_strcpy (hello.u.hello.coordinator, self->coordinator, sizeof hello.u.hello.coordinator);
     hello.u.hello.lease_ms = (uint32_t) (self->lease_ns / NS_PER_MSEC);
     hello.u.hello.probe = probe;
-    session_set_state (session, SESSION_CONNECTING, NULL);
+    s_set_state (self, session, SESSION_CONNECTING, NULL);
     session_set_hello_deadline_ns (session, deadline_ns);
     session_set_hello_retry_ns (session, INT64_MAX);
     //  A DEALER queues what it sends until the connection is up, so one
@@ -197,11 +293,15 @@ s_send_hello (fleet_t *self, session_t *session, bool probe, int64_t deadline_ns
     session_send (session, &hello);
 }
 
-//  A WELCOME: the session is ready (again), in a new generation.
+//  A WELCOME: the session is ready (again), in a new generation. A ready
+//  session keeps the coordinator the agent serves as its reason (`iofleet
+//  ping` shows it).
 static void
-s_on_welcome (session_t *session, const msg_welcome_t *welcome, int64_t received_ns)
+s_on_welcome (fleet_t *self, session_t *session, const msg_welcome_t *welcome,
+              int64_t received_ns)
 {
     session_take_welcome (session, welcome, received_ns);
+    s_set_state (self, session, SESSION_READY, welcome->serving);
     if (!streq (welcome->name, session_name (session))
     &&  !streq (session_name (session), session_endpoint (session)))
         fprintf (stderr, "iofleet: agent=%s event=name-differs agent_says=%s\n",
@@ -217,7 +317,7 @@ s_check_hello (fleet_t *self, session_t *session, int64_t now_ns)
     const char *handshake_error = session_handshake_error (session, &definitive);
     bool late = now_ns >= session_hello_deadline_ns (session);
     if (definitive || (late && handshake_error [0] && !s_interrupted)) {
-        session_set_state (session, SESSION_FAILED, handshake_error);
+        s_set_state (self, session, SESSION_FAILED, handshake_error);
         return;
     }
     //  Refused as busy: the refusal is the reason if no later answer
@@ -226,7 +326,7 @@ s_check_hello (fleet_t *self, session_t *session, int64_t now_ns)
     if (late && refusal [0] && !s_interrupted) {
         char reason [MSG_TEXT_MAX + 1];
         msg_strcpy (reason, refusal, sizeof reason);
-        session_set_state (session, SESSION_FAILED, reason);
+        s_set_state (self, session, SESSION_FAILED, reason);
         return;
     }
     if (!late && !s_interrupted) {
@@ -234,7 +334,7 @@ s_check_hello (fleet_t *self, session_t *session, int64_t now_ns)
             char reason [MSG_TEXT_MAX + 1];
             msg_strcpy (reason, refusal, sizeof reason);
             s_send_hello (self, session, false, session_hello_deadline_ns (session));
-            session_set_state (session, SESSION_CONNECTING, reason);
+            s_set_state (self, session, SESSION_CONNECTING, reason);
         }
         return;
     }
@@ -246,7 +346,7 @@ s_check_hello (fleet_t *self, session_t *session, int64_t now_ns)
         snprintf (reason, sizeof reason, "agent %s (%s): no answer within %.1f s",
                   session_name (session), session_endpoint (session),
                   (double) self->connect_timeout_ns / NS_PER_SEC);
-    session_set_state (session, SESSION_FAILED, reason);
+    s_set_state (self, session, SESSION_FAILED, reason);
 }
 
 //  --------------------------------------------------------------------
@@ -257,7 +357,7 @@ fleet_declare_lost (fleet_t *self, session_t *session, const char *reason)
 {
     if (session_state (session) != SESSION_READY)
         return;
-    session_set_state (session, SESSION_LOST, reason);
+    s_set_state (self, session, SESSION_LOST, reason);
     if (self->lost_handler)
         self->lost_handler (session, reason, self->lost_arg);
     //  Say hello again at once: an agent restarted on its endpoint, or
@@ -281,8 +381,10 @@ s_on_pong (fleet_t *self, session_t *session, const msg_pong_t *pong, int64_t re
         return;
     }
     session_heard (session, received_ns);
-    if (session_measuring (session))
-        session_clock_pong (session, pong, received_ns);
+    if (session_measuring (session) && session_clock_pong (session, pong, received_ns) == 1) {
+        self->measuring--;
+        s_clock_fill (self);
+    }
 }
 
 //  The fleet's own share of a message. Returns true if the message was
@@ -295,7 +397,7 @@ s_take (fleet_t *self, session_t *session, const msg_t *msg, int64_t received_ns
         //  A late answer to an earlier hello counts too: the agent opened
         //  the session it names.
         if (state != SESSION_READY)
-            s_on_welcome (session, &msg->u.welcome, received_ns);
+            s_on_welcome (self, session, &msg->u.welcome, received_ns);
         return true;
     }
     if (msg->type == MSG_PONG) {
@@ -314,7 +416,7 @@ s_take (fleet_t *self, session_t *session, const msg_t *msg, int64_t received_ns
             //  Busy may pass (see FLEET_BUSY_RETRY_NS); any other
             //  refusal is final.
             bool busy = streq (error->code, "busy");
-            session_set_state (session, busy? SESSION_CONNECTING: SESSION_FAILED, reason);
+            s_set_state (self, session, busy? SESSION_CONNECTING: SESSION_FAILED, reason);
             if (busy)
                 session_set_hello_retry_ns (session, received_ns + FLEET_BUSY_RETRY_NS);
             return true;
@@ -392,38 +494,75 @@ s_malformed (fleet_t *self, session_t *session, const char *reason)
     self->malformed_logged_ns = now_ns;
 }
 
-//  Read every frame waiting on one session and hand them on.
-static int
-s_drain (fleet_t *self, session_t *session, fleet_handler_fn *handler, void *arg)
+//  A monitor event: every session at its endpoint hears of it.
+static void
+s_on_event (fleet_t *self, uint16_t event, uint32_t value, const char *endpoint)
 {
-    zsock_t *sock = session_socket (session);
-    while (zsock_events (sock) & ZMQ_POLLIN) {
-        msg_t msg;
-        int64_t received_ns;
-        char err [256] = "";
-        int rc = session_recv (session, &msg, &received_ns, err, sizeof err);
-        if (rc == MSG_EVERSION) {
-            //  Another program answers on the endpoint (an agent of
-            //  another version, restarted there): a session we held is
-            //  lost, one we were opening failed.
-            char reason [MSG_TEXT_MAX + 1];
-            snprintf (reason, sizeof reason, "agent %s (%s): %s", session_name (session),
-                      session_endpoint (session), err);
-            if (session_state (session) == SESSION_READY)
-                fleet_declare_lost (self, session, reason);
-            else
-                session_set_state (session, SESSION_FAILED, reason);
-            continue;
-        }
-        if (rc != MSG_OK) {
-            s_malformed (self, session, err);
-            if (rc == -3)
-                break;
-            continue;
-        }
-        if (s_take (self, session, &msg, received_ns))
-            continue;
-        if (handler && handler (session, &msg, received_ns, arg))
+    uintptr_t first = (uintptr_t) zhashx_lookup (self->by_endpoint, endpoint);
+    for (size_t index = first? first - 1: SIZE_MAX; index != SIZE_MAX;
+         index = self->same_endpoint [index])
+        session_connection_event (self->sessions [index], event, value);
+}
+
+//  One frame from a session: decoded, and kept by the fleet or handed on.
+//  Returns 0, or -1 if the handler asked to stop.
+static int
+s_on_frame (fleet_t *self, session_t *session, zframe_t *frame, bool more, int64_t received_ns,
+            fleet_handler_fn *handler, void *arg)
+{
+    msg_t msg;
+    char err [256] = "";
+    int rc = msg_decode (zframe_data (frame), zframe_size (frame), &msg, err, sizeof err);
+    //  The agent's ROUTER sends one frame per message. More frames than
+    //  that is not our protocol.
+    if (more) {
+        snprintf (err, sizeof err, "message of several frames");
+        rc = MSG_EMALFORMED;
+    }
+    if (rc == MSG_EVERSION) {
+        //  Another program answers on the endpoint (an agent of another
+        //  version, restarted there): a session we held is lost, one we
+        //  were opening failed.
+        char reason [MSG_TEXT_MAX + 1];
+        snprintf (reason, sizeof reason, "agent %s (%s): %s", session_name (session),
+                  session_endpoint (session), err);
+        if (session_state (session) == SESSION_READY)
+            fleet_declare_lost (self, session, reason);
+        else
+            s_set_state (self, session, SESSION_FAILED, reason);
+        return 0;
+    }
+    if (rc != MSG_OK) {
+        s_malformed (self, session, err);
+        return 0;
+    }
+    if (s_take (self, session, &msg, received_ns))
+        return 0;
+    return handler && handler (session, &msg, received_ns, arg)? -1: 0;
+}
+
+//  Read what waits on the socket, within this wake's bound, and the
+//  monitor's events. Returns 0, or -1 if the handler asked to stop.
+static int
+s_drain (fleet_t *self, fleet_handler_fn *handler, void *arg)
+{
+    uint16_t event;
+    uint32_t value;
+    char endpoint [256];
+    while (fleetsock_event (self->sock, &event, &value, endpoint, sizeof endpoint))
+        s_on_event (self, event, value, endpoint);
+    size_t budget = FLEET_DRAIN_BASE + FLEET_DRAIN_PER_SESSION * self->count;
+    for (size_t n = 0; n < budget; n++) {
+        uint32_t id;
+        zframe_t *frame = NULL;
+        bool more = false;
+        if (fleetsock_recv (self->sock, &id, &frame, &more) == 0)
+            break;
+        int64_t received_ns = clock_now_ns ();
+        int rc = id < self->count?
+                 s_on_frame (self, self->sessions [id], frame, more, received_ns, handler, arg): 0;
+        zframe_destroy (&frame);
+        if (rc)
             return -1;
     }
     return 0;
@@ -453,18 +592,15 @@ fleet_poll (fleet_t *self, int64_t deadline_ns, fleet_handler_fn *handler, void 
     //  zmq_poll takes milliseconds; round up so that we never wake early
     //  and spin until the deadline.
     long timeout_ms = (long) ((wait_ns + NS_PER_MSEC - 1) / NS_PER_MSEC);
-    int ready = zmq_poll (self->items, (int) self->count, timeout_ms);
+    zmq_pollitem_t items [] = {
+        { .socket = fleetsock_handle (self->sock), .events = ZMQ_POLLIN },
+        { .socket = fleetsock_monitor_handle (self->sock), .events = ZMQ_POLLIN }
+    };
+    int ready = zmq_poll (items, 2, timeout_ms);
     if (ready < 0 && (errno == EINTR || s_interrupted) && !self->draining)
         return -1;
-    for (size_t n = 0; n < self->count && ready > 0; n++) {
-        size_t i = (self->next + n) % self->count;
-        if (!(self->items [i].revents & ZMQ_POLLIN))
-            continue;
-        ready--;
-        if (s_drain (self, self->sessions [i], handler, arg))
-            return -1;
-    }
-    self->next = self->count? (self->next + 1) % self->count: 0;
+    if (ready > 0 && s_drain (self, handler, arg))
+        return -1;
     int64_t now_ns = clock_now_ns ();
     s_keepalives (self, now_ns);
     s_check_sessions (self, now_ns);
@@ -479,13 +615,13 @@ fleet_broadcast (fleet_t *self, const msg_t *msg)
             session_send (self->sessions [i], msg);
 }
 
-//  Count sessions of a set (NULL: the fleet) in a state.
+//  Count sessions of a set (NULL: the fleet) that are ready.
 static size_t
-s_count_state (fleet_t *self, session_t **sessions, size_t count, session_state_t state)
+s_count_ready (fleet_t *self, session_t **sessions, size_t count)
 {
     size_t found = 0;
     for (size_t i = 0; i < (sessions? count: self->count); i++)
-        if (session_state (sessions? sessions [i]: self->sessions [i]) == state)
+        if (session_state (sessions? sessions [i]: self->sessions [i]) == SESSION_READY)
             found++;
     return found;
 }
@@ -499,16 +635,26 @@ fleet_hello (fleet_t *self, session_t **sessions, size_t count, bool probe,
     self->connect_timeout_ns = timeout_ns;
     int64_t deadline_ns = clock_now_ns () + timeout_ns;
     //  Ready sessions are left alone, and one connecting already (lost,
-    //  and said hello to in the background) keeps its deadline.
+    //  and said hello to in the background) keeps its deadline. The
+    //  sessions of this round still connecting are counted as they
+    //  change state (s_set_state).
+    self->hello_round++;
+    self->hello_pending = 0;
     for (size_t i = 0; i < count; i++) {
         session_t *session = sessions? sessions [i]: self->sessions [i];
+        if (session_hello_round (session) == self->hello_round)
+            continue;               //  named twice
+        session_set_hello_round (session, self->hello_round);
         session_state_t state = session_state (session);
-        if (state != SESSION_READY && state != SESSION_CONNECTING)
+        if (state == SESSION_CONNECTING)
+            self->hello_pending++;
+        else
+        if (state != SESSION_READY)
             s_send_hello (self, session, probe, deadline_ns);
     }
     //  The fleet's checks fail the sessions that cannot answer (a refused
     //  key answers nothing at all; only the socket monitor says so).
-    while (s_count_state (self, sessions, count, SESSION_CONNECTING) > 0)
+    while (self->hello_pending > 0)
         if (fleet_poll (self, deadline_ns, handler, arg)) {
             //  Interrupted (the sessions still connecting fail now, with
             //  that reason), or the handler asked to stop waiting.
@@ -516,31 +662,37 @@ fleet_hello (fleet_t *self, session_t **sessions, size_t count, bool probe,
             s_check_sessions (self, clock_now_ns ());
             break;
         }
-    return s_count_state (self, sessions, count, SESSION_READY);
-}
-
-//  Ready sessions whose clock measurement goes on.
-static size_t
-s_count_measuring (fleet_t *self)
-{
-    size_t found = 0;
-    for (size_t i = 0; i < self->count; i++)
-        if (session_state (self->sessions [i]) == SESSION_READY
-        &&  session_measuring (self->sessions [i]))
-            found++;
-    return found;
+    self->hello_round++;            //  no round waits now
+    return s_count_ready (self, sessions, count);
 }
 
 int
-fleet_sync_clocks (fleet_t *self, uint64_t pings, int64_t timeout_ns,
+fleet_sync_clocks (fleet_t *self, session_t **sessions, size_t count, uint64_t pings,
+                   int64_t max_age_ns, int64_t timeout_ns,
                    fleet_handler_fn *handler, void *arg)
 {
-    for (size_t i = 0; i < self->count; i++)
-        if (session_state (self->sessions [i]) == SESSION_READY)
-            session_clock_begin (self->sessions [i], pings);
-    int64_t deadline_ns = clock_now_ns () + timeout_ns;
-    while (s_count_measuring (self) > 0 && clock_now_ns () < deadline_ns)
+    int64_t now_ns = clock_now_ns ();
+    self->clock_sessions = sessions;
+    self->clock_count = sessions? count: self->count;
+    self->clock_next = 0;
+    self->clock_pings = pings;
+    self->clock_fresh_ns = max_age_ns > 0? now_ns - max_age_ns: INT64_MAX;
+    s_clock_fill (self);
+    int64_t deadline_ns = now_ns + timeout_ns;
+    while ((self->measuring > 0 || self->clock_next < self->clock_count)
+    &&     clock_now_ns () < deadline_ns)
         if (fleet_poll (self, deadline_ns, handler, arg))
             break;
-    return s_count_measuring (self) == 0 && !s_interrupted? 0: -1;
+    bool finished = self->measuring == 0 && self->clock_next == self->clock_count;
+    //  Those that did not finish, or never began, keep their previous
+    //  figures.
+    self->clock_next = self->clock_count = 0;
+    self->clock_sessions = NULL;
+    for (size_t i = 0; self->measuring > 0 && i < self->count; i++)
+        if (session_state (self->sessions [i]) == SESSION_READY
+        &&  session_measuring (self->sessions [i])) {
+            session_clock_stop (self->sessions [i]);
+            self->measuring--;
+        }
+    return finished && !s_interrupted? 0: -1;
 }

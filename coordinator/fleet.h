@@ -86,11 +86,16 @@ int fleet_poll (fleet_t *self, int64_t deadline_ns, fleet_handler_fn *handler, v
 size_t fleet_hello (fleet_t *self, session_t **sessions, size_t count, bool probe,
                     int64_t timeout_ns, fleet_handler_fn *handler, void *arg);
 
-//  Measure the clock offset of every ready session in parallel, `pings`
-//  exchanges each, the best kept. Messages meanwhile go to handler.
-//  Sessions that do not finish within timeout_ns keep their previous
-//  figures. Returns 0 if all finished, -1 otherwise (or if interrupted).
-int fleet_sync_clocks (fleet_t *self, uint64_t pings, int64_t timeout_ns,
+//  Measure the clock offset of every ready session of sessions [0..count)
+//  (NULL: the whole fleet) whose offset was measured more than max_age_ns
+//  ago (0: all of them), `pings` exchanges each, the best kept. A few
+//  measurements run at once (FLEET_CLOCK_WINDOW), so that the round trips
+//  measure the network and not a queue of a thousand agents. Messages
+//  meanwhile go to handler. Sessions that do not finish within
+//  timeout_ns keep their previous figures. Returns 0 if all finished, -1
+//  otherwise (or if interrupted).
+int fleet_sync_clocks (fleet_t *self, session_t **sessions, size_t count, uint64_t pings,
+                       int64_t max_age_ns, int64_t timeout_ns,
                        fleet_handler_fn *handler, void *arg);
 
 //  Give up on a ready session now (the run engine's own watchdogs): it

@@ -322,7 +322,7 @@ s_cmd_ping (int argc, char **argv)
     //  so ping works on an agent that serves another coordinator.
     fleet_set_lease (fleet, "iofleet ping", 0, timeout_ns);
     fleet_hello (fleet, NULL, 0, true, timeout_ns, NULL, NULL);
-    fleet_sync_clocks (fleet, 9, timeout_ns, NULL, NULL);
+    fleet_sync_clocks (fleet, NULL, 0, 9, 0, timeout_ns, NULL, NULL);
 
     printf ("%-28s %-12s %-8s %-16s %-20s %-5s %-13s %-10s %s\n", "endpoint", "name",
             "version", "host", "kernel", "cpus", "clock offset", "rtt", "serving");

@@ -58,6 +58,11 @@ const opt_def_t scenario_run_options [] = {
       .min = 1, .max = 1000, .default_text = "9",
       .flags = OPT_GLOBAL,
       .help = "pings per clock measurement; the one with the smallest round trip is kept" },
+    { .name = "clock_refresh", .type = OPT_DURATION, .offset = RUN_AT (clock_refresh_ns),
+      .min = 0, .max = 3600 * NS_PER_SEC, .default_text = "10s",
+      .flags = OPT_GLOBAL,
+      .help = "a test or phase starts on clock offsets measured at most this long ago; "
+              "older ones are measured again just before it (0: before every one)" },
     { .name = "keys", .type = OPT_STRING, .offset = RUN_AT (keys_dir),
       .capacity = sizeof (((scenario_options_t *) 0)->keys_dir),
       .flags = OPT_GLOBAL,

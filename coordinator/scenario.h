@@ -34,6 +34,7 @@ typedef struct {
     int64_t lease_ns;               //  silence after which either side gives the other up
     int64_t connect_timeout_ns;     //  how long hello may take
     uint64_t clock_pings;           //  pings per clock measurement; the best is kept
+    int64_t clock_refresh_ns;       //  offsets older than this are measured again before a phase
     char keys_dir [JOB_PATH_MAX + 1];   //  keys = DIR: CURVE keys (proto/keys.h), "" for none
     int on_lost;                    //  scenario_on_lost_t: what a lost agent does to the run
 } scenario_options_t;
