@@ -125,12 +125,13 @@ $(FUZZ_B)/fuzz_histogram: tests/fuzz/fuzz_histogram.c tests/unit/histogram_bytes
                           $(wildcard proto/*.h)
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_histogram.c $(PROTO_SRC) $(LDLIBS) -o $@
-$(FUZZ_B)/fuzz_scenario: tests/fuzz/fuzz_scenario.c coordinator/scenario.c coordinator/scenario_check.c \
+SCENARIO_SRC := coordinator/scenario.c coordinator/scenario_check.c coordinator/scenario_options.c \
+                coordinator/group.c coordinator/hosts.c
+$(FUZZ_B)/fuzz_scenario: tests/fuzz/fuzz_scenario.c $(SCENARIO_SRC) \
                          $(PROTO_SRC) coordinator/scenario.h coordinator/scenario_rules.h \
-                         $(wildcard proto/*.h)
+                         coordinator/group.h $(wildcard proto/*.h)
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_scenario.c coordinator/scenario.c \
-	    coordinator/scenario_check.c $(PROTO_SRC) $(LDLIBS) -o $@
+	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_scenario.c $(SCENARIO_SRC) $(PROTO_SRC) $(LDLIBS) -o $@
 
 fuzz-build: $(FUZZ_BIN)
 

@@ -53,6 +53,8 @@ s_run_keys_help (FILE *out)
     s_print_options (scenario_run_options, 0, out);
     fprintf (out, "\n[agent NAME] options:\n");
     s_print_options (scenario_agent_options, 0, out);
+    fprintf (out, "\n[group NAME] options (a job whose agent is a group runs on every member):\n");
+    s_print_options (scenario_group_options, 0, out);
     fprintf (out, "\n[job NAME] options (those marked * may stand in [global] as defaults):\n");
     for (const opt_def_t *opt = jobspec_options; opt->name; opt++) {
         if (streq (opt->name, "name"))
@@ -91,7 +93,7 @@ s_check_keys (const scenario_t *scenario, char *err, size_t errlen)
 //  The flags of `iofleet run`.
 enum {
     RUN_AGENT, RUN_OUTPUT, RUN_ITERATIONS, RUN_JSON, RUN_KEYS, RUN_QUIET, RUN_PROGRESS,
-    RUN_UNITS, RUN_ON_LOST, RUN_LABEL, RUN_DB, RUN_NO_DB
+    RUN_UNITS, RUN_ON_LOST, RUN_LABEL, RUN_DB, RUN_NO_DB, RUN_HOSTS
 };
 static const cli_flag_t s_run_flags [] = {
     [RUN_AGENT] = { "agent", 0, "NAME=ENDPOINT",
@@ -116,6 +118,9 @@ static const cli_flag_t s_run_flags [] = {
     [RUN_DB] = { "db", 0, "FILE",
         "the archive each test is recorded in (default iofleet.db beside the results directory)" },
     [RUN_NO_DB] = { "no-db", 0, NULL, "record the run in no archive" },
+    [RUN_HOSTS] = { "hosts", 0, "FILE",
+        "agents' endpoints, one NAME ENDPOINT per line (# comments), for [group] members "
+        "and [agent] sections alike; --agent overrides it" },
     { NULL }
 };
 
@@ -142,6 +147,7 @@ s_cmd_run (int argc, char **argv)
     size_t agent_count = 0;
     const char *keys_dir = NULL;
     const char *on_lost = NULL;
+    const char *hosts_path = NULL;
     char err [1024];
     cli_args_t args;
     cli_begin (&args, &s_run, argc, argv);
@@ -179,6 +185,7 @@ s_cmd_run (int argc, char **argv)
                 break;
             case RUN_DB: options.db_path = optarg; break;
             case RUN_NO_DB: options.no_db = true; break;
+            case RUN_HOSTS: hosts_path = optarg; break;
             case RUN_UNITS:
                 options.units = aggregate_units_parse (optarg);
                 if (options.units < 0) {
@@ -211,6 +218,10 @@ s_cmd_run (int argc, char **argv)
         return RUN_EXIT_USAGE;
     }
     int status = RUN_EXIT_USAGE;
+    if (hosts_path && scenario_load_hosts (scenario, hosts_path, err, sizeof err)) {
+        fprintf (stderr, "iofleet run: --hosts: %s\n", err);
+        goto done;
+    }
     for (size_t i = 0; i < agent_count; i++)
         if (scenario_set_agent (scenario, agents [i], err, sizeof err)) {
             fprintf (stderr, "iofleet run: %s\n", err);

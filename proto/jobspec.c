@@ -59,7 +59,8 @@ const opt_def_t jobspec_options [] = {
     { .name = "agent", .type = OPT_STRING, .offset = AT (agent),
       .capacity = CAPACITY (agent),
       .flags = 0,
-      .help = "agent that runs the job, an [agent NAME] section" },
+      .help = "agent that runs the job, an [agent NAME] section; or a [group NAME]: "
+              "then one job per member, named JOB.MEMBER" },
     { .name = "workload", .type = OPT_ENUM, .offset = AT (workload),
       .choices = workload_names, .default_text = "write",
       .flags = OPT_WIRE,
@@ -68,7 +69,8 @@ const opt_def_t jobspec_options [] = {
     { .name = "path", .type = OPT_STRING, .offset = AT (path),
       .capacity = CAPACITY (path),
       .flags = OPT_WIRE,
-      .help = "file to write; with several streams, stream k writes path.k" },
+      .help = "file to write; with several streams, stream k writes path.k; {agent} is "
+              "the job's agent's name" },
     { .name = "src", .type = OPT_STRING, .offset = AT (src),
       .capacity = CAPACITY (src),
       .flags = OPT_WIRE,
