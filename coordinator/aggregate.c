@@ -388,13 +388,13 @@ s_pct (uint64_t part, uint64_t whole)
 //  Per host: CPU shares and the bytes its streams moved; for the test:
 //  the CPU shares of all measured hosts together.
 static void
-s_fill_hosts (test_result_t *test, test_summary_t *summary)
+s_fill_hosts (test_result_t *test, test_summary_t *summary, const aggregate_host_sums_t *sums)
 {
     uint64_t total = 0, user = 0, system = 0, iowait = 0;
     for (size_t h = 0; h < test->host_count; h++) {
         host_result_t *host = &test->hosts [h];
-        host->stream_bytes = 0;
-        for (size_t s = 0; s < test->stream_count; s++)
+        host->stream_bytes = sums? sums [h].bytes: 0;
+        for (size_t s = 0; !sums && s < test->stream_count; s++)
             if (strcmp (test->streams [s].agent, host->agent) == 0)
                 host->stream_bytes += test->streams [s].bytes;
         if (!host->received) {
@@ -477,7 +477,7 @@ s_warn (test_result_t *test, const char *kind, const char *agent, const char *fo
 //  a rate that measured the page cache, not the disk; and a start that
 //  was not one.
 static void
-s_fill_warnings (test_result_t *test, const test_summary_t *summary)
+s_fill_warnings (test_result_t *test, const test_summary_t *summary, const aggregate_host_sums_t *sums)
 {
     test->warning_count = 0;
     for (size_t h = 0; h < test->host_count; h++) {
@@ -503,8 +503,8 @@ s_fill_warnings (test_result_t *test, const test_summary_t *summary)
                     100.0 * c->settle_written_bytes / bytes, bytes / 1e6);
         //  What neither O_DIRECT nor an fsync forced to disk may never
         //  have left memory when the working set fits in it twice over.
-        uint64_t cached_bytes = 0;
-        for (size_t s = 0; s < test->stream_count; s++) {
+        uint64_t cached_bytes = sums? sums [h].cached_bytes: 0;
+        for (size_t s = 0; !sums && s < test->stream_count; s++) {
             const stream_result_t *stream = &test->streams [s];
             if (strcmp (stream->agent, host->agent) == 0 && !stream->direct
             &&  stream->fsync_mode == FSYNC_NONE)
@@ -628,8 +628,10 @@ aggregate_test (test_result_t *test)
     s_fill_skews (test, summary);
     s_fill_class (test, CLASS_DISK, &summary->disk);
     s_fill_class (test, CLASS_NETWORK, &summary->network);
-    s_fill_hosts (test, summary);
-    s_fill_warnings (test, summary);
+    aggregate_host_sums_t *sums = aggregate_host_sums (test);
+    s_fill_hosts (test, summary, sums);
+    s_fill_warnings (test, summary, sums);
+    free (sums);
     for (size_t m = 0; m < test->monitor_count; m++)
         s_fill_monitor (&test->monitors [m]);
 }

@@ -28,8 +28,9 @@ double aggregate_bytes_at (const stream_result_t *stream, int64_t t_ns);
 
 //  Rates as engineers write them: "96" for one, "2x44.5" when every rate
 //  is within 5% of their mean, else "30.1+27.0+28.4" ("30.1+-" for one
-//  that has none; "-" when none has). Three significant figures, at
-//  least no decimals for 100 and above. Writes into buf.
+//  that has none; "-" when none has), and for more than eight streams
+//  "256: 3.73..133, median 44.5" (", 3 without" a rate). Three
+//  significant figures, no decimals for 100 and above. Writes into buf.
 void aggregate_notation (const double *rates_mbps, size_t count, char *buf, size_t buflen);
 
 //  Format one rate with the same precision rules ("1309", "44.5", "3.27").
@@ -68,6 +69,18 @@ void aggregate_per_stream (const test_result_t *test, int units, char *buf, size
 #define AGGREGATE_DIRTY_FLOOR_BYTES (16ULL * 1000 * 1000)
 #define AGGREGATE_SETTLE_SHARE      0.10
 #define AGGREGATE_SKEW_SHARE        0.01
+
+//  What each host's streams add up to, per entry of test->hosts.
+typedef struct {
+    uint64_t bytes;                 //  bytes its streams moved
+    uint64_t cached_bytes;          //  of which with neither O_DIRECT nor fsync
+} aggregate_host_sums_t;
+
+//  The sums of every host's streams, one entry per test->hosts, in one
+//  pass over the streams and the hosts sorted by agent: n log n for a
+//  fleet, where a pass over the streams per host would be n squared
+//  (aggregate_hosts.c). NULL if memory ran out; the caller frees it.
+aggregate_host_sums_t *aggregate_host_sums (const test_result_t *test);
 
 //  Fill test->summary from its streams and hosts, and test->warnings. A
 //  stream without a RESULT but with samples first gets its last sample's
