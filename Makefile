@@ -143,6 +143,8 @@ bench: deps-test
 	@$(MAKE) --no-print-directory binaries
 	@tests/bench/write.sh build
 	@tests/bench/copy.sh build
+	@tests/bench/read.sh build
+	@tests/bench/bonnie.sh build
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -56,7 +56,8 @@ s_check_numbers (const jobspec_t *spec, char *err, size_t errlen)
 {
     for (const opt_def_t *opt = jobspec_options; opt->name; opt++) {
         if (!(opt->flags & OPT_WIRE)
-        ||  (opt->type != OPT_SIZE && opt->type != OPT_COUNT && opt->type != OPT_DURATION))
+        ||  (opt->type != OPT_SIZE && opt->type != OPT_COUNT && opt->type != OPT_DURATION
+         && opt->type != OPT_DECIMAL))
             continue;
         const char *field = (const char *) spec + opt->offset;
         char shown [32];
@@ -89,6 +90,18 @@ s_ledger_use (const job_t *self, const workload_file_t *file)
     return self->desc->timed? LEDGER_WRITES: LEDGER_FILLS;
 }
 
+//  A file option whose stream paths do not fit. Returns -1 with err.
+static int
+s_too_long (const job_t *self, const workload_file_t *file, char *err, size_t errlen)
+{
+    char shown [CONFINE_SHOWN_MAX];
+    snprintf (err, errlen, "%s %s: too long for %" PRIu64 " streams", file->option,
+              confine_shorten (workload_option_text (&self->spec, file->option),
+                               shown, sizeof (shown)),
+              self->spec.streams);
+    return -1;
+}
+
 //  Resolve file `index` of file option `f` under the roots (making its
 //  directories if the job may create it) and claim it in the ledger.
 //  Returns 0, or -1 with err.
@@ -98,14 +111,8 @@ s_resolve_file (job_t *self, confine_t *confine, size_t f, uint64_t index,
 {
     const workload_file_t *file = &self->desc->files [f];
     char path [JOB_PATH_MAX + 1];
-    char shown [CONFINE_SHOWN_MAX];
-    if (workload_file_path (&self->spec, f, index, path, sizeof (path)) == -1) {
-        snprintf (err, errlen, "%s %s: too long for %" PRIu64 " streams", file->option,
-                  confine_shorten (workload_option_text (&self->spec, file->option),
-                                   shown, sizeof (shown)),
-                  self->spec.streams);
-        return -1;
-    }
+    if (workload_file_path (&self->spec, f, index, path, sizeof (path)) == -1)
+        return s_too_long (self, file, err, errlen);
     bool creates = file->writes || file->lays_out;
     if (confine_resolve (confine, path, creates? self->made: NULL,
                          resolved, resolved_size, err, errlen) == -1)
@@ -117,7 +124,8 @@ s_resolve_file (job_t *self, confine_t *confine, size_t f, uint64_t index,
 //  Resolve every file the job names, as its workload's row says: a
 //  shared file once, into the spec the streams read (a copy's source);
 //  an nfs:// URL only against the servers this agent may read; the
-//  per-stream files into paths[] (at most one per-stream option). Learns
+//  per-stream files into paths[] (at most one per-stream option; a
+//  per-stream URL gives each stream its URL there, unresolved). Learns
 //  the job's class from the file it reads. Returns 0, or -1 with err.
 static int
 s_resolve_files (job_t *self, confine_t *confine, char (*paths) [JOB_PATH_MAX + 1],
@@ -134,6 +142,12 @@ s_resolve_files (job_t *self, confine_t *confine, char (*paths) [JOB_PATH_MAX + 
         if (jobspec_src_is_nfs (value)) {
             if (confine_check_nfs (confine, value, err, errlen) == -1)
                 return -1;
+            //  Per stream, an URL names each stream's file as a path would.
+            for (uint64_t index = 0; file->naming == FILES_PER_STREAM
+                                  && index < self->spec.streams; index++)
+                if (workload_file_path (&self->spec, f, index, paths [index],
+                                        JOB_PATH_MAX + 1) == -1)
+                    return s_too_long (self, file, err, errlen);
             continue;
         }
         if (file->naming == FILES_SHARED) {

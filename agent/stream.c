@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 //  The thread waits on its condition variable until this long before the
@@ -42,8 +41,8 @@ typedef struct {
     int64_t start_ns;               //  instant it really began, 0 if never
     int64_t last_write_ns;          //  end of its last I/O call
     int64_t end_ns;                 //  after fsync and close
-    int64_t usr_ns;                 //  user CPU of the thread during it
-    int64_t sys_ns;                 //  system CPU of the thread during it
+    int64_t usr_ns;                 //  user CPU of the thread (and the workload's own) during it
+    int64_t sys_ns;                 //  system CPU of the thread (and the workload's own) during it
     int err_no;                     //  errno of its failure, ECANCELED if aborted
     char error [MSG_TEXT_MAX + 1];  //  why it failed, "" if it did not
 } s_figures_t;
@@ -166,13 +165,6 @@ s_wait_for_start (stream_t *self, uint32_t phase, bool *announced)
     return start_at_ns;
 }
 
-//  CPU time of a timeval, in ns.
-static int64_t
-s_timeval_ns (struct timeval tv)
-{
-    return (int64_t) tv.tv_sec * NS_PER_SEC + (int64_t) tv.tv_usec * NS_PER_USEC;
-}
-
 //  Publish the figures of phase: the phase is done.
 static void
 s_publish (stream_t *self, uint32_t phase)
@@ -208,12 +200,13 @@ s_run_phase (stream_t *self, uint32_t phase, int64_t started_ns)
     ws->reads = ws->writes = ws->fsyncs = 0;
     ws->last_write_ns = 0;
     ws->end_ns = 0;
+    ws->extra_usr_ns = ws->extra_sys_ns = 0;
     atomic_store_explicit (&self->state, S_RUNNING, memory_order_release);
 
-    struct rusage before, after;
-    getrusage (RUSAGE_THREAD, &before);
+    int64_t usr_before_ns, sys_before_ns, usr_after_ns, sys_after_ns;
+    workload_thread_cpu (&usr_before_ns, &sys_before_ns);
     int status = self->ops->run (ws, phase);
-    getrusage (RUSAGE_THREAD, &after);
+    workload_thread_cpu (&usr_after_ns, &sys_after_ns);
     if (ws->end_ns == 0)
         ws->end_ns = clock_now_ns ();
 
@@ -224,8 +217,9 @@ s_run_phase (stream_t *self, uint32_t phase, int64_t started_ns)
     figures->start_ns = started_ns;
     figures->last_write_ns = ws->last_write_ns;
     figures->end_ns = ws->end_ns;
-    figures->usr_ns = s_timeval_ns (after.ru_utime) - s_timeval_ns (before.ru_utime);
-    figures->sys_ns = s_timeval_ns (after.ru_stime) - s_timeval_ns (before.ru_stime);
+    //  The workload's own threads (bonnie's seekers) worked for the phase too.
+    figures->usr_ns = usr_after_ns - usr_before_ns + ws->extra_usr_ns;
+    figures->sys_ns = sys_after_ns - sys_before_ns + ws->extra_sys_ns;
     if (status == WORKLOAD_FAILED || ws->err_no) {
         figures->err_no = ws->err_no? ws->err_no: EIO;
         msg_strcpy (figures->error, ws->error [0]? ws->error: "failed", sizeof (figures->error));

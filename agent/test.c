@@ -529,22 +529,24 @@ agent_test_stop_phase (agent_test_t *self, uint32_t phase)
 {
     if (phase + 1 != self->phases_started)
         return;                     //  not the phase under way
+    bool last = phase + 1 == s_phase_count (self);
+    //  A last sample, so that a monitor's series ends with the test; sent
+    //  before the window closes, since the HOST that closes it may be the
+    //  last word the coordinator waits for.
+    for (size_t index = 0; last && index < self->slot_count; index++) {
+        job_t *job = self->slots [index].job;
+        if (job_workload (job)->samples_host)
+            for (size_t stream = 0; stream < job_stream_count (job); stream++)
+                if (stream_running (job_stream (job, stream)))
+                    s_send_sample (self, job, job_stream (job, stream));
+    }
     //  A host without streams of its own in the phase (an NFS server's
     //  monitor) closes its window now.
     self->phase_over = true;
     agent_test_poll (self, clock_now_ns ());
-    if (phase + 1 < s_phase_count (self))
-        return;
-    for (size_t index = 0; index < self->slot_count; index++) {
-        job_t *job = self->slots [index].job;
-        if (!job_workload (job)->samples_host)
-            continue;
-        //  A last sample, so that the monitor's series ends with the test.
-        for (size_t stream = 0; stream < job_stream_count (job); stream++)
-            if (stream_running (job_stream (job, stream)))
-                s_send_sample (self, job, job_stream (job, stream));
-        job_stop (job, "test over");
-    }
+    for (size_t index = 0; last && index < self->slot_count; index++)
+        if (job_workload (self->slots [index].job)->samples_host)
+            job_stop (self->slots [index].job, "test over");
 }
 
 void

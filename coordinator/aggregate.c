@@ -9,11 +9,12 @@
     MB = 10^6 bytes.
 */
 #include "aggregate.h"
+#include "latency.h"
+#include "warnings.h"
 #include "../proto/clock.h"
 
 #include <assert.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,15 @@ aggregate_stream_rate_mbps (const stream_result_t *stream)
 }
 
 //  The stream's rate up to its last write.
+double
+aggregate_stream_ops_per_s (const stream_result_t *stream)
+{
+    int64_t start_ns, end_ns;
+    if (!s_stream_window (stream, &start_ns, &end_ns) || end_ns <= start_ns)
+        return NAN;
+    return (double) stream->reads / ((double) (end_ns - start_ns) / 1e9);
+}
+
 double
 aggregate_stream_write_rate_mbps (const stream_result_t *stream)
 {
@@ -189,11 +199,18 @@ s_fill_totals (const test_result_t *test, test_summary_t *summary)
     }
     summary->streams = (uint32_t) test->stream_count;
     summary->combined_mbps = NAN;
+    summary->combined_ops_per_s = NAN;
     if (span.any) {
         summary->first_start_ns = span.first_start_ns;
         summary->last_end_ns = span.last_end_ns;
         summary->combined_mbps = s_rate_mbps ((double) summary->bytes,
                                               span.first_start_ns, span.last_end_ns);
+        uint64_t reads = 0;
+        for (size_t nbr = 0; test->rate_ops && nbr < test->stream_count; nbr++)
+            reads += test->streams [nbr].reads;
+        if (test->rate_ops && span.last_end_ns > span.first_start_ns)
+            summary->combined_ops_per_s = (double) reads
+                / ((double) (span.last_end_ns - span.first_start_ns) / 1e9);
     }
 }
 
@@ -333,7 +350,7 @@ s_fill_skews (const test_result_t *test, test_summary_t *summary)
         summary->clock_uncertainty_ns = INT64_MAX;
 
     bool any = false;
-    int64_t min_start_ns = 0, max_start_ns = 0;
+    int64_t min_start_ns = 0, max_start_ns = 0, min_end_ns = 0, max_end_ns = 0;
     for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
         int64_t start_ns, end_ns;
         if (!s_stream_window (&test->streams [nbr], &start_ns, &end_ns))
@@ -342,9 +359,17 @@ s_fill_skews (const test_result_t *test, test_summary_t *summary)
             min_start_ns = start_ns;
         if (!any || start_ns > max_start_ns)
             max_start_ns = start_ns;
+        if (!any || end_ns < min_end_ns)
+            min_end_ns = end_ns;
+        if (!any || end_ns > max_end_ns)
+            max_end_ns = end_ns;
         any = true;
     }
     summary->stream_skew_ns = s_difference_ns (max_start_ns, min_start_ns);
+    //  Streams that stop at one instant (a runtime) end within this of
+    //  each other; the figure means little for streams that end when
+    //  their bytes are done.
+    summary->end_skew_ns = s_difference_ns (max_end_ns, min_end_ns);
 }
 
 //  Figures of one class: its streams, bytes, combined rate over its own
@@ -454,79 +479,6 @@ s_fill_monitor (monitor_result_t *monitor)
     monitor->nfsd_write_mbps = s_counter_mbps (a->nfsd_written_bytes, b->nfsd_written_bytes, ns);
 }
 
-//  Add a warning to the test (formatted), unless the list is full.
-static void
-s_warn (test_result_t *test, const char *kind, const char *agent, const char *format, ...)
-    __attribute__ ((format (printf, 4, 5)));
-
-static void
-s_warn (test_result_t *test, const char *kind, const char *agent, const char *format, ...)
-{
-    if (test->warning_count == TEST_WARNINGS_MAX)
-        return;
-    warning_t *warning = &test->warnings [test->warning_count++];
-    snprintf (warning->kind, sizeof warning->kind, "%s", kind);
-    snprintf (warning->agent, sizeof warning->agent, "%s", agent);
-    va_list args;
-    va_start (args, format);
-    vsnprintf (warning->text, sizeof warning->text, format, args);
-    va_end (args);
-}
-
-//  The warnings an engineer would otherwise raise on the mailing list:
-//  a rate that measured the page cache, not the disk; and a start that
-//  was not one.
-static void
-s_fill_warnings (test_result_t *test, const test_summary_t *summary, const aggregate_host_sums_t *sums)
-{
-    test->warning_count = 0;
-    for (size_t h = 0; h < test->host_count; h++) {
-        const host_result_t *host = &test->hosts [h];
-        if (!host->received || host->stream_bytes == 0)
-            continue;
-        const msg_host_t *c = &host->counters;
-        double bytes = (double) host->stream_bytes;
-        uint64_t dirtied = c->dirty_end_bytes + c->writeback_end_bytes > c->dirty_start_bytes?
-                           c->dirty_end_bytes + c->writeback_end_bytes - c->dirty_start_bytes: 0;
-        if (dirtied > AGGREGATE_DIRTY_FLOOR_BYTES
-        &&  (double) dirtied > AGGREGATE_DIRTY_SHARE * bytes)
-            s_warn (test, "dirty", host->agent,
-                    "%s: %.1f MB still dirty or under writeback when the window closed "
-                    "(%.0f%% of the %.1f MB its streams wrote): the rate counts the page cache",
-                    host->agent, dirtied / 1e6, 100.0 * dirtied / bytes, bytes / 1e6);
-        if ((double) c->settle_written_bytes > AGGREGATE_SETTLE_SHARE * bytes)
-            s_warn (test, "writeback", host->agent,
-                    "%s: %.1f MB written to disk in the %.1f s after the window "
-                    "(%.0f%% of the %.1f MB its streams wrote)",
-                    host->agent, c->settle_written_bytes / 1e6,
-                    (double) (host->settle_end_ns - host->window_end_ns) / 1e9,
-                    100.0 * c->settle_written_bytes / bytes, bytes / 1e6);
-        //  What neither O_DIRECT nor an fsync forced to disk may never
-        //  have left memory when the working set fits in it twice over.
-        uint64_t cached_bytes = sums? sums [h].cached_bytes: 0;
-        for (size_t s = 0; !sums && s < test->stream_count; s++) {
-            const stream_result_t *stream = &test->streams [s];
-            if (strcmp (stream->agent, host->agent) == 0 && !stream->direct
-            &&  stream->fsync_mode == FSYNC_NONE)
-                cached_bytes += stream->bytes;
-        }
-        if (cached_bytes > 0 && cached_bytes < 2 * c->mem_total_bytes)
-            s_warn (test, "cache", host->agent,
-                    "%s: %.1f MB written with neither O_DIRECT nor fsync is less than twice "
-                    "the host's %.1f GB of memory: the page cache can hold all of it",
-                    host->agent, cached_bytes / 1e6, c->mem_total_bytes / 1e9);
-    }
-    //  In floating point: agents' times are not trusted to be sane.
-    double length_ns = (double) summary->last_end_ns - (double) summary->first_start_ns;
-    if (summary->streams > 1 && length_ns > 0
-    &&  (double) summary->stream_skew_ns > AGGREGATE_SKEW_SHARE * length_ns)
-        s_warn (test, "skew", "",
-                "streams started %.3f ms apart, %.1f%% of the test's %.3f s: "
-                "they did not run together all along",
-                summary->stream_skew_ns / 1e6,
-                100.0 * summary->stream_skew_ns / length_ns, length_ns / 1e9);
-}
-
 //  For qsort: ascending doubles.
 static int
 s_compare_doubles (const void *a, const void *b)
@@ -575,10 +527,12 @@ aggregate_iterations (const run_result_t *run, const char *name)
         const test_result_t *test = &run->tests [t];
         if (strcmp (test->name, name) != 0)
             continue;
+        iterations.rate_ops = test->rate_ops;
+        double rate = test->rate_ops? test->summary.combined_ops_per_s: test->summary.combined_mbps;
         if (test->iteration == 1)
-            iterations.first_mbps = test->summary.combined_mbps;
+            iterations.first_mbps = rate;
         else {
-            rates [rest] = test->summary.combined_mbps;
+            rates [rest] = rate;
             sys [rest++] = test->summary.sys_pct;
         }
     }
@@ -622,7 +576,6 @@ aggregate_test (test_result_t *test)
     test_summary_t *summary = &test->summary;
     memset (summary, 0, sizeof (*summary));
     s_fill_unfinished (test);
-    summary->latency_p99_ns = NAN;          //  no workload measures it yet
     s_fill_totals (test, summary);
     s_fill_all_running (test, summary);
     s_fill_skews (test, summary);
@@ -630,7 +583,12 @@ aggregate_test (test_result_t *test)
     s_fill_class (test, CLASS_NETWORK, &summary->network);
     aggregate_host_sums_t *sums = aggregate_host_sums (test);
     s_fill_hosts (test, summary, sums);
-    s_fill_warnings (test, summary, sums);
+    //  Latency merges what the streams measured; memory short of a few
+    //  histograms leaves it unmeasured rather than wrong.
+    latency_fill (test);
+    summary->latency_p99_ns = summary->latency [LATENCY_REQUESTS].count?
+                              (double) summary->latency [LATENCY_REQUESTS].p99_ns: NAN;
+    warnings_fill (test, sums);
     free (sums);
     for (size_t m = 0; m < test->monitor_count; m++)
         s_fill_monitor (&test->monitors [m]);

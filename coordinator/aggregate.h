@@ -17,6 +17,10 @@ double aggregate_stream_rate_mbps (const stream_result_t *stream);
 //  bytes / (last write - start): the rate up to the last write call.
 double aggregate_stream_write_rate_mbps (const stream_result_t *stream);
 
+//  reads / (end - start): a stream's operations per second, for a test
+//  whose rate counts operations (bonnie's seeks). NAN when it never ran.
+double aggregate_stream_ops_per_s (const stream_result_t *stream);
+
 //  System CPU seconds the stream's thread spent per GB (10^9 bytes) it
 //  moved: what a smaller block or a new kernel costs. NAN without bytes.
 double aggregate_stream_sys_s_per_gb (const stream_result_t *stream);
@@ -62,19 +66,16 @@ void aggregate_class_notation (const test_result_t *test, int job_class, int uni
 //  rates.
 void aggregate_per_stream (const test_result_t *test, int units, char *buf, size_t buflen);
 
-//  When the report warns (shares of the bytes a host's streams wrote, of
-//  the test's length): data still dirty when the window closed, physical
-//  writes after it, and a start skew.
-#define AGGREGATE_DIRTY_SHARE       0.05
-#define AGGREGATE_DIRTY_FLOOR_BYTES (16ULL * 1000 * 1000)
-#define AGGREGATE_SETTLE_SHARE      0.10
-#define AGGREGATE_SKEW_SHARE        0.01
-
 //  What each host's streams add up to, per entry of test->hosts.
 typedef struct {
     uint64_t bytes;                 //  bytes its streams moved
-    uint64_t cached_bytes;          //  of which with neither O_DIRECT nor fsync
+    uint64_t written_bytes;         //  of which by streams that do not read
+    uint64_t cached_bytes;          //  written with neither O_DIRECT nor fsync
+    uint64_t cached_read_bytes;     //  read from a local file, not O_DIRECT, cache not dropped
 } aggregate_host_sums_t;
+
+//  Add one stream to its host's sums.
+void aggregate_host_add (aggregate_host_sums_t *sum, const stream_result_t *stream);
 
 //  The sums of every host's streams, one entry per test->hosts, in one
 //  pass over the streams and the hosts sorted by agent: n log n for a
@@ -82,8 +83,8 @@ typedef struct {
 //  (aggregate_hosts.c). NULL if memory ran out; the caller frees it.
 aggregate_host_sums_t *aggregate_host_sums (const test_result_t *test);
 
-//  Fill test->summary from its streams and hosts, and test->warnings. A
-//  stream without a RESULT but with samples first gets its last sample's
+//  Fill test->summary from its streams and hosts, then test->warnings
+//  (warnings.h). A stream without a RESULT but with samples first gets its last sample's
 //  bytes (bytes_sampled): counted in the test's bytes and combined rates
 //  over the span from 0 to that sample, which the summary's
 //  failed_streams marks as partial.
@@ -104,9 +105,11 @@ aggregate_stats_t aggregate_stats (const double *values, size_t count);
 
 //  The iterations of one test, first run apart from the rest: the first
 //  run after a boot or a new file is often several times slower, and
-//  mixing it in would hide that. Figures are the combined MB/s of each
-//  iteration of test `name` in the run, in iteration order.
+//  mixing it in would hide that. Figures are the combined rate of each
+//  iteration of test `name` in the run, in iteration order: MB/s, or
+//  operations per second for a test of operations (rate_ops).
 typedef struct {
+    bool rate_ops;                  //  the figures count operations per second
     double first_mbps;              //  iteration 1, NAN if it did not run
     aggregate_stats_t rest;         //  iterations 2..N
     aggregate_stats_t rest_sys_pct; //  %sys of iterations 2..N

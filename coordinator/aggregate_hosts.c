@@ -22,6 +22,20 @@ s_compare_stream (const void *left, const void *right)
                    (*(const stream_result_t *const *) right)->agent);
 }
 
+void
+aggregate_host_add (aggregate_host_sums_t *sum, const stream_result_t *stream)
+{
+    sum->bytes += stream->bytes;
+    if (!stream->reads_data) {
+        sum->written_bytes += stream->bytes;
+        if (!stream->direct && stream->fsync_mode == FSYNC_NONE)
+            sum->cached_bytes += stream->bytes;
+    }
+    else
+    if (!stream->direct && !stream->cold && stream->job_class == CLASS_DISK)
+        sum->cached_read_bytes += stream->bytes;
+}
+
 aggregate_host_sums_t *
 aggregate_host_sums (const test_result_t *test)
 {
@@ -47,11 +61,8 @@ aggregate_host_sums (const test_result_t *test)
             s++;
         aggregate_host_sums_t *sum = &sums [hosts [h] - test->hosts];
         for (size_t k = s; k < test->stream_count
-                        && strcmp (streams [k]->agent, hosts [h]->agent) == 0; k++) {
-            sum->bytes += streams [k]->bytes;
-            if (!streams [k]->direct && streams [k]->fsync_mode == FSYNC_NONE)
-                sum->cached_bytes += streams [k]->bytes;
-        }
+                        && strcmp (streams [k]->agent, hosts [h]->agent) == 0; k++)
+            aggregate_host_add (sum, streams [k]);
     }
 done:
     free (hosts);

@@ -300,6 +300,13 @@ static void
 s_on_welcome (fleet_t *self, session_t *session, const msg_welcome_t *welcome,
               int64_t received_ns)
 {
+    char reason [1024];
+    if (session_check_same_agent (session, welcome, reason, sizeof reason)) {
+        fprintf (stderr, "iofleet: agent=%s event=refused reason=\"%s\"\n",
+                 session_name (session), reason);
+        s_set_state (self, session, SESSION_FAILED, reason);
+        return;
+    }
     session_take_welcome (session, welcome, received_ns);
     s_set_state (self, session, SESSION_READY, welcome->serving);
     if (!streq (welcome->name, session_name (session))

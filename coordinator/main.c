@@ -20,56 +20,63 @@
 #include "cli.h"
 #include "fleet.h"
 #include "manpage.h"
+#include "plan.h"
 #include "run.h"
 #include "scenario.h"
 #include "report/report.h"
 #include "../proto/clock.h"
 #include "../proto/keys.h"
 #include "../proto/version.h"
+#include "../proto/doc.h"
+#include "../proto/workload.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-//  Print one option table as help lines.
+//  One option as a help row: its name (marked * where it may stand in
+//  [global], if mark_global), its help, default and choices.
 static void
-s_print_options (const opt_def_t *options, int need_flags, FILE *out)
+s_print_option (const opt_def_t *opt, bool mark_global, FILE *out)
 {
-    for (const opt_def_t *opt = options; opt->name; opt++) {
-        if (need_flags && !(opt->flags & need_flags))
-            continue;
-        fprintf (out, "  %-16s %s", opt->name, opt->help? opt->help: "");
-        if (opt->default_text)
-            fprintf (out, " (default %s)", opt->default_text);
-        fprintf (out, "\n");
-    }
+    char left [64], notes [256], text [1024];
+    snprintf (left, sizeof (left), "%s%s",
+              mark_global? ((opt->flags & OPT_GLOBAL)? "*": " "): "", opt->name);
+    doc_option_notes (opt, notes, sizeof (notes));
+    snprintf (text, sizeof (text), "%s%s", opt->help? opt->help: "", notes);
+    doc_help_row (out, mark_global? 1: 2, left, 19, text);
 }
 
-//  What `iofleet run --help` prints after the flags: the scenario's keys.
+//  What `iofleet run --help` prints after the flags: the scenario's keys
+//  and the workloads, from their tables.
 static void
 s_run_keys_help (FILE *out)
 {
     fprintf (out, "[global] run options:\n");
-    s_print_options (scenario_run_options, 0, out);
+    for (const opt_def_t *opt = scenario_run_options; opt->name; opt++)
+        s_print_option (opt, false, out);
     fprintf (out, "\n[agent NAME] options:\n");
-    s_print_options (scenario_agent_options, 0, out);
+    for (const opt_def_t *opt = scenario_agent_options; opt->name; opt++)
+        s_print_option (opt, false, out);
     fprintf (out, "\n[group NAME] options (a job whose agent is a group runs on every member):\n");
-    s_print_options (scenario_group_options, 0, out);
+    for (const opt_def_t *opt = scenario_group_options; opt->name; opt++)
+        s_print_option (opt, false, out);
     fprintf (out, "\n[job NAME] options (those marked * may stand in [global] as defaults):\n");
-    for (const opt_def_t *opt = jobspec_options; opt->name; opt++) {
-        if (streq (opt->name, "name"))
-            continue;               //  comes from the section header
-        fprintf (out, " %c%-16s %s", (opt->flags & OPT_GLOBAL)? '*': ' ', opt->name,
-                 opt->help? opt->help: "");
-        if (opt->default_text)
-            fprintf (out, " (default %s)", opt->default_text);
-        if (opt->choices) {
-            fprintf (out, " [");
-            for (const char *const *choice = opt->choices; *choice; choice++)
-                fprintf (out, "%s%s", choice == opt->choices? "": "|", *choice);
-            fprintf (out, "]");
-        }
-        fprintf (out, "\n");
+    for (const opt_def_t *opt = jobspec_options; opt->name; opt++)
+        if (!(opt->flags & OPT_HEADER))     //  the name comes from the section header
+            s_print_option (opt, true, out);
+
+    char common [256];
+    workload_common_text (common, sizeof (common));
+    char heading [512];
+    snprintf (heading, sizeof (heading), "Workloads (every job also takes %s):", common);
+    fprintf (out, "\n");
+    doc_help_row (out, 0, "", 0, heading);
+    for (int workload = 0; workload < WORKLOAD_COUNT; workload++) {
+        const workload_desc_t *desc = workload_desc (workload);
+        char text [1024];
+        workload_describe (desc, text, sizeof (text));
+        doc_help_row (out, 2, desc->name, 19, text);
     }
 }
 
@@ -93,7 +100,7 @@ s_check_keys (const scenario_t *scenario, char *err, size_t errlen)
 //  The flags of `iofleet run`.
 enum {
     RUN_AGENT, RUN_OUTPUT, RUN_ITERATIONS, RUN_JSON, RUN_KEYS, RUN_QUIET, RUN_PROGRESS,
-    RUN_UNITS, RUN_ON_LOST, RUN_LABEL, RUN_DB, RUN_NO_DB, RUN_HOSTS
+    RUN_UNITS, RUN_ON_LOST, RUN_LABEL, RUN_DB, RUN_NO_DB, RUN_HOSTS, RUN_CHECK
 };
 static const cli_flag_t s_run_flags [] = {
     [RUN_AGENT] = { "agent", 0, "NAME=ENDPOINT",
@@ -121,6 +128,9 @@ static const cli_flag_t s_run_flags [] = {
     [RUN_HOSTS] = { "hosts", 0, "FILE",
         "agents' endpoints, one NAME ENDPOINT per line (# comments), for [group] members "
         "and [agent] sections alike; --agent overrides it" },
+    [RUN_CHECK] = { "check", 0, NULL,
+        "check the scenario and print what it would run (tests, phases, jobs, agents, "
+        "streams, bytes), then exit; no agent is contacted" },
     { NULL }
 };
 
@@ -148,6 +158,7 @@ s_cmd_run (int argc, char **argv)
     const char *keys_dir = NULL;
     const char *on_lost = NULL;
     const char *hosts_path = NULL;
+    bool check_only = false;
     char err [1024];
     cli_args_t args;
     cli_begin (&args, &s_run, argc, argv);
@@ -186,6 +197,7 @@ s_cmd_run (int argc, char **argv)
             case RUN_DB: options.db_path = optarg; break;
             case RUN_NO_DB: options.no_db = true; break;
             case RUN_HOSTS: hosts_path = optarg; break;
+            case RUN_CHECK: check_only = true; break;
             case RUN_UNITS:
                 options.units = aggregate_units_parse (optarg);
                 if (options.units < 0) {
@@ -243,6 +255,13 @@ s_cmd_run (int argc, char **argv)
     }
     if (scenario->options.keys_dir [0] && s_check_keys (scenario, err, sizeof err)) {
         fprintf (stderr, "iofleet: %s\n", err);
+        goto done;
+    }
+    if (check_only) {
+        if (options.iterations)
+            scenario->options.iterations = options.iterations;
+        plan_print (scenario, stdout);
+        status = RUN_EXIT_OK;
         goto done;
     }
     status = run_scenario (scenario, &options);

@@ -6,6 +6,7 @@
 #include "scenario.h"
 
 #include "../proto/doc.h"
+#include "../proto/workload.h"
 
 #include <string.h>
 
@@ -27,7 +28,7 @@ static const char *const s_exit =
 static const char *const s_example =
     "  iofleet keygen ~/.iofleet console\n"
     "  iofleet ping c01=tcp://c01:7654 c02=tcp://c02:7654 --keys ~/.iofleet\n"
-    "  iofleet run configs/dd-seeds.ini -o results/6.8-rc1\n"
+    "  iofleet run configs/seeds/dd.ini -o results/6.8-rc1\n"
     "  iofleet compare results/6.7/results.json results/6.8-rc1/results.json";
 
 //  iofleet(1).
@@ -80,7 +81,8 @@ s_key_item (const opt_def_t *opt, const char *where, FILE *out)
                                    opt->default_text);
     else
         used += (size_t) snprintf (body + used, sizeof (body) - used, " No default.");
-    if (opt->type == OPT_SIZE || opt->type == OPT_COUNT || opt->type == OPT_DURATION) {
+    if (opt->type == OPT_SIZE || opt->type == OPT_COUNT || opt->type == OPT_DURATION
+    ||  opt->type == OPT_DECIMAL) {
         char low [48], high [48];
         opt_format_number (opt, opt->min, low, sizeof (low));
         opt_format_number (opt, opt->max, high, sizeof (high));
@@ -96,7 +98,8 @@ s_key_item (const opt_def_t *opt, const char *where, FILE *out)
     snprintf (tag, sizeof (tag), "%s =", opt->name);
     static const char *const values [] = {
         [OPT_STRING] = "text", [OPT_SIZE] = "size", [OPT_COUNT] = "number",
-        [OPT_BOOL] = "yes|no", [OPT_ENUM] = "name", [OPT_DURATION] = "duration"
+        [OPT_BOOL] = "yes|no", [OPT_ENUM] = "name", [OPT_DURATION] = "duration",
+        [OPT_DECIMAL] = "decimal"
     };
     doc_roff_item (out, tag, values [opt->type], body);
 }
@@ -183,6 +186,21 @@ s_scenario (FILE *out)
         if (opt->flags & OPT_HEADER)
             continue;               //  the name comes from the section header
         s_key_item (opt, (opt->flags & OPT_GLOBAL)? "May stand in [global].": NULL, out);
+    }
+    char common [256], intro [1024];
+    workload_common_text (common, sizeof (common));
+    snprintf (intro, sizeof (intro),
+              "A job's workload says what it does and which keys it takes beyond those "
+              "every job has (%s). A workload with phases runs them one after another, "
+              "each starting at one instant on every host once every host finished the "
+              "phase before; each phase is a report row TEST/PHASE.", common);
+    doc_roff_section (out, "WORKLOADS");
+    doc_roff_text (out, intro);
+    for (int workload = 0; workload < WORKLOAD_COUNT; workload++) {
+        const workload_desc_t *desc = workload_desc (workload);
+        char text [1024];
+        workload_describe (desc, text, sizeof (text));
+        doc_roff_item (out, desc->name, NULL, text);
     }
     doc_roff_section (out, "EXAMPLE");
     doc_roff_text (out, s_scenario_example);

@@ -218,8 +218,11 @@ aggregate_class_notation (const test_result_t *test, int job_class, int units,
     size_t count = 0;
     for (size_t nbr = 0; rates && nbr < test->stream_count; nbr++) {
         const stream_result_t *stream = &test->streams [nbr];
-        if ((stream->job_class == CLASS_NETWORK) == (job_class == CLASS_NETWORK))
-            rates [count++] = aggregate_in_units (aggregate_stream_rate_mbps (stream), units);
+        if ((stream->job_class == CLASS_NETWORK) != (job_class == CLASS_NETWORK))
+            continue;
+        //  Operations per second do not change with the units of bytes.
+        rates [count++] = test->rate_ops? aggregate_stream_ops_per_s (stream)
+                        : aggregate_in_units (aggregate_stream_rate_mbps (stream), units);
     }
     //  Without memory for the rates the notation says nothing rather than
     //  something partial.

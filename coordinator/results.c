@@ -2,6 +2,7 @@
     see results.h for the data model.
 */
 #include "results.h"
+#include "latency.h"
 
 #include <assert.h>
 #include <stdint.h>
@@ -43,8 +44,12 @@ run_result_clear (run_result_t *run)
         return;
     for (size_t test_nbr = 0; test_nbr < run->test_count; test_nbr++) {
         test_result_t *test = &run->tests [test_nbr];
-        for (size_t stream_nbr = 0; stream_nbr < test->stream_count; stream_nbr++)
-            free (test->streams [stream_nbr].samples);
+        for (size_t stream_nbr = 0; stream_nbr < test->stream_count; stream_nbr++) {
+            stream_result_t *stream = &test->streams [stream_nbr];
+            free (stream->samples);
+            for (int kind = 0; kind < MSG_LATENCY_KINDS; kind++)
+                latency_free (&stream->latency [kind]);
+        }
         free (test->streams);
         free (test->hosts);
         for (size_t m = 0; m < test->monitor_count; m++)

@@ -21,6 +21,39 @@ typedef struct {
     uint64_t bytes;                         //  cumulative
 } sample_point_t;
 
+//  Sets of requests whose latency the reports give: each kind a RESULT
+//  carries, and reads and writes together ("requests": what one request
+//  of the test took, as sysbench and fio give it; fsyncs stay apart).
+typedef enum {
+    LATENCY_READ = MSG_LATENCY_READ,
+    LATENCY_WRITE = MSG_LATENCY_WRITE,
+    LATENCY_FSYNC = MSG_LATENCY_FSYNC,
+    LATENCY_REQUESTS = MSG_LATENCY_KINDS,
+    LATENCY_SETS
+} latency_set_t;
+
+//  A stream's histogram of one kind as results keep it: its wire form
+//  (histogram_pack), a few hundred bytes where the histogram itself is
+//  16 KiB. NULL and 0 when the stream did none of that kind.
+typedef struct {
+    char *packed;                           //  malloc'ed msgpack
+    size_t size;                            //  its bytes
+} latency_packed_t;
+
+//  Latency of a set of requests from its merged histogram: count, min,
+//  mean and max exact, percentiles within the histogram's 0.78%. A
+//  count of 0 means nothing was measured and the rest is 0.
+typedef struct {
+    uint64_t count;
+    int64_t min_ns;
+    double mean_ns;
+    int64_t p50_ns;
+    int64_t p95_ns;
+    int64_t p99_ns;
+    int64_t p999_ns;                        //  99.9th
+    int64_t max_ns;
+} latency_summary_t;
+
 //  One stream of one job, with its figures and its samples.
 typedef struct {
     char agent [JOB_NAME_MAX + 1];          //  agent that ran it
@@ -35,6 +68,7 @@ typedef struct {
     uint64_t writes;                        //  write requests
     uint64_t fsyncs;                        //  fsync and fdatasync calls
     bool reads_data;                        //  its bytes are read, not written (the phase's)
+    bool cold;                              //  drop_caches: the page cache was dropped before
     bool bytes_sampled;                     //  no RESULT: bytes are its last sample's,
     int64_t sampled_ns;                     //  taken then; a lower bound (aggregate_test)
     int64_t start_ns;                       //  instant it really began
@@ -44,8 +78,10 @@ typedef struct {
     int64_t sys_ns;                         //  thread system CPU
     int64_t clock_uncertainty_ns;           //  its agent's offset is good to ± this
     bool direct;                            //  O_DIRECT, from the job
+    uint64_t bs_bytes;                      //  bytes per I/O call, from the job
     int fsync_mode;                         //  fsync_mode_t, from the job
     char error [MSG_TEXT_MAX + 1];          //  empty if none
+    latency_packed_t latency [MSG_LATENCY_KINDS];   //  its requests' latency, by kind
     sample_point_t *samples;                //  in time order
     size_t sample_count;
     size_t sample_capacity;
@@ -57,6 +93,7 @@ typedef struct {
     uint64_t bytes;
     double combined_mbps;                   //  bytes / (last end - first start) of the class
     char notation [128];                    //  per-stream rates as engineers write them: "2x44.5"
+    latency_summary_t latency;              //  its requests (reads and writes), merged
 } class_summary_t;
 
 //  Figures of a whole test. Rates in MB/s (10^6 bytes per second).
@@ -69,6 +106,8 @@ typedef struct {
     int64_t first_start_ns;
     int64_t last_end_ns;
     double combined_mbps;                   //  all bytes / (last end - first start)
+    double combined_ops_per_s;              //  a test of operations (rate_ops): all reads /
+                                            //  (last end - first start); NAN otherwise
     double all_running_mbps;                //  bytes while every stream ran / that window; NAN if none
     int64_t all_running_ns;                 //  length of that window, 0 if none
     int64_t host_skew_ns;                   //  latest - earliest first-stream start across hosts
@@ -82,6 +121,9 @@ typedef struct {
     double iowait_pct;                      //  per-host percentages; NAN if none
     double latency_p99_ns;                  //  99th percentile of request latency, all
                                             //  hosts merged; NAN when not measured
+    latency_summary_t latency [LATENCY_SETS];   //  every stream of every host, merged
+    int64_t end_skew_ns;                    //  latest - earliest end of any stream: how far
+                                            //  apart a time-bound test's streams stopped
 } test_summary_t;
 
 //  One agent's host over one test: its HOST message and what it means.
@@ -98,6 +140,7 @@ typedef struct {
     double iowait_pct;
     double idle_pct;
     uint64_t stream_bytes;                  //  bytes its streams moved
+    latency_summary_t latency;              //  its streams' requests (reads and writes), merged
 } host_result_t;
 
 //  A monitor job's series: the host's counters every interval, and what
@@ -138,6 +181,8 @@ typedef struct {
     char phase [JOB_NAME_MAX + 1];          //  the phase's name, "" for a test without phases
     uint32_t phase_index;                   //  0-based
     bool rate_ops;                          //  its rate counts operations (seeks/s), not MB/s
+    char workload [16];                     //  the workload of its reporting jobs, "" if none
+    char bound [16];                        //  what ends them: "size", "requests" or "time"
     uint64_t laid_out_bytes;                //  written at prepare to lay files out (untimed)
     int64_t laid_out_ns;                    //  the longest time an agent took for it
     uint32_t iteration;                     //  1-based

@@ -497,9 +497,11 @@ s_finish_jobs (s_parser_t *self)
         }
         //  The workload's own defaults (bonnie's bs of 8K) for options
         //  neither the job nor [global] set.
-        if (workload_apply_defaults (&job->spec, s_option_given, job)) {
-            s_fail (self, job->line, "workload", "a default of the %s workload does not parse",
-                    jobspec_workload_name (job->spec.workload));
+        const char *key = "workload";
+        char reason [512];
+        if (workload_apply_defaults (&job->spec, s_option_given, job, &key, reason,
+                                     sizeof (reason))) {
+            s_fail (self, scenario_key_line (job, key), key, "%s", reason);
             return;
         }
         if (job->spec.test [0] == 0)

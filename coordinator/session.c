@@ -1,5 +1,6 @@
 /*  coordinator/session.c: one agent, seen from the coordinator; see session.h. */
 #include "session.h"
+#include "../proto/printable.h"
 #include "../proto/clock.h"
 
 #include <string.h>
@@ -104,6 +105,24 @@ session_take_welcome (session_t *self, const msg_welcome_t *welcome, int64_t rec
     self->generation++;
     self->measured_ns = 0;          //  a new session is measured anew
     self->last_heard_ns = received_ns;
+}
+
+int
+session_check_same_agent (session_t *self, const msg_welcome_t *welcome, char *err, size_t errlen)
+{
+    if (!self->reported_name [0]
+    ||  (streq (self->reported_name, welcome->name)
+         && streq (self->info.hostname, welcome->hostname)))
+        return 0;
+    char now_name [MSG_HOST_MAX * PRINTABLE_GROWTH + 1], now_host [sizeof now_name];
+    char was_name [sizeof now_name], was_host [sizeof now_name];
+    snprintf (err, errlen, "%s is now answered by agent '%s' on host '%s', not by '%s' on host "
+              "'%s' as before: another agent took the endpoint", self->endpoint,
+              printable (welcome->name, now_name, sizeof now_name),
+              printable (welcome->hostname, now_host, sizeof now_host),
+              printable (self->reported_name, was_name, sizeof was_name),
+              printable (self->info.hostname, was_host, sizeof was_host));
+    return -1;
 }
 
 //  Send a PING with seq and our session id.

@@ -62,6 +62,14 @@ int session_send (session_t *self, const msg_t *msg);
 //  (session_generation). The fleet then makes it SESSION_READY.
 void session_take_welcome (session_t *self, const msg_welcome_t *welcome, int64_t received_ns);
 
+//  Whether a WELCOME comes from the agent this session met before (the
+//  same name and host), or is the first. Returns 0, or -1 with the two
+//  named in err: another agent now listens on the endpoint (the one we
+//  knew died and its port went to someone else), and what it measures
+//  is not the scenario's.
+int session_check_same_agent (session_t *self, const msg_welcome_t *welcome,
+                              char *err, size_t errlen);
+
 //  Send a keepalive: a PING with seq 0 and our session id, which the
 //  agent answers with the id it holds for us. Returns 0 or -1.
 int session_keepalive (session_t *self);

@@ -1,6 +1,7 @@
 /*  coordinator/testrun_msg.c: what agents say during a test, and the
     results it goes into; see testrun_state.h. */
 #include "testrun_state.h"
+#include "latency.h"
 #include "../proto/clock.h"
 #include "../proto/printable.h"
 
@@ -180,6 +181,7 @@ testrun_new_phase_result (testrun_t *tr, uint32_t phase)
     result->phase_index = phase;
     result->iteration = tr->config.iteration;
     result->rate_ops = tr->desc && workload_phase_rate (tr->desc, phase) == RATE_OPS;
+    msg_strcpy (result->workload, tr->desc? tr->desc->name: "", sizeof result->workload);
     bool reads = tr->desc && workload_phase_reads (tr->desc, phase);
     size_t jobs = tr->test->job_count;
     size_t streams = 0;
@@ -209,8 +211,13 @@ testrun_new_phase_result (testrun_t *tr, uint32_t phase)
             stream->job_class = tr->job_class [j];
             stream->index = (uint32_t) k;
             stream->direct = spec->direct;
+            stream->bs_bytes = spec->bs_bytes;
             stream->fsync_mode = spec->fsync_mode;
             stream->reads_data = reads;
+            stream->cold = spec->drop_caches;
+            if (desc->stream_results && !result->bound [0])
+                msg_strcpy (result->bound, workload_bound_name (workload_bound (spec)),
+                            sizeof result->bound);
             if (desc->files [0].option)
                 workload_file_path (spec, desc->files [0].naming == FILES_SHARED
                                           && desc->files [1].option? 1: 0,
@@ -317,6 +324,10 @@ s_on_result (testrun_t *tr, session_t *session, const msg_result_t *result)
     stream->sys_ns = result->sys_ns;
     stream->clock_uncertainty_ns = session_uncertainty_ns (session);
     msg_strcpy (stream->error, result->error, sizeof stream->error);
+    //  Out of memory for a few hundred bytes leaves the stream's latency
+    //  unmeasured; its other figures stand.
+    for (int kind = 0; kind < MSG_LATENCY_KINDS; kind++)
+        latency_store (&stream->latency [kind], &result->latency [kind]);
     if (result->path [0])
         msg_strcpy (stream->path, result->path, sizeof stream->path);
     if (stream->error [0])

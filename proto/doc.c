@@ -94,6 +94,8 @@ doc_option_unit (const opt_def_t *opt)
             return "one of the names listed";
         case OPT_DURATION:
             return "a duration: 100us, 250ms, 1.5s, 2m, 1h; a bare number is seconds";
+        case OPT_DECIMAL:
+            return "a decimal number: 1, 1.5, 0.25 (six decimals kept)";
     }
     return "";
 }

@@ -37,12 +37,16 @@
 #ifndef IOFLEET_MSG_H
 #define IOFLEET_MSG_H
 
+#include "histogram.h"
 #include "jobspec.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+//  How much of a bad value an error message quotes, in bytes.
+#define MSG_QUOTE_MAX 32
 
 #define MSG_FRAME_MAX   (64 * 1024) //  largest frame either side accepts
 #define MSG_TEXT_MAX    511         //  error texts, reasons, names of peers
@@ -144,6 +148,14 @@ typedef struct {
     uint64_t bytes;                         //  since the phase began
 } msg_sample_t;
 
+//  The kinds of request whose latency a RESULT carries, in wire order.
+typedef enum {
+    MSG_LATENCY_READ = 0,
+    MSG_LATENCY_WRITE = 1,
+    MSG_LATENCY_FSYNC = 2,
+    MSG_LATENCY_KINDS = 3
+} msg_latency_kind_t;
+
 //  Final figures of one stream. Times are agent clock; 0 if never reached.
 typedef struct {
     uint32_t test_id;
@@ -162,6 +174,11 @@ typedef struct {
     int32_t err_no;                         //  errno of the failure, 0 if none
     char error [MSG_TEXT_MAX + 1];          //  "write(/data/x.1): No space left on device"
     char path [JOB_PATH_MAX + 1];           //  file the stream wrote
+    //  The time of every request of the timed part after the ramp, one
+    //  histogram per kind (read calls, write calls, fsync and fdatasync
+    //  calls); empty for a kind the stream did not do. On the wire, the
+    //  key "latency" holds an array of the three in this order.
+    histogram_t latency [MSG_LATENCY_KINDS];
 } msg_result_t;
 
 //  Stop the test now (Ctrl-C, a lost peer): agents stop and report.

@@ -16,10 +16,14 @@ const char *const workload_names [] = {
 };
 
 //  Options every job has, whatever its workload.
-static const char *const s_common_keys [] = {
+const char *const workload_common_keys [] = {
     "name", "test", "agent", "workload", "class", "interval", "settle", "drop_caches",
     "streams", NULL
 };
+
+static int s_randrw_check (const jobspec_t *spec, const char **key, char *err, size_t errlen);
+static int s_randrw_derive (jobspec_t *spec, workload_given_fn *given, void *arg,
+                            const char **key, char *err, size_t errlen);
 
 //  The table, indexed by workload_t.
 static const workload_desc_t s_workloads [WORKLOAD_COUNT] = {
@@ -34,7 +38,8 @@ static const workload_desc_t s_workloads [WORKLOAD_COUNT] = {
         .help = "sequential write of size bytes in bs blocks, as dd does",
         .timed = true, .stream_results = true, .host_figures = true, .size_required = true,
         .required = { "path", NULL },
-        .keys = { "path", "size", "bs", "direct", "fsync", "pattern", "rate", "keep", NULL },
+        .keys = { "path", "size", "bs", "direct", "fsync", "pattern", "rate", "keep",
+                  "runtime", "ramp", NULL },
         .files = { { .option = "path", .writes = true, .naming = FILES_PER_STREAM } },
     },
     [WORKLOAD_COPY] = {
@@ -67,7 +72,8 @@ static const workload_desc_t s_workloads [WORKLOAD_COUNT] = {
                 "without size, the whole file",
         .timed = true, .stream_results = true, .host_figures = true, .reads = true,
         .required = { "path", NULL },
-        .keys = { "path", "size", "bs", "direct", "pattern", "rate", "keep", NULL },
+        .keys = { "path", "size", "bs", "direct", "pattern", "rate", "keep", "runtime", "ramp",
+                  NULL },
         .files = { { .option = "path", .lays_out = true, .naming = FILES_PER_STREAM,
                      .nfs_url = true } },
     },
@@ -93,6 +99,26 @@ static const workload_desc_t s_workloads [WORKLOAD_COUNT] = {
             { .name = "seeks", .rate = RATE_OPS, .reads = true },
         },
         .defaults = { { .option = "bs", .text = "8K" }, { .option = "fsync", .text = "close" } },
+    },
+    [WORKLOAD_RANDRW] = {
+        .name = "randrw",
+        .help = "sysbench fileio's random I/O: a set of files files totalling size, laid out at "
+                "prepare (untimed) and shared by the streams, read and written at random "
+                "bs-aligned offsets in the ratio rwratio (or read_pct, or mode rndrd or rndwr), "
+                "every file fsynced after every fsync_every requests of a stream; ends after "
+                "requests in all or at runtime. Latency of every request is kept",
+        .timed = true, .stream_results = true, .host_figures = true, .size_required = true,
+        .rate = RATE_OPS,
+        .required = { "path", NULL },
+        .keys = { "path", "size", "bs", "direct", "files", "mode", "rwratio", "read_pct",
+                  "fsync_every", "requests", "runtime", "ramp", "pattern", "keep", NULL },
+        .files = { { .option = "path", .writes = true, .lays_out = true, .naming = FILES_SET } },
+        .defaults = {
+            { .option = "bs", .text = "16K" },
+            { .option = "requests", .text = "10000", .unless = "runtime" },
+        },
+        .check = s_randrw_check,
+        .derive = s_randrw_derive,
     },
 };
 
@@ -125,6 +151,8 @@ workload_phase_name (const workload_desc_t *desc, uint32_t phase)
 rate_kind_t
 workload_phase_rate (const workload_desc_t *desc, uint32_t phase)
 {
+    if (!desc->phases [0].name)
+        return desc->rate;
     return phase < WORKLOAD_PHASES_MAX && desc->phases [phase].name?
            desc->phases [phase].rate: RATE_BYTES;
 }
@@ -150,7 +178,7 @@ workload_phase_reads (const workload_desc_t *desc, uint32_t phase)
 bool
 workload_uses_key (const workload_desc_t *desc, const char *key)
 {
-    return s_listed (s_common_keys, SIZE_MAX, key)
+    return s_listed (workload_common_keys, SIZE_MAX, key)
         || s_listed (desc->keys, WORKLOAD_KEYS_MAX, key);
 }
 
@@ -237,6 +265,64 @@ workload_check (const jobspec_t *spec, const char **key, char *err, size_t errle
                   "and %" PRIu64 " is not", WORKLOAD_DIRECT_ALIGN_BYTES, spec->size_bytes);
         return -1;
     }
+    if (spec->runtime_ns && spec->ramp_ns >= spec->runtime_ns) {
+        *key = "ramp";
+        snprintf (err, errlen, "a ramp of %.3f s leaves nothing of a runtime of %.3f s",
+                  spec->ramp_ns / 1e9, spec->runtime_ns / 1e9);
+        return -1;
+    }
+    return desc->check? desc->check (spec, key, err, errlen): 0;
+}
+
+//  randrw: a file of the set holds at least one block, and something
+//  ends the run.
+static int
+s_randrw_check (const jobspec_t *spec, const char **key, char *err, size_t errlen)
+{
+    uint64_t file_bytes = spec->size_bytes / (spec->files? spec->files: 1);
+    if (file_bytes < spec->bs_bytes) {
+        *key = "bs";
+        snprintf (err, errlen, "a file of the set holds %" PRIu64 " bytes (size %" PRIu64
+                  " over %" PRIu64 " files), less than one block of bs %" PRIu64,
+                  file_bytes, spec->size_bytes, spec->files, spec->bs_bytes);
+        return -1;
+    }
+    if (spec->requests == 0 && spec->runtime_ns == 0) {
+        *key = "requests";
+        snprintf (err, errlen, "the randrw workload ends after requests or at runtime: "
+                  "give one of them more than 0");
+        return -1;
+    }
+    return 0;
+}
+
+//  randrw: fio's read share in percent instead of sysbench's ratio. 100
+//  is reads only, 0 writes only, anything else the ratio pct / (100 -
+//  pct), in millionths, rounded.
+static int
+s_randrw_derive (jobspec_t *spec, workload_given_fn *given, void *arg,
+                 const char **key, char *err, size_t errlen)
+{
+    if (!given || !given ("read_pct", arg))
+        return 0;
+    if (given ("rwratio", arg)) {
+        *key = "read_pct";
+        snprintf (err, errlen, "give rwratio (reads per write, as sysbench) or read_pct "
+                  "(reads in percent, as fio), not both");
+        return -1;
+    }
+    int mode = spec->read_pct == 100? RW_MODE_RNDRD:
+               spec->read_pct == 0? RW_MODE_RNDWR: RW_MODE_RNDRW;
+    if (given ("mode", arg) && spec->rw_mode != mode) {
+        *key = "read_pct";
+        snprintf (err, errlen, "read_pct = %" PRIu64 " means mode %s, not %s", spec->read_pct,
+                  jobspec_rw_mode_name (mode), jobspec_rw_mode_name (spec->rw_mode));
+        return -1;
+    }
+    spec->rw_mode = mode;
+    if (mode == RW_MODE_RNDRW)
+        spec->rwratio = (spec->read_pct * OPT_DECIMAL_ONE + (100 - spec->read_pct) / 2)
+                      / (100 - spec->read_pct);
     return 0;
 }
 
@@ -249,7 +335,12 @@ workload_file_count (const jobspec_t *spec, size_t file)
     const char *value = workload_option_text (spec, desc->files [file].option);
     if (!value [0] || jobspec_src_is_nfs (value))
         return 0;
-    return desc->files [file].naming == FILES_SHARED? 1: spec->streams;
+    switch (desc->files [file].naming) {
+        case FILES_SHARED: return 1;
+        case FILES_SET: return spec->files;
+        case FILES_PER_STREAM: break;
+    }
+    return spec->streams;
 }
 
 int
@@ -262,22 +353,88 @@ workload_file_path (const jobspec_t *spec, size_t file, uint64_t index, char *bu
         int len = snprintf (buf, buflen, "%s", value);
         return len < 0 || (size_t) len >= buflen? -1: 0;
     }
-    return jobspec_stream_path (value, spec->streams, index, buf, buflen);
+    uint64_t count = desc->files [file].naming == FILES_SET? spec->files: spec->streams;
+    return jobspec_stream_path (value, count, index, buf, buflen);
 }
 
 int
-workload_apply_defaults (jobspec_t *spec, bool (*given) (const char *option, void *arg), void *arg)
+workload_apply_defaults (jobspec_t *spec, workload_given_fn *given, void *arg,
+                         const char **key, char *err, size_t errlen)
 {
     const workload_desc_t *desc = workload_desc (spec->workload);
     if (!desc)
         return 0;
     for (size_t i = 0; i < WORKLOAD_DEFAULTS_MAX && desc->defaults [i].option; i++) {
-        if (given && given (desc->defaults [i].option, arg))
+        const workload_default_t *fallback = &desc->defaults [i];
+        if (given && (given (fallback->option, arg)
+                  ||  (fallback->unless && given (fallback->unless, arg))))
             continue;
-        const opt_def_t *opt = jobspec_option (desc->defaults [i].option);
-        char err [128];
-        if (!opt || opt_parse (opt, desc->defaults [i].text, spec, err, sizeof (err)))
+        const opt_def_t *opt = jobspec_option (fallback->option);
+        if (!opt || opt_parse (opt, fallback->text, spec, err, errlen)) {
+            *key = "workload";
+            snprintf (err, errlen, "the %s workload's default %s = %s does not parse",
+                      desc->name, fallback->option, fallback->text);
             return -1;
+        }
     }
-    return 0;
+    return desc->derive? desc->derive (spec, given, arg, key, err, errlen): 0;
+}
+
+workload_bound_t
+workload_bound (const jobspec_t *spec)
+{
+    if (spec->runtime_ns)
+        return BOUND_TIME;
+    if (spec->requests)
+        return BOUND_REQUESTS;
+    return BOUND_SIZE;
+}
+
+const char *
+workload_bound_name (workload_bound_t bound)
+{
+    static const char *const names [] = {
+        [BOUND_SIZE] = "size", [BOUND_REQUESTS] = "requests", [BOUND_TIME] = "time"
+    };
+    return bound <= BOUND_TIME? names [bound]: "?";
+}
+
+//  Appends text to buf at *used, as far as it fits.
+static void
+s_append (char *buf, size_t buflen, size_t *used, const char *text)
+{
+    if (*used < buflen)
+        *used += (size_t) snprintf (buf + *used, buflen - *used, "%s", text);
+}
+
+void
+workload_common_text (char *buf, size_t buflen)
+{
+    size_t used = 0;
+    buf [0] = 0;
+    for (const char *const *key = workload_common_keys; *key; key++)
+        if (strcmp (*key, "name") != 0) {
+            s_append (buf, buflen, &used, used? ", ": "");
+            s_append (buf, buflen, &used, *key);
+        }
+}
+
+void
+workload_describe (const workload_desc_t *desc, char *buf, size_t buflen)
+{
+    size_t used = 0;
+    s_append (buf, buflen, &used, desc->help);
+    s_append (buf, buflen, &used, ".");
+    for (size_t i = 0; i < WORKLOAD_PHASES_MAX && desc->phases [i].name; i++) {
+        s_append (buf, buflen, &used, i? ", ": " Phases: ");
+        s_append (buf, buflen, &used, desc->phases [i].name);
+    }
+    if (desc->phases [0].name)
+        s_append (buf, buflen, &used, ".");
+    for (size_t i = 0; i < WORKLOAD_KEYS_MAX && desc->keys [i]; i++) {
+        s_append (buf, buflen, &used, i? ", ": " Keys: ");
+        s_append (buf, buflen, &used, desc->keys [i]);
+    }
+    if (desc->keys [0])
+        s_append (buf, buflen, &used, ".");
 }

@@ -35,7 +35,8 @@
     X (MONITOR, monitor)    \
     X (READ, read)          \
     X (REWRITE, rewrite)    \
-    X (BONNIE, bonnie)
+    X (BONNIE, bonnie)      \
+    X (RANDRW, randrw)
 
 typedef enum {
 #define WORKLOAD_ENUM(id, name) WORKLOAD_##id,
@@ -47,6 +48,9 @@ typedef enum {
 //  The names, indexed by value and NULL-terminated: the choices of the
 //  `workload` option.
 extern const char *const workload_names [];
+
+//  The options every job has, whatever its workload, NULL-terminated.
+extern const char *const workload_common_keys [];
 
 #define WORKLOAD_PHASES_MAX     8       //  phases one workload may have
 #define WORKLOAD_FILES_MAX      3       //  file options one workload may have
@@ -61,7 +65,9 @@ extern const char *const workload_names [];
 //  How the files of a file option are named.
 typedef enum {
     FILES_PER_STREAM,               //  the path itself for one stream, path.1 .. path.N for N
-    FILES_SHARED                    //  one file for every stream (a copy's source)
+    FILES_SHARED,                   //  one file for every stream (a copy's source)
+    FILES_SET                       //  a set of `files` files shared by the streams (randrw):
+                                    //  the path itself for one, path.1 .. path.N for N
 } file_naming_t;
 
 //  One option of a job that names a file.
@@ -90,7 +96,12 @@ typedef struct {
 typedef struct {
     const char *option;             //  option name
     const char *text;               //  default as scenario text
+    const char *unless;             //  not applied when this option is given (randrw's
+                                    //  requests of 10000 unless runtime), or NULL
 } workload_default_t;
+
+//  Whether the scenario gave an option (in the job or in [global]).
+typedef bool (workload_given_fn) (const char *option, void *arg);
 
 //  One workload, as both sides see it.
 typedef struct {
@@ -105,11 +116,21 @@ typedef struct {
     bool one_stream;                //  streams must be 1
     bool size_required;             //  size must be given; else 0 means the whole source file
     bool reads;                     //  without phases: its bytes are read, not written
+    rate_kind_t rate;               //  without phases: what its rate counts
     const char *required [4];       //  string options that must be given, NULL-terminated
     const char *keys [WORKLOAD_KEYS_MAX];   //  options it uses beyond the common ones
     workload_file_t files [WORKLOAD_FILES_MAX]; //  files it names; option NULL ends them
     workload_phase_t phases [WORKLOAD_PHASES_MAX]; //  name NULL ends them; none: one phase
     workload_default_t defaults [WORKLOAD_DEFAULTS_MAX];   //  option NULL ends them
+    //  Rules of its own options beyond those of the table (randrw: a file
+    //  of the set holds at least one block), checked by workload_check on
+    //  both sides; NULL for none. Returns 0, or -1 with key and reason.
+    int (*check) (const jobspec_t *spec, const char **key, char *err, size_t errlen);
+    //  Options it derives from others once the defaults are in (randrw:
+    //  read_pct becomes mode and rwratio), on the coordinator's side;
+    //  NULL for none. Returns 0, or -1 with key and reason.
+    int (*derive) (jobspec_t *spec, workload_given_fn *given, void *arg,
+                   const char **key, char *err, size_t errlen);
 } workload_desc_t;
 
 //  The descriptor of a workload value, or NULL if out of range.
@@ -122,7 +143,8 @@ uint32_t workload_phase_count (const workload_desc_t *desc);
 //  workload without phases (its row is named after the test).
 const char *workload_phase_name (const workload_desc_t *desc, uint32_t phase);
 
-//  What phase `phase` counts: RATE_BYTES unless it says otherwise.
+//  What phase `phase` counts: the phase's rate, or without phases the
+//  workload's (RATE_BYTES unless it says otherwise).
 rate_kind_t workload_phase_rate (const workload_desc_t *desc, uint32_t phase);
 
 //  True if the bytes of phase `phase` are read rather than written.
@@ -146,8 +168,9 @@ int workload_check (const jobspec_t *spec, const char **key, char *err, size_t e
 const char *workload_option_text (const jobspec_t *spec, const char *option);
 
 //  How many files the file option `file` (an index into desc->files)
-//  names in a job: streams for FILES_PER_STREAM, 1 for FILES_SHARED, 0
-//  if the option is empty or an nfs:// URL (no local file).
+//  names in a job: streams for FILES_PER_STREAM, 1 for FILES_SHARED,
+//  files for FILES_SET, 0 if the option is empty or an nfs:// URL (no
+//  local file).
 uint64_t workload_file_count (const jobspec_t *spec, size_t file);
 
 //  Path of file `index` of file option `file` in a job into buf.
@@ -157,9 +180,33 @@ int workload_file_path (const jobspec_t *spec, size_t file, uint64_t index,
 
 //  Give spec the workload's own defaults for options `given` says were
 //  not set (given (option) returns true for options the scenario set, in
-//  the job or in [global]). Returns 0, or -1 if a default does not parse
-//  (a table bug).
-int workload_apply_defaults (jobspec_t *spec, bool (*given) (const char *option, void *arg),
-                             void *arg);
+//  the job or in [global]), then derive what it derives. Returns 0, or
+//  -1 with the option at fault in *key and the reason in err ("give
+//  rwratio or read_pct, not both").
+int workload_apply_defaults (jobspec_t *spec, workload_given_fn *given, void *arg,
+                             const char **key, char *err, size_t errlen);
+
+//  How a job's timed part ends: after its size (or its source), after
+//  its requests, or at the start instant plus its runtime.
+typedef enum {
+    BOUND_SIZE,
+    BOUND_REQUESTS,
+    BOUND_TIME
+} workload_bound_t;
+
+workload_bound_t workload_bound (const jobspec_t *spec);
+
+//  "size", "requests" or "time", for the reports.
+const char *workload_bound_name (workload_bound_t bound);
+
+//  The options every job has, as text for --help and the manual: "test,
+//  agent, workload, ... streams" (the section header's name left out).
+void workload_common_text (char *buf, size_t buflen);
+
+//  What a workload is, for --help and the manual: its help line, then
+//  its phases (if any) and its keys beyond the common ones, as
+//  "Phases: write, rewrite. Keys: path, size, bs ...". Written into buf
+//  (truncated to fit).
+void workload_describe (const workload_desc_t *desc, char *buf, size_t buflen);
 
 #endif

@@ -3,10 +3,10 @@
 # `iofleet compare`. Measure the good commit once, then let git find the
 # first commit that made it slower:
 #
-#   iofleet run dd-seeds.ini -o results/base           # on the good commit
+#   iofleet run seeds/dd.ini -o results/base           # on the good commit
 #   git bisect start BAD GOOD
 #   git bisect run scripts/bisect-example.sh results/base/results.json \
-#       dd-seeds.ini [iofleet run flags: --agent NAME=ENDPOINT, --keys DIR ...]
+#       seeds/dd.ini [iofleet run flags: --agent NAME=ENDPOINT, --keys DIR ...]
 #
 # Each step builds what is bisected ($BUILD, default `make`), prepares the
 # hosts ($PREPARE, a shell command, default none: install and boot the

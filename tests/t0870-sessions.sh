@@ -7,7 +7,8 @@
 # 2. An agent idle in a test longer than the lease keeps its session for
 #    the next test.
 # 3. An agent killed for good does not break the later tests of the
-#    others, nor hold them up beyond the hello's timeout.
+#    others, nor hold them up beyond the hello's timeout; another agent
+#    that takes its endpoint is refused, not taken for it.
 # 4. lease = 1s holds over a test of several seconds.
 . "$(dirname "$0")/lib.sh"
 
@@ -106,9 +107,19 @@ PIDS+=("$run")
 started a3 1
 sleep 0.5
 kill -KILL "${PIDS[2]}"
+wait "${PIDS[2]}" 2>/dev/null || true
+# Its port goes to an agent of another name at once (as an ephemeral
+# port can), which must not stand in for a3.
+mkdir -p "$SCRATCH/impostor"
+"$BIN/iofleet-agent" --bind "$E_a3" --name impostor --root "$SCRATCH/impostor" \
+    2>"$SCRATCH/impostor.log" &
+PIDS[2]=$!
 rc=0; wait "$run" || rc=$?
 cat "$SCRATCH/dead.err" "$SCRATCH/dead.txt"
 [ "$rc" = 1 ] || fail "exit $rc with an agent dead for good, expected 1"
+grep -q "agent=a3 event=refused reason=\".* now answered by agent 'impostor' on host '.*', not by 'a3'" \
+    "$SCRATCH/dead.err" || fail "the agent that took a3's endpoint was not refused"
+[ -z "$(ls -A "$SCRATCH/impostor")" ] || fail "the impostor ran a3's jobs: $(ls -A "$SCRATCH/impostor")"
 python3 - "$SCRATCH/dead/results.json" <<'PY' || fail "one lost agent broke the later tests"
 import json, sys
 r = json.load(open(sys.argv[1]))

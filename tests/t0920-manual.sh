@@ -17,7 +17,7 @@ done
 
 # Scenario keys: from --help (the option tables) and from the page.
 "$BIN/iofleet" run --help |
-    sed -n '/^\[global\] run options:/,$p' | sed -n 's/^ [ *]\{0,1\}\([a-z_]\{1,\}\) .*/\1/p' |
+    sed -n '/^\[global\] run options:/,/^Workloads/p' | sed -n 's/^ [ *]\{0,1\}\([a-z_]\{1,\}\) .*/\1/p' |
     sort -u > "$SCRATCH/help-keys"
 sed -n 's/^       \([a-z_]\{1,\}\) = .*/\1/p' "$SCRATCH/iofleet-scenario.5.txt" |
     sort -u > "$SCRATCH/page-keys"
@@ -27,6 +27,17 @@ diff "$SCRATCH/help-keys" "$SCRATCH/page-keys" ||
 for key in bs size interval settle iterations lead endpoint on_lost; do
     grep -qx "$key" "$SCRATCH/page-keys" || fail "iofleet-scenario(5) lacks $key"
 done
+# Every workload is described in both, from its descriptor: the
+# per-character tests of bonnie++ are said to be left out.
+for workload in $("$BIN/iofleet" run --help | sed -n 's/.*\[\(null|.*\)\]$/\1/p' | tr '|' ' '); do
+    "$BIN/iofleet" run --help | sed -n '/^Workloads/,$p' | grep -q "^  $workload " ||
+        fail "run --help does not describe workload $workload"
+    sed -n '/^WORKLOADS/,/^EXAMPLE/p' "$SCRATCH/iofleet-scenario.5.txt" | grep -q "^       $workload" ||
+        fail "iofleet-scenario(5) does not describe workload $workload"
+done
+"$BIN/iofleet" run --help | sed -n '/^  bonnie /,/^  [a-z]/p' | tr -s ' \n' ' ' |
+    grep -q "per-character tests are left out" || fail "bonnie's help does not say -f"
+
 # A key's default and unit are in its entry: bs = 1M, a size from 512 to 64M.
 grep -A4 '^       bs = size' "$SCRATCH/iofleet-scenario.5.txt" | tr -s ' \n' ' ' |
     grep -q 'Default: 1M\. From 512 to 64M\. Value: bytes' || fail "bs entry lacks default or unit"

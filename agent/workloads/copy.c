@@ -15,173 +15,53 @@
     reaching the server, mounting the export, opening the source, finding
     it too small, creating the destination. Each error names the server
     and the path. A stream that fails in prepare removes what it created.
-
-    Each stream has its own NFS context (its own TCP connection) and uses
-    the synchronous calls in its own thread: libnfs splits a read larger
-    than the server's maximum into several requests in flight, so one
-    call per bs keeps the wire busy.
+    Reading the source, local or over NFS, is source.c's.
 */
 #include "workload.h"
 
-#include "../confine.h"
-
 #include <errno.h>
 #include <fcntl.h>
-#include <nfsc/libnfs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
-
-//  How long one NFS call may take before it fails: connecting and mounting
-//  in prepare (the agent's loop waits for it, so well below the leases),
-//  and each read of the timed part (a stop waits for the read under way).
-#define S_NFS_PREPARE_TIMEOUT_MS    4000
-#define S_NFS_RUN_TIMEOUT_MS        10000
 
 //  What one copy stream holds between prepare and cleanup.
 typedef struct {
     workload_output_t out;          //  the destination, and what removing it takes
-    int src_fd;                     //  a local source, -1 for none
-    struct nfs_context *nfs;        //  an NFS source: its context (connection), or NULL
-    struct nfsfh *nfsfh;            //  the open NFS source file, or NULL
+    workload_source_t source;       //  the source, local or over NFS
     uint64_t size_bytes;            //  bytes to copy: size, or the whole source
     unsigned char *buffer;          //  bs bytes, page-aligned
-    char src_shown [CONFINE_SHOWN_MAX];     //  src as messages show it
 } s_copy_t;
 
 
-//  A stream's buffer of bs, and for an nfs:// source as much again, a
-//  bound on what libnfs holds of the replies on their way (it receives
-//  each into a buffer of its own before copying the data into ours).
+//  A stream's buffer, and what libnfs holds for an nfs:// source.
 static uint64_t
 s_copy_stream_memory (const jobspec_t *spec)
 {
-    return jobspec_src_is_nfs (spec->src)? 2 * spec->bs_bytes: spec->bs_bytes;
+    return workload_source_memory (spec, spec->src);
 }
 
 //  Check that a source of source_bytes can give what the job asks, and
 //  settle the bytes to copy. Returns 0, or -1 with the reason in err.
 static int
-s_settle_size (workload_stream_t *ws, s_copy_t *state, uint64_t source_bytes,
-               char *err, size_t errlen)
+s_settle_size (workload_stream_t *ws, s_copy_t *state, char *err, size_t errlen)
 {
+    const uint64_t source_bytes = state->source.size_bytes;
+    const char *src_shown = state->source.shown;
     uint64_t wanted_bytes = ws->spec->size_bytes;
     if (wanted_bytes > source_bytes) {
         snprintf (err, errlen, "source %s: has %llu bytes, fewer than size = %llu",
-                  state->src_shown, (unsigned long long) source_bytes,
+                  src_shown, (unsigned long long) source_bytes,
                   (unsigned long long) wanted_bytes);
         return -1;
     }
     state->size_bytes = wanted_bytes? wanted_bytes: source_bytes;
     if (state->size_bytes == 0) {
-        snprintf (err, errlen, "source %s: is empty, nothing to copy", state->src_shown);
+        snprintf (err, errlen, "source %s: is empty, nothing to copy", src_shown);
         return -1;
     }
     return 0;
-}
-
-//  Open a local source and check it. O_NONBLOCK keeps a FIFO from
-//  blocking the agent.
-static int
-s_open_local (workload_stream_t *ws, s_copy_t *state, char *err, size_t errlen)
-{
-    const char *src = state->src_shown;
-    //  Resolved under a root by the job; opened refusing any symlink on
-    //  the way, like every file the agent opens there.
-    state->src_fd = confine_open (ws->spec->src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0);
-    if (state->src_fd == -1) {
-        snprintf (err, errlen, "open(%s): %s", src,
-                  errno == ELOOP? "is a symbolic link": strerror (errno));
-        return -1;
-    }
-    struct stat st;
-    if (fstat (state->src_fd, &st) == -1) {
-        snprintf (err, errlen, "fstat(%s): %s", src, strerror (errno));
-        return -1;
-    }
-    if (!S_ISREG (st.st_mode)) {
-        snprintf (err, errlen, "source %s: not a regular file", src);
-        return -1;
-    }
-    int flags = fcntl (state->src_fd, F_GETFL);
-    if (flags == -1 || fcntl (state->src_fd, F_SETFL, flags & ~O_NONBLOCK) == -1) {
-        snprintf (err, errlen, "fcntl(%s, F_SETFL): %s", src, strerror (errno));
-        return -1;
-    }
-    posix_fadvise (state->src_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-    return s_settle_size (ws, state, (uint64_t) st.st_size, err, errlen);
-}
-
-//  Connect to the server of an nfs:// source, mount its export, open and
-//  check the file. Every error names the server and the path.
-static int
-s_open_nfs (workload_stream_t *ws, s_copy_t *state, char *err, size_t errlen)
-{
-    const char *src = state->src_shown;
-    int rc = -1;
-    struct nfs_url *url = NULL;
-    //  The parts of the URL, as messages show them.
-    char server [CONFINE_SHOWN_MAX], export [CONFINE_SHOWN_MAX], file [CONFINE_SHOWN_MAX];
-
-    state->nfs = nfs_init_context ();
-    if (!state->nfs) {
-        snprintf (err, errlen, "nfs_init_context(%s): out of memory", src);
-        goto done;
-    }
-    nfs_set_timeout (state->nfs, S_NFS_PREPARE_TIMEOUT_MS);
-    url = nfs_parse_url_full (state->nfs, ws->spec->src);
-    if (!url) {
-        snprintf (err, errlen, "source %s: not an nfs://server/export/file URL (%s)",
-                  src, nfs_get_error (state->nfs));
-        goto done;
-    }
-    if (!url->server || !url->server [0] || !url->path || !url->file || !url->file [0]) {
-        snprintf (err, errlen, "source %s: the URL needs a server, an export and a file", src);
-        goto done;
-    }
-    confine_shorten (url->server, server, sizeof (server));
-    confine_shorten (url->path, export, sizeof (export));
-    confine_shorten (url->file, file, sizeof (file));
-    int nfs_rc = nfs_mount (state->nfs, url->server, url->path);
-    if (nfs_rc != 0) {
-        //  libnfs says only "nfs_service failed" when nothing answers.
-        const char *reason = nfs_get_error (state->nfs);
-        bool unreachable = strstr (reason, "nfs_service failed") != NULL;
-        snprintf (err, errlen, "nfs_mount(server %s, export %s): %s%s", server, export,
-                  unreachable? "the server cannot be reached (no portmapper or mount service "
-                               "answers): ": "", reason);
-        goto done;
-    }
-    nfs_rc = nfs_open (state->nfs, url->file, O_RDONLY, &state->nfsfh);
-    if (nfs_rc != 0) {
-        state->nfsfh = NULL;
-        snprintf (err, errlen, "nfs_open(server %s, export %s, file %s): %s", server,
-                  export, file, nfs_get_error (state->nfs));
-        goto done;
-    }
-    struct nfs_stat_64 st;
-    nfs_rc = nfs_fstat64 (state->nfs, state->nfsfh, &st);
-    if (nfs_rc != 0) {
-        snprintf (err, errlen, "nfs_fstat64(server %s, file %s%s): %s", server,
-                  export, file, nfs_get_error (state->nfs));
-        goto done;
-    }
-    if (!S_ISREG ((mode_t) st.nfs_mode)) {
-        snprintf (err, errlen, "source %s (server %s, file %s%s): not a regular file",
-                  src, server, export, file);
-        goto done;
-    }
-    if (s_settle_size (ws, state, st.nfs_size, err, errlen) == -1)
-        goto done;
-    nfs_set_timeout (state->nfs, S_NFS_RUN_TIMEOUT_MS);
-    rc = 0;
-
-done:
-    if (url)
-        nfs_destroy_url (url);
-    return rc;
 }
 
 //  Open the source, create the destination, allocate the buffer.
@@ -194,44 +74,20 @@ s_copy_prepare (workload_stream_t *ws, char *err, size_t errlen)
         return -1;
     }
     workload_output_init (&state->out);
-    state->src_fd = -1;
-    confine_shorten (ws->spec->src, state->src_shown, sizeof (state->src_shown));
+    workload_source_init (&state->source, "source", ws->spec->src);
     ws->data = state;
 
     //  The source first: a copy that cannot read must not leave an empty
-    //  destination behind, nor truncate one that was there.
-    int rc = jobspec_src_is_nfs (ws->spec->src)? s_open_nfs (ws, state, err, errlen)
-                                               : s_open_local (ws, state, err, errlen);
-    if (rc == -1)
+    //  destination behind, nor truncate one that was there. A local
+    //  source was resolved under a root by the job.
+    int rc = jobspec_src_is_nfs (ws->spec->src)?
+             workload_source_open_nfs (&state->source, ws->spec->src, err, errlen):
+             workload_source_open_local (&state->source, ws->spec->src, 0, err, errlen);
+    if (rc == -1 || s_settle_size (ws, state, err, errlen) == -1)
         return -1;
     if (workload_open_output (ws, &state->out, err, errlen) == -1)
         return -1;
     return workload_buffer_new (&state->buffer, (size_t) ws->spec->bs_bytes, err, errlen);
-}
-
-//  Read up to want_bytes at offset from the source into the buffer.
-//  Returns the bytes read (0 at the end of the source), or -1 recorded.
-static ssize_t
-s_read (workload_stream_t *ws, s_copy_t *state, uint64_t offset, size_t want_bytes)
-{
-    while (true) {
-        if (state->nfs) {
-            int got = nfs_pread (state->nfs, state->nfsfh, offset, want_bytes, state->buffer);
-            if (got >= 0)
-                return got;
-            workload_fail (ws, -got, "nfs_pread(%s at %llu): %s", state->src_shown,
-                           (unsigned long long) offset, nfs_get_error (state->nfs));
-            return -1;
-        }
-        ssize_t got = pread (state->src_fd, state->buffer, want_bytes, (off_t) offset);
-        if (got >= 0)
-            return got;
-        if (errno == EINTR)
-            continue;
-        workload_fail (ws, errno, "read(%s at %llu)", state->src_shown,
-                       (unsigned long long) offset);
-        return -1;
-    }
 }
 
 //  With O_DIRECT, a last block that is not a whole number of sectors
@@ -267,14 +123,15 @@ s_copy_run (workload_stream_t *ws, uint32_t phase)
         }
         uint64_t want_bytes = state->size_bytes - read_bytes < bs_bytes?
                               state->size_bytes - read_bytes: bs_bytes;
-        ssize_t got = s_read (ws, state, read_bytes, (size_t) want_bytes);
+        ssize_t got = workload_source_read (ws, &state->source, state->buffer,
+                                            (size_t) want_bytes, read_bytes);
         if (got == -1) {
             status = WORKLOAD_FAILED;
             break;
         }
         if (got == 0) {
             workload_fail (ws, EIO, "read(%s): the source ended at %llu bytes, before %llu",
-                           state->src_shown, (unsigned long long) read_bytes,
+                           state->source.shown, (unsigned long long) read_bytes,
                            (unsigned long long) state->size_bytes);
             status = WORKLOAD_FAILED;
             break;
@@ -302,13 +159,7 @@ s_copy_cleanup (workload_stream_t *ws, bool remove_files)
     if (!state)
         return;
     workload_output_release (ws, &state->out, remove_files);
-    if (state->src_fd != -1)
-        close (state->src_fd);
-    if (state->nfs) {
-        if (state->nfsfh)
-            nfs_close (state->nfs, state->nfsfh);
-        nfs_destroy_context (state->nfs);
-    }
+    workload_source_close (&state->source);
     free (state->buffer);
     free (state);
     ws->data = NULL;

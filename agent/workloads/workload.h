@@ -31,7 +31,11 @@
     The stream state (workload_stream_t) is shared: the agent owns the
     fields above `data`, the workload owns `data`. While the thread runs,
     only it writes to ws; the loop reads `bytes` (an atomic, for samples)
-    and writes `stop` (an atomic), nothing else.
+    and writes `stop` (an atomic), nothing else. A workload with threads
+    of its own (bonnie's seekers) lets them add to `bytes` atomically
+    while the stream's thread waits for them, and gathers the rest of
+    their figures into ws itself, their CPU time in extra_usr_ns and
+    extra_sys_ns.
 */
 #ifndef IOFLEET_WORKLOAD_H
 #define IOFLEET_WORKLOAD_H
@@ -70,6 +74,9 @@ typedef struct {
     uint64_t fsyncs;                        //  fsync and fdatasync calls of the phase
     int64_t last_write_ns;                  //  end of the phase's last I/O call, 0 if none
     int64_t end_ns;                         //  after fsync and close, 0 if not reached
+    int64_t extra_usr_ns;                   //  user CPU of the workload's own threads in the
+                                            //  phase (bonnie's seekers), added to the stream's
+    int64_t extra_sys_ns;                   //  and their system CPU
     int err_no;                             //  errno of the first failure, 0 if none
     char error [MSG_TEXT_MAX + 1];          //  "write(/data/x.1): No space left on device"
     void *data;                             //  the workload's private state
@@ -107,11 +114,25 @@ const workload_ops_t *workload_lookup (int workload);
 void workload_fail (workload_stream_t *ws, int err_no, const char *format, ...)
     __attribute__ ((format (printf, 3, 4)));
 
+//  Record the first failure of a stream with a message already complete
+//  (from a helper that wrote "open(path): reason" into an err buffer).
+void workload_fail_message (workload_stream_t *ws, int err_no, const char *message);
+
 //  --------------------------------------------------------------------
-//  Helpers the workloads that write files share (workloads.c)
+//  Helpers the workloads share (workloads.c)
+
+//  User and system CPU time of the calling thread so far, in ns, exact
+//  to the moment of the call (for a phase's figures, measured around it).
+void workload_thread_cpu (int64_t *usr_ns, int64_t *sys_ns);
 
 //  A new seed for workload_random_fill, from the kernel.
 uint64_t workload_random_seed (void);
+
+//  The next pseudo-random number after *state (splitmix64).
+uint64_t workload_random_next (uint64_t *state);
+
+//  A pseudo-random number in 0 .. bound - 1 (bound > 0), from *state.
+uint64_t workload_random_below (uint64_t *state, uint64_t bound);
 
 //  Fill size_bytes of buffer with pseudo-random bytes (splitmix64),
 //  continuing from *state: incompressible data at memory speed.
@@ -124,6 +145,12 @@ uint64_t workload_one_buffer (const jobspec_t *spec);
 //  with "posix_memalign(bs=N): reason" in err.
 int workload_buffer_new (unsigned char **buffer_p, size_t size_bytes,
                          char *err, size_t errlen);
+
+//  A page-aligned buffer of bs in *buffer_p, filled with the job's
+//  pattern (random bytes continue from *seed). Returns 0, or -1 with the
+//  reason in err.
+int workload_pattern_buffer (workload_stream_t *ws, unsigned char **buffer_p, uint64_t *seed,
+                             char *err, size_t errlen);
 
 //  A file a stream writes, and what removing it safely takes: the
 //  directory it was opened in, held open, and the identity of the file
@@ -152,6 +179,26 @@ void workload_output_init (workload_output_t *out);
 int workload_open_output (workload_stream_t *ws, workload_output_t *out,
                           char *err, size_t errlen);
 
+//  Open ws->path to lay it out without emptying it: created if missing
+//  (then out->ours), else opened as it is; refused like an output if it
+//  is not a regular file of one link. Never O_DIRECT. Returns 0, or -1
+//  with "open(path): reason" in err.
+int workload_open_layout (workload_stream_t *ws, workload_output_t *out,
+                          char *err, size_t errlen);
+
+//  Open the file of out again (flags O_RDONLY, O_WRONLY or O_RDWR, with
+//  O_DIRECT if wanted; never created or truncated) by its name in the
+//  directory held since it was opened, checking that the name is still
+//  the same file (device and inode) and, to write, still of one link.
+//  Returns a descriptor the caller closes, or -1 with "open(path):
+//  reason" in err and errno set (ESTALE if the file was replaced).
+int workload_output_reopen (workload_stream_t *ws, workload_output_t *out, int flags,
+                            char *err, size_t errlen);
+
+//  With spec->rate, wait until call_bytes more are paid for at that rate
+//  (see workloads.c); returns at once without a rate or once stopped.
+void workload_pace (workload_stream_t *ws, uint64_t call_bytes);
+
 //  Write all length_bytes of buffer to fd (short writes continue where
 //  they stopped), adding to *done_bytes and publishing it after every
 //  call. Returns 0, or -1 with the failure recorded in ws.
@@ -176,6 +223,56 @@ int workload_output_end (workload_stream_t *ws, int *fd_p, uint64_t done_bytes, 
 //  if that name is still the same file (device and inode).
 void workload_output_release (workload_stream_t *ws, workload_output_t *out, bool remove_file);
 
+//  --------------------------------------------------------------------
+//  A file read from start to end: a local path or an nfs:// URL read
+//  over the wire with libnfs (source.c; copy's src, read's path)
+
+struct nfs_context;
+struct nfsfh;
+
+//  One file being read.
+typedef struct {
+    const char *role;               //  what messages call it: "source", "file"
+    char shown [CONFINE_SHOWN_MAX]; //  its path or URL as messages show it
+    int fd;                         //  a local file, -1 for none
+    dev_t dev;                      //  a local file's device
+    ino_t ino;                      //  and inode
+    struct nfs_context *nfs;        //  an NFS file: its context (connection), or NULL
+    struct nfsfh *nfsfh;            //  the open NFS file, or NULL
+    uint64_t size_bytes;            //  its size when it was opened
+} workload_source_t;
+
+//  Nothing open yet; role and name are for messages ("source", the URL).
+void workload_source_init (workload_source_t *source, const char *role, const char *name);
+
+//  Open a local file already resolved under a root (confine_open: no
+//  symlink on the way, nor as the file) for reading, with O_DIRECT among
+//  extra_flags if wanted, and check that it is a regular file. Returns 0,
+//  or -1 with "open(path): reason" in err and errno as open(2) left it
+//  (ENOENT for a missing file).
+int workload_source_open_local (workload_source_t *source, const char *path, int extra_flags,
+                                char *err, size_t errlen);
+
+//  Connect to the server of an nfs:// URL, mount its export, open and
+//  check the file. Every error names the server and the path. Returns 0,
+//  or -1 with the reason in err.
+int workload_source_open_nfs (workload_source_t *source, const char *url,
+                              char *err, size_t errlen);
+
+//  Read up to want_bytes at offset into buffer: one read request.
+//  Returns the bytes read (0 at the end of the file), or -1 with the
+//  failure recorded in ws.
+ssize_t workload_source_read (workload_stream_t *ws, workload_source_t *source,
+                              unsigned char *buffer, size_t want_bytes, uint64_t offset);
+
+//  Close what is open.
+void workload_source_close (workload_source_t *source);
+
+//  Memory of a stream reading name (a path or an nfs:// URL) bs at a
+//  time into one buffer: bs, and for an URL as much again, a bound on
+//  what libnfs holds of the replies on their way.
+uint64_t workload_source_memory (const jobspec_t *spec, const char *name);
+
 //  True once the agent asked the stream to stop.
 static inline bool
 workload_stopping (workload_stream_t *ws)
@@ -183,7 +280,7 @@ workload_stopping (workload_stream_t *ws)
     return atomic_load_explicit (&ws->stop, memory_order_relaxed);
 }
 
-//  Publish the bytes done so far; only the stream thread writes them.
+//  Publish the bytes done so far (by the stream's thread).
 static inline void
 workload_set_bytes (workload_stream_t *ws, uint64_t bytes)
 {

@@ -4,8 +4,10 @@
     here and give it its row, indexed by its workload_t value. No
     constructor tricks, no registration at start-up: this table is all.
 
-    Below the table: the pieces that write, copy and fill share (open the
-    output, write a block in full, flush and close as `fsync` asks).
+    Below the table: the pieces the workloads share (random data, open
+    an output, lay a file out or open it again, write a block in full,
+    pace to a rate, flush and close as `fsync` asks). Reading a file, a
+    local one or over NFS, is in source.c.
 */
 #include "workload.h"
 
@@ -13,6 +15,7 @@
 
 #include "../../proto/clock.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -21,7 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 extern const workload_ops_t workload_null_ops;
@@ -29,6 +34,9 @@ extern const workload_ops_t workload_write_ops;
 extern const workload_ops_t workload_copy_ops;
 extern const workload_ops_t workload_fill_ops;
 extern const workload_ops_t workload_monitor_ops;
+extern const workload_ops_t workload_read_ops;
+extern const workload_ops_t workload_rewrite_ops;
+extern const workload_ops_t workload_bonnie_ops;
 
 static const workload_ops_t *const s_workloads [] = {
     [WORKLOAD_NULL] = &workload_null_ops,
@@ -36,6 +44,9 @@ static const workload_ops_t *const s_workloads [] = {
     [WORKLOAD_COPY] = &workload_copy_ops,
     [WORKLOAD_FILL] = &workload_fill_ops,
     [WORKLOAD_MONITOR] = &workload_monitor_ops,
+    [WORKLOAD_READ] = &workload_read_ops,
+    [WORKLOAD_REWRITE] = &workload_rewrite_ops,
+    [WORKLOAD_BONNIE] = &workload_bonnie_ops,
 };
 
 #define S_WORKLOAD_COUNT (sizeof (s_workloads) / sizeof (s_workloads [0]))
@@ -64,8 +75,37 @@ workload_fail (workload_stream_t *ws, int err_no, const char *format, ...)
     snprintf (ws->error, sizeof (ws->error), "%s: %s", what, strerror (err_no));
 }
 
+//  Record the first failure of a stream, its message complete already.
+void
+workload_fail_message (workload_stream_t *ws, int err_no, const char *message)
+{
+    if (ws->err_no != 0 || ws->error [0])
+        return;
+    ws->err_no = err_no? err_no: EIO;
+    snprintf (ws->error, sizeof (ws->error), "%s", message);
+}
+
 //  --------------------------------------------------------------------
-//  Helpers for workloads that write files
+//  Helpers the workloads share
+
+//  The thread's CPU time so far. getrusage (RUSAGE_THREAD) leaves out
+//  what the running thread spent since the scheduler last brought its
+//  runtime up to date, up to a tick (4 ms at HZ 250): around a phase of
+//  a few milliseconds that is most of it. Reading the thread's CPU clock
+//  first brings it up to date; getrusage then splits the exact total
+//  between user and system time.
+void
+workload_thread_cpu (int64_t *usr_ns, int64_t *sys_ns)
+{
+    struct timespec now;
+    clock_gettime (CLOCK_THREAD_CPUTIME_ID, &now);
+    struct rusage usage;
+    getrusage (RUSAGE_THREAD, &usage);
+    *usr_ns = (int64_t) usage.ru_utime.tv_sec * NS_PER_SEC
+            + (int64_t) usage.ru_utime.tv_usec * NS_PER_USEC;
+    *sys_ns = (int64_t) usage.ru_stime.tv_sec * NS_PER_SEC
+            + (int64_t) usage.ru_stime.tv_usec * NS_PER_USEC;
+}
 
 
 //  A seed from the kernel, or from the clock if it has none to give.
@@ -78,18 +118,33 @@ workload_random_seed (void)
     return seed;
 }
 
-//  splitmix64 over the buffer. Incompressible data is all we need, not
-//  cryptographic quality, and this runs at memory speed.
+//  splitmix64: one step. Incompressible data and well-spread offsets are
+//  all we need, not cryptographic quality, and this runs at memory speed.
+uint64_t
+workload_random_next (uint64_t *state)
+{
+    *state += 0x9E3779B97F4A7C15ULL;
+    uint64_t value = *state;
+    value = (value ^ (value >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    value = (value ^ (value >> 27)) * 0x94D049BB133111EBULL;
+    return value ^ (value >> 31);
+}
+
+//  A number below bound, from the high bits of one step (multiply and
+//  shift: no modulo bias worth the name, and no division).
+uint64_t
+workload_random_below (uint64_t *state, uint64_t bound)
+{
+    return (uint64_t) (((unsigned __int128) workload_random_next (state) * bound) >> 64);
+}
+
+//  splitmix64 over the buffer.
 void
 workload_random_fill (unsigned char *buffer, size_t size_bytes, uint64_t *state)
 {
     size_t offset = 0;
     while (offset < size_bytes) {
-        *state += 0x9E3779B97F4A7C15ULL;
-        uint64_t value = *state;
-        value = (value ^ (value >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        value = (value ^ (value >> 27)) * 0x94D049BB133111EBULL;
-        value ^= value >> 31;
+        uint64_t value = workload_random_next (state);
         size_t chunk = size_bytes - offset < sizeof (value)? size_bytes - offset: sizeof (value);
         memcpy (buffer + offset, &value, chunk);
         offset += chunk;
@@ -116,6 +171,21 @@ workload_buffer_new (unsigned char **buffer_p, size_t size_bytes, char *err, siz
     return 0;
 }
 
+//  A buffer of bs holding the job's pattern.
+int
+workload_pattern_buffer (workload_stream_t *ws, unsigned char **buffer_p, uint64_t *seed,
+                         char *err, size_t errlen)
+{
+    size_t bs_bytes = (size_t) ws->spec->bs_bytes;
+    if (workload_buffer_new (buffer_p, bs_bytes, err, errlen) == -1)
+        return -1;
+    if (ws->spec->pattern == PATTERN_RANDOM)
+        workload_random_fill (*buffer_p, bs_bytes, seed);
+    else
+        memset (*buffer_p, 0, bs_bytes);
+    return 0;
+}
+
 //  The last component of a resolved path: the file's name in its directory.
 static const char *
 s_file_name (const char *path)
@@ -133,32 +203,38 @@ workload_output_init (workload_output_t *out)
     out->dir_fd = -1;
 }
 
-//  Open the file a stream writes, through a held descriptor of its
-//  directory. O_NONBLOCK keeps a FIFO planted under the root from
-//  blocking the agent; O_TRUNC is left out, because a file is only
-//  emptied once it is known to be a regular file of one link.
-int
-workload_open_output (workload_stream_t *ws, workload_output_t *out,
-                      char *err, size_t errlen)
+//  Open the file of ws->path with flags (O_NOFOLLOW, O_CLOEXEC and
+//  O_NONBLOCK added) through the descriptor of its directory, which is
+//  opened with confine_open the first time (no symlink on the way).
+//  O_NONBLOCK keeps a FIFO planted under the root from blocking the
+//  agent, and is cleared once the file is known to be a regular one.
+//  A file opened for writing must have one link: one with other hard
+//  links may be someone else's file outside the roots. Returns the
+//  descriptor with its stat in *st, or -1 with "open(path): reason" in
+//  err and errno set (EEXIST for O_EXCL on a file that is there).
+static int
+s_open_at (workload_stream_t *ws, workload_output_t *out, int flags, struct stat *st,
+           char *err, size_t errlen)
 {
     const char *name = s_file_name (ws->path);
-    char dir [JOB_PATH_MAX + 1];
-    size_t dir_length = (size_t) (name - ws->path);
-    snprintf (dir, sizeof (dir), "%.*s", (int) (dir_length > 1? dir_length - 1: dir_length),
-              ws->path);
-    out->dir_fd = confine_open (dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
     if (out->dir_fd == -1) {
-        snprintf (err, errlen, "open(%s): %s", ws->shown,
-                  errno == ELOOP? "a symbolic link appeared on the way": strerror (errno));
-        return -1;
+        char dir [JOB_PATH_MAX + 1];
+        size_t dir_length = (size_t) (name - ws->path);
+        snprintf (dir, sizeof (dir), "%.*s", (int) (dir_length > 1? dir_length - 1: dir_length),
+                  ws->path);
+        out->dir_fd = confine_open (dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+        if (out->dir_fd == -1) {
+            int err_no = errno;
+            snprintf (err, errlen, "open(%s): %s", ws->shown,
+                      err_no == ELOOP? "a symbolic link appeared on the way": strerror (err_no));
+            errno = err_no;
+            return -1;
+        }
     }
-    int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK;
-    if (ws->spec->direct)
-        flags |= O_DIRECT;
-    out->fd = openat (out->dir_fd, name, flags, 0644);
-    if (out->fd == -1) {
+    int fd = openat (out->dir_fd, name, flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0644);
+    if (fd == -1) {
         int err_no = errno;
-        if (err_no == EINVAL && ws->spec->direct)
+        if (err_no == EINVAL && (flags & O_DIRECT))
             snprintf (err, errlen, "open(%s, O_DIRECT): the filesystem does not support "
                       "direct I/O (%s)", ws->shown, strerror (err_no));
         else
@@ -166,22 +242,52 @@ workload_open_output (workload_stream_t *ws, workload_output_t *out,
             snprintf (err, errlen, "open(%s): is a symbolic link", ws->shown);
         else
             snprintf (err, errlen, "open(%s): %s", ws->shown, strerror (err_no));
+        errno = err_no;
         return -1;
     }
-    struct stat st;
-    if (fstat (out->fd, &st) == -1) {
-        snprintf (err, errlen, "fstat(%s): %s", ws->shown, strerror (errno));
-        return -1;
+    int err_no = 0;
+    int status_flags;
+    if (fstat (fd, st) == -1) {
+        err_no = errno;
+        snprintf (err, errlen, "fstat(%s): %s", ws->shown, strerror (err_no));
     }
-    if (!S_ISREG (st.st_mode)) {
+    else
+    if (!S_ISREG (st->st_mode)) {
+        err_no = EINVAL;
         snprintf (err, errlen, "open(%s): not a regular file", ws->shown);
-        return -1;
     }
-    if (st.st_nlink > 1) {
+    else
+    if ((flags & O_ACCMODE) != O_RDONLY && st->st_nlink > 1) {
+        err_no = EMLINK;
         snprintf (err, errlen, "open(%s): has %ju hard links; refusing to write through it",
-                  ws->shown, (uintmax_t) st.st_nlink);
+                  ws->shown, (uintmax_t) st->st_nlink);
+    }
+    else
+    if ((status_flags = fcntl (fd, F_GETFL)) == -1
+    ||  fcntl (fd, F_SETFL, status_flags & ~O_NONBLOCK) == -1) {
+        err_no = errno;
+        snprintf (err, errlen, "fcntl(%s, F_SETFL): %s", ws->shown, strerror (err_no));
+    }
+    if (err_no) {
+        close (fd);
+        errno = err_no;
         return -1;
     }
+    return fd;
+}
+
+//  Open the file a stream writes, and empty it. O_TRUNC is left out,
+//  because a file is only emptied once it is known to be a regular file
+//  of one link.
+int
+workload_open_output (workload_stream_t *ws, workload_output_t *out,
+                      char *err, size_t errlen)
+{
+    struct stat st;
+    int flags = O_WRONLY | O_CREAT | (ws->spec->direct? O_DIRECT: 0);
+    out->fd = s_open_at (ws, out, flags, &st, err, errlen);
+    if (out->fd == -1)
+        return -1;
     if (ftruncate (out->fd, 0) == -1) {
         snprintf (err, errlen, "ftruncate(%s): %s", ws->shown, strerror (errno));
         return -1;
@@ -189,13 +295,45 @@ workload_open_output (workload_stream_t *ws, workload_output_t *out,
     out->dev = st.st_dev;
     out->ino = st.st_ino;
     out->ours = true;
-    int status_flags = fcntl (out->fd, F_GETFL);
-    if (status_flags == -1
-    ||  fcntl (out->fd, F_SETFL, status_flags & ~O_NONBLOCK) == -1) {
-        snprintf (err, errlen, "fcntl(%s, F_SETFL): %s", ws->shown, strerror (errno));
+    return 0;
+}
+
+//  Open the file a stream lays out, keeping what is in it: create it if
+//  it is missing (then it is ours), else open it as it is (then it is
+//  not). The O_EXCL create says which of the two it was, even when
+//  another process creates the file at the same moment.
+int
+workload_open_layout (workload_stream_t *ws, workload_output_t *out, char *err, size_t errlen)
+{
+    struct stat st;
+    out->fd = s_open_at (ws, out, O_WRONLY | O_CREAT | O_EXCL, &st, err, errlen);
+    out->ours = out->fd != -1;
+    if (out->fd == -1 && errno == EEXIST)
+        out->fd = s_open_at (ws, out, O_WRONLY, &st, err, errlen);
+    if (out->fd == -1)
+        return -1;
+    out->dev = st.st_dev;
+    out->ino = st.st_ino;
+    return 0;
+}
+
+//  Open the file of out again, by its name in the directory held since
+//  it was first opened, and only if that name is still the same file.
+int
+workload_output_reopen (workload_stream_t *ws, workload_output_t *out, int flags,
+                        char *err, size_t errlen)
+{
+    assert (out->dir_fd != -1);
+    struct stat st;
+    int fd = s_open_at (ws, out, flags & ~(O_CREAT | O_EXCL | O_TRUNC), &st, err, errlen);
+    if (fd != -1 && (st.st_dev != out->dev || st.st_ino != out->ino)) {
+        close (fd);
+        snprintf (err, errlen, "open(%s): is no longer the file this stream wrote "
+                  "(it was replaced)", ws->shown);
+        errno = ESTALE;
         return -1;
     }
-    return 0;
+    return fd;
 }
 
 //  With a `rate`, hold the stream back so that each call's bytes are paid
@@ -210,8 +348,8 @@ workload_open_output (workload_stream_t *ws, workload_output_t *out,
 #define S_PACE_CREDIT_NS    (20 * NS_PER_MSEC)
 #define S_PACE_SLICE_NS     (50 * NS_PER_MSEC)
 
-static void
-s_pace (workload_stream_t *ws, uint64_t call_bytes)
+void
+workload_pace (workload_stream_t *ws, uint64_t call_bytes)
 {
     const uint64_t rate = ws->spec->rate_bytes;
     if (rate == 0)
@@ -253,7 +391,7 @@ workload_write_full (workload_stream_t *ws, int fd, const unsigned char *buffer,
         *done_bytes += (uint64_t) written;
         workload_set_bytes (ws, *done_bytes);
     }
-    s_pace (ws, length_bytes);
+    workload_pace (ws, length_bytes);
     return 0;
 }
 

@@ -37,16 +37,8 @@ s_write_prepare (workload_stream_t *ws, char *err, size_t errlen)
     if (workload_open_output (ws, &state->out, err, errlen) == -1)
         return -1;
 
-    size_t bs_bytes = (size_t) ws->spec->bs_bytes;
-    if (workload_buffer_new (&state->buffer, bs_bytes, err, errlen) == -1)
-        return -1;
-    if (ws->spec->pattern == PATTERN_RANDOM) {
-        uint64_t seed = workload_random_seed ();
-        workload_random_fill (state->buffer, bs_bytes, &seed);
-    }
-    else
-        memset (state->buffer, 0, bs_bytes);
-    return 0;
+    uint64_t seed = workload_random_seed ();
+    return workload_pattern_buffer (ws, &state->buffer, &seed, err, errlen);
 }
 
 //  The timed part: write size bytes, bs at a time, then flush and close.

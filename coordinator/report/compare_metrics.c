@@ -29,6 +29,14 @@ s_combined_mbps (const test_result_t *test)
     return test->summary.combined_mbps;
 }
 
+//  Operations per second, for a test that counts them (bonnie's seeks,
+//  random I/O).
+static double
+s_ops_per_s (const test_result_t *test)
+{
+    return test->rate_ops? test->summary.combined_ops_per_s: NAN;
+}
+
 //  The disk streams' combined MB/s, in a mixed test.
 static double
 s_disk_mbps (const test_result_t *test)
@@ -74,6 +82,8 @@ s_format_ms (double value_ns, char *buf, size_t buflen)
 const metric_t compare_metrics [] = {
     { .name = "MB/s", .source = "summary.combined_mbps", .better = METRIC_HIGHER_BETTER,
       .unit = "MB/s", .get = s_combined_mbps, .format = aggregate_format_rate, .always = true },
+    { .name = "ops/s", .source = "summary.combined_ops_per_s", .better = METRIC_HIGHER_BETTER,
+      .unit = "/s", .get = s_ops_per_s, .format = aggregate_format_rate },
     { .name = "disk MB/s", .source = "summary.disk.combined_mbps",
       .better = METRIC_HIGHER_BETTER, .unit = "MB/s", .get = s_disk_mbps,
       .format = aggregate_format_rate, .joined = "disk/network" },

@@ -10,6 +10,7 @@
 */
 #include "report.h"
 #include "html.h"
+#include "../latency.h"
 #include "../aggregate.h"
 #include "../../proto/clock.h"
 #include "../../proto/printable.h"
@@ -150,22 +151,32 @@ s_tests_table (const run_result_t *run, FILE *out)
     for (size_t nbr = 0; nbr < run->test_count; nbr++) {
         const test_result_t *test = &run->tests [nbr];
         const test_summary_t *summary = &test->summary;
-        char label [JOB_NAME_MAX + 16];
+        char label [TEST_ROW_NAME_MAX + 16];
         if (test->iteration > 1)
             snprintf (label, sizeof label, "%s #%" PRIu32, test->name, test->iteration);
         else
             snprintf (label, sizeof label, "%s", test->name);
         char per_stream [300];
         aggregate_per_stream (test, run->units, per_stream, sizeof per_stream);
+        if (test->rate_ops && strcmp (per_stream, "-") != 0)
+            strncat (per_stream, "/s", sizeof per_stream - strlen (per_stream) - 1);
         fputs ("<tr>", out);
         s_cell (label, out);
         fprintf (out, "<td class=\"n\">%" PRIu32 "</td>", summary->streams);
         s_cell (per_stream, out);
         //  A stream that did not finish cleanly: the figure is partial.
-        s_rate_cell (summary->combined_mbps, run->units,
-                     summary->failed_streams && isfinite (summary->combined_mbps)? " partial": "",
-                     out);
-        s_rate_cell (summary->all_running_mbps, run->units, "", out);
+        const char *partial = summary->failed_streams && isfinite (summary->combined_mbps)?
+                              " partial": "";
+        if (test->rate_ops) {
+            //  A test of operations (bonnie's seeks) counts them per second.
+            char ops [32];
+            aggregate_format_rate (summary->combined_ops_per_s, ops, sizeof ops);
+            fprintf (out, "<td class=\"n\">%s/s%s</td><td class=\"n\">-</td>", ops, partial);
+        }
+        else {
+            s_rate_cell (summary->combined_mbps, run->units, partial, out);
+            s_rate_cell (summary->all_running_mbps, run->units, "", out);
+        }
         s_pct_cell (summary->sys_pct, out);
         s_pct_cell (summary->iowait_pct, out);
         s_ms_cell (summary->hosts > 1, summary->host_skew_ns, out);
@@ -227,6 +238,53 @@ s_tests_table (const run_result_t *run, FILE *out)
 //  --------------------------------------------------------------------------
 //  The page
 
+//  The latency of the tests that measured it: a row per test and set of
+//  requests, every host merged, and one per host of a test on several.
+static void
+s_latency_table (const run_result_t *run, FILE *out)
+{
+    bool header = false;
+    for (size_t t = 0; t < run->test_count; t++) {
+        const test_result_t *test = &run->tests [t];
+        for (int set = 0; set <= LATENCY_SETS; set++) {
+            bool host_rows = set == LATENCY_SETS;
+            for (size_t h = 0; h < (host_rows? test->host_count: 1); h++) {
+                const latency_summary_t *l = host_rows? &test->hosts [h].latency
+                                                      : &test->summary.latency [set];
+                //  Requests repeat reads or writes when only one of them ran.
+                bool repeats = set == LATENCY_REQUESTS
+                    && (test->summary.latency [LATENCY_READ].count == 0
+                        || test->summary.latency [LATENCY_WRITE].count == 0);
+                if (l->count == 0 || repeats || (host_rows && test->summary.hosts < 2))
+                    continue;
+                if (!header)
+                    fputs ("<h2>Latency</h2>\n<p class=\"meta\">ms; every request of every host "
+                           "merged, bucket for bucket: no average of percentiles</p>\n<table><tr>"
+                           "<th>test</th><th>requests</th><th>count</th><th>min</th><th>mean</th>"
+                           "<th>p50</th><th>p95</th><th>p99</th><th>p99.9</th><th>max</th>"
+                           "</tr>\n", out);
+                header = true;
+                char label [TEST_ROW_NAME_MAX + 16], set_name [JOB_NAME_MAX + 2];
+                snprintf (label, sizeof label, test->iteration > 1? "%s #%" PRIu32: "%s",
+                          test->name, test->iteration);
+                snprintf (set_name, sizeof set_name, "%s%s", host_rows? "@": "",
+                          host_rows? test->hosts [h].agent: latency_set_name (set));
+                fputs ("<tr>", out);
+                s_cell (label, out);
+                s_cell (set_name, out);
+                fprintf (out, "<td class=\"n\">%" PRIu64 "</td>", l->count);
+                const double figures [] = { l->min_ns, l->mean_ns, l->p50_ns, l->p95_ns,
+                                            l->p99_ns, l->p999_ns, l->max_ns };
+                for (size_t f = 0; f < sizeof figures / sizeof figures [0]; f++)
+                    fprintf (out, "<td class=\"n\">%.3f</td>", figures [f] / 1e6);
+                fputs ("</tr>\n", out);
+            }
+        }
+    }
+    if (header)
+        fputs ("</table>\n", out);
+}
+
 //  Print the HTML report of a run.
 int
 report_html (const run_result_t *run, FILE *out)
@@ -256,6 +314,7 @@ report_html (const run_result_t *run, FILE *out)
         return ferror (out)? -1: 0;
     }
     s_tests_table (run, out);
+    s_latency_table (run, out);
     fprintf (out, "<h2>Timelines</h2>\n<p class=\"meta\">%s of each sample interval, per "
                   "stream (thin lines) and per host running several streams (thick pale lines); "
                   "a stream with fewer than two intervals, as a bar of its rate over its whole "
@@ -263,20 +322,29 @@ report_html (const run_result_t *run, FILE *out)
                   "of more than %d hosts or %d streams is a heat map instead: a row per host "
                   "(or stream), a column per interval, darker for faster.</p>\n",
              aggregate_units_name (run->units), HTML_LINES_HOSTS_MAX, HTML_LINES_STREAMS_MAX);
-    //  Iterations of a test run one after the other: a run of tests with
-    //  the same name is one chart.
+    //  The iterations of a row share its chart. They need not be next to
+    //  each other (the phases of a test alternate with its iterations),
+    //  so each chart gets a shallow copy of its rows, in run order.
+    test_result_t *rows = (test_result_t *) malloc (run->test_count * sizeof (test_result_t));
+    if (!rows)
+        return -1;
     size_t section = 0;
-    for (size_t first = 0; first < run->test_count; section++) {
-        size_t count = 1;
-        while (first + count < run->test_count
-        &&     !strcmp (run->tests [first + count].name, run->tests [first].name))
-            count++;
-        if (html_as_heatmap (&run->tests [first], count))
-            html_heatmap (section, &run->tests [first], count, run->units, out);
+    for (size_t first = 0; first < run->test_count; first++) {
+        bool charted = false;
+        for (size_t before = 0; before < first && !charted; before++)
+            charted = !strcmp (run->tests [before].name, run->tests [first].name);
+        if (charted)
+            continue;
+        size_t count = 0;
+        for (size_t t = first; t < run->test_count; t++)
+            if (!strcmp (run->tests [t].name, run->tests [first].name))
+                rows [count++] = run->tests [t];
+        if (html_as_heatmap (rows, count))
+            html_heatmap (section++, rows, count, run->units, out);
         else
-            html_timeline (section, &run->tests [first], count, run->units, out);
-        first += count;
+            html_timeline (section++, rows, count, run->units, out);
     }
+    free (rows);
     fputs ("</body>\n</html>\n", out);
     return ferror (out)? -1: 0;
 }

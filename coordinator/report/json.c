@@ -8,6 +8,7 @@
     non-ASCII bytes as '?', rather than failing the whole file.
 */
 #include "report.h"
+#include "latency_json.h"
 #include "../aggregate.h"
 #include "../../proto/clock.h"
 #include "../../proto/version.h"
@@ -92,6 +93,26 @@ s_set (builder_t *builder, const char *key, json_t *value)
         builder->ok = false;
 }
 
+//  Set key to an optional value: nothing when value is NULL and ok (not
+//  measured), a failure when ok is false (memory).
+static void
+s_set_optional (builder_t *builder, const char *key, json_t *value, bool ok)
+{
+    if (!ok)
+        builder->ok = false;
+    else
+    if (value && json_object_set_new (builder->object, key, value) < 0)
+        builder->ok = false;
+}
+
+//  A set's latency under "latency", when it was measured.
+static void
+s_set_latency (builder_t *builder, const latency_summary_t *latency)
+{
+    if (latency->count)
+        s_set (builder, "latency", latency_summary_json (latency));
+}
+
 //  Start a builder with a new empty object.
 static builder_t
 s_builder (void)
@@ -147,6 +168,7 @@ s_class_json (const class_summary_t *class_summary)
     s_set (&builder, "bytes", s_json_count (class_summary->bytes));
     s_set (&builder, "combined_mbps", s_json_rate (class_summary->combined_mbps));
     s_set (&builder, "notation", s_json_text (class_summary->notation));
+    s_set_latency (&builder, &class_summary->latency);
     return s_finish (&builder);
 }
 
@@ -168,6 +190,7 @@ s_summary_json (const test_summary_t *summary)
     s_set (&builder, "first_start_ns", json_integer (summary->first_start_ns));
     s_set (&builder, "last_end_ns", json_integer (summary->last_end_ns));
     s_set (&builder, "combined_mbps", s_json_rate (summary->combined_mbps));
+    s_set (&builder, "combined_ops_per_s", s_json_rate (summary->combined_ops_per_s));
     s_set (&builder, "all_running_mbps", s_json_rate (summary->all_running_mbps));
     s_set (&builder, "all_running_ns", json_integer (summary->all_running_ns));
     s_set (&builder, "host_skew_ns", json_integer (summary->host_skew_ns));
@@ -183,6 +206,10 @@ s_summary_json (const test_summary_t *summary)
     //  as they were.
     if (isfinite (summary->latency_p99_ns))
         s_set (&builder, "latency_p99_ns", json_real (summary->latency_p99_ns));
+    s_set (&builder, "end_skew_ns", json_integer (summary->end_skew_ns));
+    bool ok;
+    json_t *latency = latency_sets_json (summary->latency, &ok);
+    s_set_optional (&builder, "latency", latency, ok);
     return s_finish (&builder);
 }
 
@@ -207,6 +234,7 @@ s_host_json (const host_result_t *host)
 #define S_SET_COUNTER(name) s_set (&builder, #name, s_json_count (host->counters.name));
     MSG_HOST_COUNTERS (S_SET_COUNTER)
 #undef S_SET_COUNTER
+    s_set_latency (&builder, &host->latency);
     return s_finish (&builder);
 }
 
@@ -293,7 +321,8 @@ s_iterations_json (const run_result_t *run)
         if (!builder.ok)
             break;
         s_set (&builder, "test", s_json_text (test->name));
-        s_set (&builder, "first_mbps", s_json_rate (it.first_mbps));
+        //  A test of operations counts them per second, and says so.
+        s_set (&builder, it.rate_ops? "first_ops_per_s": "first_mbps", s_json_rate (it.first_mbps));
         s_set (&builder, "rest", s_stats_json (&it.rest));
         s_set (&builder, "rest_sys_pct", s_stats_json (&it.rest_sys_pct));
         if (json_array_append_new (array, s_finish (&builder)) < 0) {
@@ -324,6 +353,8 @@ s_stream_json (const stream_result_t *stream)
     s_set (&builder, "writes", s_json_count (stream->writes));
     s_set (&builder, "fsyncs", s_json_count (stream->fsyncs));
     s_set (&builder, "reads_data", json_boolean (stream->reads_data));
+    s_set (&builder, "cold", json_boolean (stream->cold));
+    s_set (&builder, "bs_bytes", s_json_count (stream->bs_bytes));
     //  No RESULT: bytes are its last sample's, a lower bound, taken then.
     s_set (&builder, "bytes_from_sample", json_boolean (stream->bytes_sampled));
     s_set (&builder, "sampled_ns", json_integer (stream->sampled_ns));
@@ -344,6 +375,9 @@ s_stream_json (const stream_result_t *stream)
     s_set (&builder, "direct", json_boolean (stream->direct));
     s_set (&builder, "fsync", json_string (jobspec_fsync_name (stream->fsync_mode)));
     s_set (&builder, "sys_s_per_gb", s_json_rate (aggregate_stream_sys_s_per_gb (stream)));
+    bool ok;
+    json_t *latency = latency_stream_json (stream, &ok);
+    s_set_optional (&builder, "latency", latency, ok);
     return s_finish (&builder);
 }
 
@@ -359,6 +393,8 @@ s_test_json (const test_result_t *test)
     s_set (&builder, "phase", s_json_text (test->phase));
     s_set (&builder, "phase_index", json_integer (test->phase_index));
     s_set (&builder, "rate", s_json_text (test->rate_ops? "ops": "bytes"));
+    s_set (&builder, "workload", s_json_text (test->workload));
+    s_set (&builder, "bound", s_json_text (test->bound));
     s_set (&builder, "laid_out_bytes", s_json_count (test->laid_out_bytes));
     s_set (&builder, "laid_out_ns", json_integer (test->laid_out_ns));
     s_set (&builder, "iteration", json_integer (test->iteration));

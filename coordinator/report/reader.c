@@ -12,6 +12,8 @@
     this program vouches for.
 */
 #include "report.h"
+#include "jsonread.h"
+#include "latency_json.h"
 #include "../../proto/workload.h"
 #include "../aggregate.h"
 #include "../../proto/clock.h"
@@ -28,291 +30,127 @@
 #include <stdlib.h>
 #include <string.h>
 
-//  What a reader carries from value to value: the file, the place in the
-//  document, and the first error.
-typedef struct {
-    const char *file;               //  file being read, for messages
-    char place [160];               //  "tests[2].streams[0]": where values are read
-    char *err;                      //  the caller's error buffer
-    size_t errlen;                  //  its size
-    bool failed;                    //  an error was recorded
-} reader_t;
-
-
-//  --------------------------------------------------------------------------
-//  Values
-
-//  Record the first error as "file: place.key: what".
-static void
-s_fail (reader_t *self, const char *key, const char *format, ...)
-{
-    if (self->failed)
-        return;
-    self->failed = true;
-    if (!self->err || !self->errlen)
-        return;
-    char what [256];
-    va_list args;
-    va_start (args, format);
-    vsnprintf (what, sizeof what, format, args);
-    va_end (args);
-    snprintf (self->err, self->errlen, "%s: %s%s%s: %s", self->file, self->place,
-              self->place [0] && key? ".": "", key? key: "", what);
-}
-
-//  A member that must be there.
-static json_t *
-s_member (reader_t *self, json_t *object, const char *key)
-{
-    json_t *value = json_object_get (object, key);
-    if (!value)
-        s_fail (self, key, "missing");
-    return value;
-}
-
-//  An integer member within [minimum, maximum].
-static int64_t
-s_integer (reader_t *self, json_t *object, const char *key, int64_t minimum, int64_t maximum)
-{
-    json_t *value = s_member (self, object, key);
-    if (!value)
-        return 0;
-    if (!json_is_integer (value)) {
-        s_fail (self, key, "expected an integer");
-        return 0;
-    }
-    int64_t number = json_integer_value (value);
-    if (number < minimum || number > maximum) {
-        s_fail (self, key, "%" PRId64 " is out of range", number);
-        return 0;
-    }
-    return number;
-}
-
-//  A number member within [minimum, maximum], or null for a figure that
-//  could not be computed (NAN). Strings that look like numbers are not
-//  numbers.
-static double
-s_number (reader_t *self, json_t *object, const char *key, double minimum, double maximum)
-{
-    json_t *value = s_member (self, object, key);
-    if (!value || json_is_null (value))
-        return NAN;
-    if (!json_is_number (value)) {
-        s_fail (self, key, "expected a number or null");
-        return NAN;
-    }
-    double number = json_number_value (value);
-    if (!(number >= minimum && number <= maximum)) {
-        if (maximum < DBL_MAX)
-            s_fail (self, key, "%g is out of range (%g to %g)", number, minimum, maximum);
-        else
-            s_fail (self, key, "%g is out of range (%g or more)", number, minimum);
-        return NAN;
-    }
-    return number;
-}
-
-//  A rate (MB/s) member: no rate is negative.
-static double
-s_rate (reader_t *self, json_t *object, const char *key)
-{
-    return s_number (self, object, key, 0, DBL_MAX);
-}
-
-//  A share of CPU time in percent.
-static double
-s_pct (reader_t *self, json_t *object, const char *key)
-{
-    return s_number (self, object, key, 0, 100);
-}
-
-//  A figure files of older versions lack: NAN when absent.
-static double
-s_optional (reader_t *self, json_t *object, const char *key, double minimum, double maximum)
-{
-    return json_object_get (object, key)? s_number (self, object, key, minimum, maximum): NAN;
-}
-
-//  A boolean member.
-static bool
-s_boolean (reader_t *self, json_t *object, const char *key)
-{
-    json_t *value = s_member (self, object, key);
-    if (value && !json_is_boolean (value))
-        s_fail (self, key, "expected true or false");
-    return value && json_is_true (value);
-}
-
-//  A string member copied into buf, which it must fit.
-static void
-s_string (reader_t *self, json_t *object, const char *key, char *buf, size_t buflen)
-{
-    buf [0] = 0;
-    json_t *value = s_member (self, object, key);
-    if (!value)
-        return;
-    if (!json_is_string (value)) {
-        s_fail (self, key, "expected a string");
-        return;
-    }
-    if (json_string_length (value) >= buflen) {
-        s_fail (self, key, "longer than %zu bytes", buflen - 1);
-        return;
-    }
-    memcpy (buf, json_string_value (value), json_string_length (value) + 1);
-}
-
-//  An array member; *count gets its length.
-static json_t *
-s_array (reader_t *self, json_t *object, const char *key, size_t *count)
-{
-    *count = 0;
-    json_t *value = s_member (self, object, key);
-    if (value && !json_is_array (value)) {
-        s_fail (self, key, "expected an array");
-        return NULL;
-    }
-    if (value)
-        *count = json_array_size (value);
-    return value;
-}
-
-//  An object member.
-static json_t *
-s_object (reader_t *self, json_t *object, const char *key)
-{
-    json_t *value = s_member (self, object, key);
-    if (value && !json_is_object (value)) {
-        s_fail (self, key, "expected an object");
-        return NULL;
-    }
-    return value;
-}
-
-//  Set the place to "parent.key[index]", or "key[index]" at the top.
-static void
-s_enter (reader_t *self, const char *parent, const char *key, size_t index)
-{
-    snprintf (self->place, sizeof self->place, "%s%s%s[%zu]",
-              parent, parent [0]? ".": "", key, index);
-}
-
-
 //  --------------------------------------------------------------------------
 //  Objects
 
 //  One agent.
 static void
-s_read_agent (reader_t *self, json_t *object, agent_info_t *agent)
+s_read_agent (jsonread_t *self, json_t *object, agent_info_t *agent)
 {
-    s_string (self, object, "name", agent->name, sizeof agent->name);
-    s_string (self, object, "endpoint", agent->endpoint, sizeof agent->endpoint);
-    s_string (self, object, "hostname", agent->hostname, sizeof agent->hostname);
-    s_string (self, object, "kernel", agent->kernel, sizeof agent->kernel);
-    agent->cpus = (uint32_t) s_integer (self, object, "cpus", 0, UINT32_MAX);
-    agent->mem_bytes = (uint64_t) s_integer (self, object, "mem_bytes", 0, INT64_MAX);
-    s_string (self, object, "version", agent->version, sizeof agent->version);
-    agent->insecure = s_boolean (self, object, "insecure");
-    agent->clock_offset_ns = s_integer (self, object, "clock_offset_ns", INT64_MIN, INT64_MAX);
-    agent->clock_rtt_ns = s_integer (self, object, "clock_rtt_ns", INT64_MIN, INT64_MAX);
+    jsonread_string (self, object, "name", agent->name, sizeof agent->name);
+    jsonread_string (self, object, "endpoint", agent->endpoint, sizeof agent->endpoint);
+    jsonread_string (self, object, "hostname", agent->hostname, sizeof agent->hostname);
+    jsonread_string (self, object, "kernel", agent->kernel, sizeof agent->kernel);
+    agent->cpus = (uint32_t) jsonread_integer (self, object, "cpus", 0, UINT32_MAX);
+    agent->mem_bytes = (uint64_t) jsonread_integer (self, object, "mem_bytes", 0, INT64_MAX);
+    jsonread_string (self, object, "version", agent->version, sizeof agent->version);
+    agent->insecure = jsonread_boolean (self, object, "insecure");
+    agent->clock_offset_ns = jsonread_integer (self, object, "clock_offset_ns", INT64_MIN, INT64_MAX);
+    agent->clock_rtt_ns = jsonread_integer (self, object, "clock_rtt_ns", INT64_MIN, INT64_MAX);
     //  Files written before frames were counted per agent lack the key.
     if (json_object_get (object, "malformed_frames"))
-        agent->malformed_frames = (uint64_t) s_integer (self, object, "malformed_frames",
+        agent->malformed_frames = (uint64_t) jsonread_integer (self, object, "malformed_frames",
                                                         0, INT64_MAX);
 }
 
 //  One class's figures, under the summary's place.
 static void
-s_read_class (reader_t *self, json_t *summary, const char *key, class_summary_t *figures)
+s_read_class (jsonread_t *self, json_t *summary, const char *key, class_summary_t *figures)
 {
-    json_t *object = s_object (self, summary, key);
+    json_t *object = jsonread_object (self, summary, key);
     if (!object)
         return;
     char saved [sizeof self->place];
     memcpy (saved, self->place, sizeof saved);
     snprintf (self->place, sizeof self->place, "%s.%s", saved, key);
-    figures->streams = (uint32_t) s_integer (self, object, "streams", 0, UINT32_MAX);
-    figures->bytes = (uint64_t) s_integer (self, object, "bytes", 0, INT64_MAX);
-    figures->combined_mbps = s_rate (self, object, "combined_mbps");
-    s_string (self, object, "notation", figures->notation, sizeof figures->notation);
+    figures->streams = (uint32_t) jsonread_integer (self, object, "streams", 0, UINT32_MAX);
+    figures->bytes = (uint64_t) jsonread_integer (self, object, "bytes", 0, INT64_MAX);
+    figures->combined_mbps = jsonread_rate (self, object, "combined_mbps");
+    jsonread_string (self, object, "notation", figures->notation, sizeof figures->notation);
+    latency_summary_read (self, object, &figures->latency);
     memcpy (self->place, saved, sizeof saved);
 }
 
 //  A test's summary, every field as written.
 static void
-s_read_summary (reader_t *self, json_t *test, test_summary_t *summary)
+s_read_summary (jsonread_t *self, json_t *test, test_summary_t *summary)
 {
-    json_t *object = s_object (self, test, "summary");
+    json_t *object = jsonread_object (self, test, "summary");
     if (!object)
         return;
     char saved [sizeof self->place];
     memcpy (saved, self->place, sizeof saved);
     snprintf (self->place, sizeof self->place, "%s.summary", saved);
-    summary->streams = (uint32_t) s_integer (self, object, "streams", 0, UINT32_MAX);
-    summary->hosts = (uint32_t) s_integer (self, object, "hosts", 0, UINT32_MAX);
-    summary->failed_streams = (uint32_t) s_integer (self, object, "failed_streams", 0, UINT32_MAX);
-    summary->lost_streams = (uint32_t) s_integer (self, object, "lost_streams", 0, UINT32_MAX);
-    summary->bytes = (uint64_t) s_integer (self, object, "bytes", 0, INT64_MAX);
-    summary->first_start_ns = s_integer (self, object, "first_start_ns", INT64_MIN, INT64_MAX);
-    summary->last_end_ns = s_integer (self, object, "last_end_ns", INT64_MIN, INT64_MAX);
-    summary->combined_mbps = s_rate (self, object, "combined_mbps");
-    summary->all_running_mbps = s_rate (self, object, "all_running_mbps");
-    summary->all_running_ns = s_integer (self, object, "all_running_ns", INT64_MIN, INT64_MAX);
-    summary->host_skew_ns = s_integer (self, object, "host_skew_ns", INT64_MIN, INT64_MAX);
-    summary->stream_skew_ns = s_integer (self, object, "stream_skew_ns", INT64_MIN, INT64_MAX);
-    summary->clock_uncertainty_ns = s_integer (self, object, "clock_uncertainty_ns",
+    summary->streams = (uint32_t) jsonread_integer (self, object, "streams", 0, UINT32_MAX);
+    summary->hosts = (uint32_t) jsonread_integer (self, object, "hosts", 0, UINT32_MAX);
+    summary->failed_streams = (uint32_t) jsonread_integer (self, object, "failed_streams", 0, UINT32_MAX);
+    summary->lost_streams = (uint32_t) jsonread_integer (self, object, "lost_streams", 0, UINT32_MAX);
+    summary->bytes = (uint64_t) jsonread_integer (self, object, "bytes", 0, INT64_MAX);
+    summary->first_start_ns = jsonread_integer (self, object, "first_start_ns", INT64_MIN, INT64_MAX);
+    summary->last_end_ns = jsonread_integer (self, object, "last_end_ns", INT64_MIN, INT64_MAX);
+    summary->combined_mbps = jsonread_rate (self, object, "combined_mbps");
+    summary->combined_ops_per_s = json_object_get (object, "combined_ops_per_s")?
+                                  jsonread_rate (self, object, "combined_ops_per_s"): NAN;
+    summary->all_running_mbps = jsonread_rate (self, object, "all_running_mbps");
+    summary->all_running_ns = jsonread_integer (self, object, "all_running_ns", INT64_MIN, INT64_MAX);
+    summary->host_skew_ns = jsonread_integer (self, object, "host_skew_ns", INT64_MIN, INT64_MAX);
+    summary->stream_skew_ns = jsonread_integer (self, object, "stream_skew_ns", INT64_MIN, INT64_MAX);
+    summary->clock_uncertainty_ns = jsonread_integer (self, object, "clock_uncertainty_ns",
                                                INT64_MIN, INT64_MAX);
     s_read_class (self, object, "disk", &summary->disk);
     s_read_class (self, object, "network", &summary->network);
-    summary->hosts_measured = (uint32_t) s_integer (self, object, "hosts_measured", 0, UINT32_MAX);
-    summary->usr_pct = s_pct (self, object, "usr_pct");
-    summary->sys_pct = s_pct (self, object, "sys_pct");
-    summary->iowait_pct = s_pct (self, object, "iowait_pct");
-    summary->latency_p99_ns = s_optional (self, object, "latency_p99_ns", 0, DBL_MAX);
+    summary->hosts_measured = (uint32_t) jsonread_integer (self, object, "hosts_measured", 0, UINT32_MAX);
+    summary->usr_pct = jsonread_pct (self, object, "usr_pct");
+    summary->sys_pct = jsonread_pct (self, object, "sys_pct");
+    summary->iowait_pct = jsonread_pct (self, object, "iowait_pct");
+    summary->latency_p99_ns = jsonread_optional (self, object, "latency_p99_ns", 0, DBL_MAX);
+    if (json_object_get (object, "end_skew_ns"))
+        summary->end_skew_ns = jsonread_integer (self, object, "end_skew_ns", INT64_MIN, INT64_MAX);
+    latency_sets_read (self, object, summary->latency);
     memcpy (self->place, saved, sizeof saved);
 }
 
 //  A raw counter: an integer from 0 up.
 static uint64_t
-s_counter (reader_t *self, json_t *object, const char *key)
+s_counter (jsonread_t *self, json_t *object, const char *key)
 {
-    return (uint64_t) s_integer (self, object, key, 0, INT64_MAX);
+    return (uint64_t) jsonread_integer (self, object, key, 0, INT64_MAX);
 }
 
 //  One host over a test.
 static void
-s_read_host (reader_t *self, json_t *object, host_result_t *host)
+s_read_host (jsonread_t *self, json_t *object, host_result_t *host)
 {
-    s_string (self, object, "agent", host->agent, sizeof host->agent);
-    host->received = s_boolean (self, object, "received");
-    host->window_start_ns = s_integer (self, object, "window_start_ns", INT64_MIN, INT64_MAX);
-    host->window_end_ns = s_integer (self, object, "window_end_ns", INT64_MIN, INT64_MAX);
-    host->settle_end_ns = s_integer (self, object, "settle_end_ns", INT64_MIN, INT64_MAX);
-    host->usr_pct = s_pct (self, object, "usr_pct");
-    host->sys_pct = s_pct (self, object, "sys_pct");
-    host->iowait_pct = s_pct (self, object, "iowait_pct");
-    host->idle_pct = s_pct (self, object, "idle_pct");
+    jsonread_string (self, object, "agent", host->agent, sizeof host->agent);
+    host->received = jsonread_boolean (self, object, "received");
+    host->window_start_ns = jsonread_integer (self, object, "window_start_ns", INT64_MIN, INT64_MAX);
+    host->window_end_ns = jsonread_integer (self, object, "window_end_ns", INT64_MIN, INT64_MAX);
+    host->settle_end_ns = jsonread_integer (self, object, "settle_end_ns", INT64_MIN, INT64_MAX);
+    host->usr_pct = jsonread_pct (self, object, "usr_pct");
+    host->sys_pct = jsonread_pct (self, object, "sys_pct");
+    host->iowait_pct = jsonread_pct (self, object, "iowait_pct");
+    host->idle_pct = jsonread_pct (self, object, "idle_pct");
     host->stream_bytes = s_counter (self, object, "stream_bytes");
 #define S_READ_COUNTER(name) host->counters.name = s_counter (self, object, #name);
     MSG_HOST_COUNTERS (S_READ_COUNTER)
 #undef S_READ_COUNTER
+    latency_summary_read (self, object, &host->latency);
 }
 
 //  One warning.
 static void
-s_read_warning (reader_t *self, json_t *object, warning_t *warning)
+s_read_warning (jsonread_t *self, json_t *object, warning_t *warning)
 {
-    s_string (self, object, "kind", warning->kind, sizeof warning->kind);
-    s_string (self, object, "agent", warning->agent, sizeof warning->agent);
-    s_string (self, object, "text", warning->text, sizeof warning->text);
+    jsonread_string (self, object, "kind", warning->kind, sizeof warning->kind);
+    jsonread_string (self, object, "agent", warning->agent, sizeof warning->agent);
+    jsonread_string (self, object, "text", warning->text, sizeof warning->text);
 }
 
 //  One point of a monitor's series.
 static void
-s_read_monitor_point (reader_t *self, json_t *object, msg_monitor_t *point)
+s_read_monitor_point (jsonread_t *self, json_t *object, msg_monitor_t *point)
 {
-    point->t_ns = s_integer (self, object, "t_ns", INT64_MIN, INT64_MAX);
+    point->t_ns = jsonread_integer (self, object, "t_ns", INT64_MIN, INT64_MAX);
 #define S_READ_COUNTER(name) point->name = s_counter (self, object, #name);
     MSG_MONITOR_COUNTERS (S_READ_COUNTER)
 #undef S_READ_COUNTER
@@ -320,62 +158,62 @@ s_read_monitor_point (reader_t *self, json_t *object, msg_monitor_t *point)
 
 //  One monitor with its series.
 static void
-s_read_monitor (reader_t *self, json_t *object, monitor_result_t *monitor)
+s_read_monitor (jsonread_t *self, json_t *object, monitor_result_t *monitor)
 {
-    s_string (self, object, "agent", monitor->agent, sizeof monitor->agent);
-    s_string (self, object, "job", monitor->job, sizeof monitor->job);
-    monitor->usr_pct = s_pct (self, object, "usr_pct");
-    monitor->sys_pct = s_pct (self, object, "sys_pct");
-    monitor->iowait_pct = s_pct (self, object, "iowait_pct");
-    monitor->disk_read_mbps = s_rate (self, object, "disk_read_mbps");
-    monitor->disk_write_mbps = s_rate (self, object, "disk_write_mbps");
-    monitor->nfsd_read_mbps = s_rate (self, object, "nfsd_read_mbps");
-    monitor->nfsd_write_mbps = s_rate (self, object, "nfsd_write_mbps");
-    monitor->max_gap_ns = s_integer (self, object, "max_gap_ns", INT64_MIN, INT64_MAX);
+    jsonread_string (self, object, "agent", monitor->agent, sizeof monitor->agent);
+    jsonread_string (self, object, "job", monitor->job, sizeof monitor->job);
+    monitor->usr_pct = jsonread_pct (self, object, "usr_pct");
+    monitor->sys_pct = jsonread_pct (self, object, "sys_pct");
+    monitor->iowait_pct = jsonread_pct (self, object, "iowait_pct");
+    monitor->disk_read_mbps = jsonread_rate (self, object, "disk_read_mbps");
+    monitor->disk_write_mbps = jsonread_rate (self, object, "disk_write_mbps");
+    monitor->nfsd_read_mbps = jsonread_rate (self, object, "nfsd_read_mbps");
+    monitor->nfsd_write_mbps = jsonread_rate (self, object, "nfsd_write_mbps");
+    monitor->max_gap_ns = jsonread_integer (self, object, "max_gap_ns", INT64_MIN, INT64_MAX);
     size_t count;
-    json_t *points = s_array (self, object, "points", &count);
+    json_t *points = jsonread_array (self, object, "points", &count);
     if (!points || self->failed)
         return;
     char parent [sizeof self->place];
     memcpy (parent, self->place, sizeof parent);
     for (size_t nbr = 0; nbr < count && !self->failed; nbr++) {
-        s_enter (self, parent, "points", nbr);
+        jsonread_enter (self, parent, "points", nbr);
         json_t *point_json = json_array_get (points, nbr);
         msg_monitor_t point = { .test_id = 0 };
         if (!json_is_object (point_json))
-            s_fail (self, NULL, "expected an object");
+            jsonread_fail (self, NULL, "expected an object");
         else
             s_read_monitor_point (self, point_json, &point);
         if (!self->failed && monitor_result_add_point (monitor, &point))
-            s_fail (self, NULL, "%s", strerror (ENOMEM));
+            jsonread_fail (self, NULL, "%s", strerror (ENOMEM));
     }
     memcpy (self->place, parent, sizeof parent);
 }
 
 //  An array of objects under key into a new array of `size`-byte elements
 //  read by `read`; *array and *count get them.
-typedef void (s_element_fn) (reader_t *self, json_t *object, void *element);
+typedef void (s_element_fn) (jsonread_t *self, json_t *object, void *element);
 
 static void
-s_read_objects (reader_t *self, json_t *parent_object, const char *key, size_t size,
+s_read_objects (jsonread_t *self, json_t *parent_object, const char *key, size_t size,
                 s_element_fn *read, void **array, size_t *count)
 {
-    json_t *values = s_array (self, parent_object, key, count);
+    json_t *values = jsonread_array (self, parent_object, key, count);
     if (!values || self->failed)
         return;
     *array = calloc (*count? *count: 1, size);
     if (!*array) {
-        s_fail (self, key, "%s", strerror (ENOMEM));
+        jsonread_fail (self, key, "%s", strerror (ENOMEM));
         *count = 0;
         return;
     }
     char parent [sizeof self->place];
     memcpy (parent, self->place, sizeof parent);
     for (size_t nbr = 0; nbr < *count && !self->failed; nbr++) {
-        s_enter (self, parent, key, nbr);
+        jsonread_enter (self, parent, key, nbr);
         json_t *value = json_array_get (values, nbr);
         if (!json_is_object (value))
-            s_fail (self, NULL, "expected an object");
+            jsonread_fail (self, NULL, "expected an object");
         else
             read (self, value, (char *) *array + nbr * size);
     }
@@ -383,13 +221,13 @@ s_read_objects (reader_t *self, json_t *parent_object, const char *key, size_t s
 }
 
 static void
-s_host_element (reader_t *self, json_t *object, void *element)
+s_host_element (jsonread_t *self, json_t *object, void *element)
 {
     s_read_host (self, object, (host_result_t *) element);
 }
 
 static void
-s_monitor_element (reader_t *self, json_t *object, void *element)
+s_monitor_element (jsonread_t *self, json_t *object, void *element)
 {
     s_read_monitor (self, object, (monitor_result_t *) element);
 }
@@ -397,13 +235,13 @@ s_monitor_element (reader_t *self, json_t *object, void *element)
 //  CPU seconds: the exact _ns key when the file has it, else the _s one
 //  that files written before it carry.
 static int64_t
-s_cpu_ns (reader_t *self, json_t *object, const char *key_ns, const char *key_s)
+s_cpu_ns (jsonread_t *self, json_t *object, const char *key_ns, const char *key_s)
 {
     if (json_object_get (object, key_ns))
-        return s_integer (self, object, key_ns, INT64_MIN, INT64_MAX);
-    json_t *value = s_member (self, object, key_s);
+        return jsonread_integer (self, object, key_ns, INT64_MIN, INT64_MAX);
+    json_t *value = jsonread_member (self, object, key_s);
     if (value && !json_is_number (value)) {
-        s_fail (self, key_s, "expected a number");
+        jsonread_fail (self, key_s, "expected a number");
         return 0;
     }
     return value? (int64_t) llround (json_number_value (value) * NS_PER_SEC): 0;
@@ -411,92 +249,98 @@ s_cpu_ns (reader_t *self, json_t *object, const char *key_ns, const char *key_s)
 
 //  One stream; its samples come later, from the samples file.
 static void
-s_read_stream (reader_t *self, json_t *object, stream_result_t *stream)
+s_read_stream (jsonread_t *self, json_t *object, stream_result_t *stream)
 {
-    s_string (self, object, "agent", stream->agent, sizeof stream->agent);
-    s_string (self, object, "job", stream->job, sizeof stream->job);
+    jsonread_string (self, object, "agent", stream->agent, sizeof stream->agent);
+    jsonread_string (self, object, "job", stream->job, sizeof stream->job);
     char job_class [16];
-    s_string (self, object, "class", job_class, sizeof job_class);
+    jsonread_string (self, object, "class", job_class, sizeof job_class);
     if (!self->failed && strcmp (job_class, "disk") && strcmp (job_class, "network"))
-        s_fail (self, "class", "\"%s\" is neither disk nor network", job_class);
+        jsonread_fail (self, "class", "\"%s\" is neither disk nor network", job_class);
     stream->job_class = strcmp (job_class, "network") == 0? CLASS_NETWORK: CLASS_DISK;
-    stream->index = (uint32_t) s_integer (self, object, "index", 0, UINT32_MAX);
-    s_string (self, object, "path", stream->path, sizeof stream->path);
-    stream->finished = s_boolean (self, object, "finished");
-    stream->lost = s_boolean (self, object, "lost");
-    stream->bytes = (uint64_t) s_integer (self, object, "bytes", 0, INT64_MAX);
+    stream->index = (uint32_t) jsonread_integer (self, object, "index", 0, UINT32_MAX);
+    jsonread_string (self, object, "path", stream->path, sizeof stream->path);
+    stream->finished = jsonread_boolean (self, object, "finished");
+    stream->lost = jsonread_boolean (self, object, "lost");
+    stream->bytes = (uint64_t) jsonread_integer (self, object, "bytes", 0, INT64_MAX);
     if (json_object_get (object, "reads")) {
-        stream->reads = (uint64_t) s_integer (self, object, "reads", 0, INT64_MAX);
-        stream->writes = (uint64_t) s_integer (self, object, "writes", 0, INT64_MAX);
-        stream->fsyncs = (uint64_t) s_integer (self, object, "fsyncs", 0, INT64_MAX);
-        stream->reads_data = s_boolean (self, object, "reads_data");
+        stream->reads = (uint64_t) jsonread_integer (self, object, "reads", 0, INT64_MAX);
+        stream->writes = (uint64_t) jsonread_integer (self, object, "writes", 0, INT64_MAX);
+        stream->fsyncs = (uint64_t) jsonread_integer (self, object, "fsyncs", 0, INT64_MAX);
+        stream->reads_data = jsonread_boolean (self, object, "reads_data");
+        stream->cold = jsonread_boolean (self, object, "cold");
+        stream->bs_bytes = (uint64_t) jsonread_integer (self, object, "bs_bytes", 0, INT64_MAX);
     }
     //  Files written before streams without a RESULT kept their last
     //  sample's bytes have neither key.
     if (json_object_get (object, "bytes_from_sample")) {
-        stream->bytes_sampled = s_boolean (self, object, "bytes_from_sample");
-        stream->sampled_ns = s_integer (self, object, "sampled_ns", INT64_MIN, INT64_MAX);
+        stream->bytes_sampled = jsonread_boolean (self, object, "bytes_from_sample");
+        stream->sampled_ns = jsonread_integer (self, object, "sampled_ns", INT64_MIN, INT64_MAX);
     }
-    stream->start_ns = s_integer (self, object, "start_ns", INT64_MIN, INT64_MAX);
-    stream->last_write_ns = s_integer (self, object, "last_write_ns", INT64_MIN, INT64_MAX);
-    stream->end_ns = s_integer (self, object, "end_ns", INT64_MIN, INT64_MAX);
+    stream->start_ns = jsonread_integer (self, object, "start_ns", INT64_MIN, INT64_MAX);
+    stream->last_write_ns = jsonread_integer (self, object, "last_write_ns", INT64_MIN, INT64_MAX);
+    stream->end_ns = jsonread_integer (self, object, "end_ns", INT64_MIN, INT64_MAX);
     stream->usr_ns = s_cpu_ns (self, object, "usr_ns", "usr_s");
     stream->sys_ns = s_cpu_ns (self, object, "sys_ns", "sys_s");
-    stream->clock_uncertainty_ns = s_integer (self, object, "clock_uncertainty_ns",
+    stream->clock_uncertainty_ns = jsonread_integer (self, object, "clock_uncertainty_ns",
                                               INT64_MIN, INT64_MAX);
-    s_string (self, object, "error", stream->error, sizeof stream->error);
-    stream->direct = s_boolean (self, object, "direct");
+    jsonread_string (self, object, "error", stream->error, sizeof stream->error);
+    stream->direct = jsonread_boolean (self, object, "direct");
     char fsync [16];
-    s_string (self, object, "fsync", fsync, sizeof fsync);
+    jsonread_string (self, object, "fsync", fsync, sizeof fsync);
     stream->fsync_mode = -1;
     for (int mode = FSYNC_NONE; mode <= FSYNC_CLOSE; mode++)
         if (strcmp (fsync, jobspec_fsync_name (mode)) == 0)
             stream->fsync_mode = mode;
     if (!self->failed && stream->fsync_mode < 0)
-        s_fail (self, "fsync", "\"%s\" is not none, end or close", fsync);
+        jsonread_fail (self, "fsync", "\"%s\" is not none, end or close", fsync);
+    latency_stream_read (self, object, stream);
 }
 
 //  One test with its streams; place is set to "tests[N]".
 static void
-s_read_test (reader_t *self, json_t *object, test_result_t *test)
+s_read_test (jsonread_t *self, json_t *object, test_result_t *test)
 {
-    s_string (self, object, "name", test->name, sizeof test->name);
+    jsonread_string (self, object, "name", test->name, sizeof test->name);
     //  Files from before phases have neither of these: a test is its row.
     if (json_object_get (object, "phase")) {
-        s_string (self, object, "test", test->test, sizeof test->test);
-        s_string (self, object, "phase", test->phase, sizeof test->phase);
-        test->phase_index = (uint32_t) s_integer (self, object, "phase_index", 0,
+        jsonread_string (self, object, "test", test->test, sizeof test->test);
+        jsonread_string (self, object, "phase", test->phase, sizeof test->phase);
+        test->phase_index = (uint32_t) jsonread_integer (self, object, "phase_index", 0,
                                                   WORKLOAD_PHASES_MAX - 1);
         char rate [8];
-        s_string (self, object, "rate", rate, sizeof rate);
+        jsonread_string (self, object, "rate", rate, sizeof rate);
         if (!self->failed && strcmp (rate, "ops") && strcmp (rate, "bytes"))
-            s_fail (self, "rate", "\"%s\" is neither bytes nor ops", rate);
+            jsonread_fail (self, "rate", "\"%s\" is neither bytes nor ops", rate);
         test->rate_ops = strcmp (rate, "ops") == 0;
-        test->laid_out_bytes = (uint64_t) s_integer (self, object, "laid_out_bytes", 0, INT64_MAX);
-        test->laid_out_ns = s_integer (self, object, "laid_out_ns", 0, INT64_MAX);
+        jsonread_string (self, object, "workload", test->workload, sizeof test->workload);
+        if (json_object_get (object, "bound"))
+            jsonread_string (self, object, "bound", test->bound, sizeof test->bound);
+        test->laid_out_bytes = (uint64_t) jsonread_integer (self, object, "laid_out_bytes", 0, INT64_MAX);
+        test->laid_out_ns = jsonread_integer (self, object, "laid_out_ns", 0, INT64_MAX);
     }
     else
         msg_strcpy (test->test, test->name, sizeof test->test);
-    test->iteration = (uint32_t) s_integer (self, object, "iteration", 1, UINT32_MAX);
-    test->announced_wall_ns = s_integer (self, object, "announced_wall_ns", INT64_MIN, INT64_MAX);
+    test->iteration = (uint32_t) jsonread_integer (self, object, "iteration", 1, UINT32_MAX);
+    test->announced_wall_ns = jsonread_integer (self, object, "announced_wall_ns", INT64_MIN, INT64_MAX);
     s_read_summary (self, object, &test->summary);
     size_t count;
-    json_t *streams = s_array (self, object, "streams", &count);
+    json_t *streams = jsonread_array (self, object, "streams", &count);
     if (!streams || self->failed)
         return;
     test->streams = (stream_result_t *) calloc (count? count: 1, sizeof (stream_result_t));
     if (!test->streams) {
-        s_fail (self, "streams", "%s", strerror (ENOMEM));
+        jsonread_fail (self, "streams", "%s", strerror (ENOMEM));
         return;
     }
     test->stream_count = count;
     char parent [sizeof self->place];
     memcpy (parent, self->place, sizeof parent);
     for (size_t nbr = 0; nbr < count && !self->failed; nbr++) {
-        s_enter (self, parent, "streams", nbr);
+        jsonread_enter (self, parent, "streams", nbr);
         json_t *stream = json_array_get (streams, nbr);
         if (!json_is_object (stream))
-            s_fail (self, NULL, "expected an object");
+            jsonread_fail (self, NULL, "expected an object");
         else
             s_read_stream (self, stream, &test->streams [nbr]);
     }
@@ -508,16 +352,16 @@ s_read_test (reader_t *self, json_t *object, test_result_t *test)
     s_read_objects (self, object, "monitors", sizeof (monitor_result_t), s_monitor_element,
                     (void **) &test->monitors, &test->monitor_count);
     size_t warning_count;
-    json_t *warnings = s_array (self, object, "warnings", &warning_count);
+    json_t *warnings = jsonread_array (self, object, "warnings", &warning_count);
     for (size_t nbr = 0; warnings && nbr < warning_count && !self->failed; nbr++) {
         if (test->warning_count == TEST_WARNINGS_MAX) {
-            s_fail (self, "warnings", "more than %d", TEST_WARNINGS_MAX);
+            jsonread_fail (self, "warnings", "more than %d", TEST_WARNINGS_MAX);
             break;
         }
-        s_enter (self, parent, "warnings", nbr);
+        jsonread_enter (self, parent, "warnings", nbr);
         json_t *warning = json_array_get (warnings, nbr);
         if (!json_is_object (warning))
-            s_fail (self, NULL, "expected an object");
+            jsonread_fail (self, NULL, "expected an object");
         else
             s_read_warning (self, warning, &test->warnings [test->warning_count++]);
     }
@@ -526,50 +370,50 @@ s_read_test (reader_t *self, json_t *object, test_result_t *test)
 
 //  The whole document into run.
 static void
-s_read_run (reader_t *self, json_t *root, run_result_t *run)
+s_read_run (jsonread_t *self, json_t *root, run_result_t *run)
 {
     if (!json_is_object (root)) {
-        s_fail (self, NULL, "expected a JSON object at the top");
+        jsonread_fail (self, NULL, "expected a JSON object at the top");
         return;
     }
     char units [16];
-    s_string (self, root, "display_units", units, sizeof units);
+    jsonread_string (self, root, "display_units", units, sizeof units);
     run->units = strcmp (units, aggregate_units_name (UNITS_MIB)) == 0? UNITS_MIB: UNITS_MB;
     if (!self->failed && run->units == UNITS_MB && strcmp (units, aggregate_units_name (UNITS_MB)))
-        s_fail (self, "display_units", "\"%s\" is neither MB/s nor MiB/s", units);
-    s_string (self, root, "scenario", run->scenario_path, sizeof run->scenario_path);
+        jsonread_fail (self, "display_units", "\"%s\" is neither MB/s nor MiB/s", units);
+    jsonread_string (self, root, "scenario", run->scenario_path, sizeof run->scenario_path);
     if (json_object_get (root, "label"))
-        s_string (self, root, "label", run->label, sizeof run->label);
-    run->started_wall_ns = s_integer (self, root, "started_wall_ns", INT64_MIN, INT64_MAX);
+        jsonread_string (self, root, "label", run->label, sizeof run->label);
+    run->started_wall_ns = jsonread_integer (self, root, "started_wall_ns", INT64_MIN, INT64_MAX);
     size_t agent_count, test_count;
-    json_t *agents = s_array (self, root, "agents", &agent_count);
-    json_t *tests = s_array (self, root, "tests", &test_count);
+    json_t *agents = jsonread_array (self, root, "agents", &agent_count);
+    json_t *tests = jsonread_array (self, root, "tests", &test_count);
     if (self->failed)
         return;
     run->agents = (agent_info_t *) calloc (agent_count? agent_count: 1, sizeof (agent_info_t));
     run->tests = (test_result_t *) calloc (test_count? test_count: 1, sizeof (test_result_t));
     if (!run->agents || !run->tests) {
-        s_fail (self, NULL, "%s", strerror (ENOMEM));
+        jsonread_fail (self, NULL, "%s", strerror (ENOMEM));
         return;
     }
     run->test_capacity = test_count? test_count: 1;
     for (size_t nbr = 0; nbr < agent_count && !self->failed; nbr++) {
-        s_enter (self, "", "agents", nbr);
+        jsonread_enter (self, "", "agents", nbr);
         json_t *agent = json_array_get (agents, nbr);
         if (!json_is_object (agent))
-            s_fail (self, NULL, "expected an object");
+            jsonread_fail (self, NULL, "expected an object");
         else
             s_read_agent (self, agent, &run->agents [nbr]);
         run->agent_count = nbr + 1;
     }
     for (size_t nbr = 0; nbr < test_count && !self->failed; nbr++) {
-        s_enter (self, "", "tests", nbr);
+        jsonread_enter (self, "", "tests", nbr);
         json_t *test = json_array_get (tests, nbr);
         //  Counted before it is read, so that clearing the run on a
         //  failure halfway through frees what this test allocated.
         run->test_count = nbr + 1;
         if (!json_is_object (test))
-            s_fail (self, NULL, "expected an object");
+            jsonread_fail (self, NULL, "expected an object");
         else
             s_read_test (self, test, &run->tests [nbr]);
     }
@@ -622,36 +466,36 @@ s_find_stream (run_result_t *run, sample_cache_t *cache, const char *test_name,
 
 //  One line of the samples file into its stream.
 static void
-s_read_sample (reader_t *self, json_t *line, run_result_t *run, sample_cache_t *cache)
+s_read_sample (jsonread_t *self, json_t *line, run_result_t *run, sample_cache_t *cache)
 {
     if (!json_is_object (line)) {
-        s_fail (self, NULL, "expected an object");
+        jsonread_fail (self, NULL, "expected an object");
         return;
     }
     char test [JOB_NAME_MAX + 1], agent [JOB_NAME_MAX + 1], job [JOB_NAME_MAX + 1];
-    s_string (self, line, "test", test, sizeof test);
-    uint32_t iteration = (uint32_t) s_integer (self, line, "iteration", 1, UINT32_MAX);
-    s_string (self, line, "agent", agent, sizeof agent);
-    s_string (self, line, "job", job, sizeof job);
-    uint32_t index = (uint32_t) s_integer (self, line, "stream", 0, UINT32_MAX);
-    int64_t t_ns = s_integer (self, line, "t_ns", INT64_MIN, INT64_MAX);
-    uint64_t bytes = (uint64_t) s_integer (self, line, "bytes", 0, INT64_MAX);
+    jsonread_string (self, line, "test", test, sizeof test);
+    uint32_t iteration = (uint32_t) jsonread_integer (self, line, "iteration", 1, UINT32_MAX);
+    jsonread_string (self, line, "agent", agent, sizeof agent);
+    jsonread_string (self, line, "job", job, sizeof job);
+    uint32_t index = (uint32_t) jsonread_integer (self, line, "stream", 0, UINT32_MAX);
+    int64_t t_ns = jsonread_integer (self, line, "t_ns", INT64_MIN, INT64_MAX);
+    uint64_t bytes = (uint64_t) jsonread_integer (self, line, "bytes", 0, INT64_MAX);
     if (self->failed)
         return;
     stream_result_t *stream = s_find_stream (run, cache, test, iteration, agent, job, index);
     if (stream && stream_result_add_sample (stream, t_ns, bytes))
-        s_fail (self, NULL, "%s", strerror (ENOMEM));
+        jsonread_fail (self, NULL, "%s", strerror (ENOMEM));
 }
 
 //  The samples file beside the results file, if there is one.
 static void
-s_read_samples (reader_t *self, const char *results_path, run_result_t *run)
+s_read_samples (jsonread_t *self, const char *results_path, run_result_t *run)
 {
     const char *slash = strrchr (results_path, '/');
     char *path = NULL;
     if (asprintf (&path, "%.*ssamples.jsonl",
                   slash? (int) (slash - results_path + 1): 0, results_path) < 0) {
-        s_fail (self, NULL, "%s", strerror (ENOMEM));
+        jsonread_fail (self, NULL, "%s", strerror (ENOMEM));
         return;
     }
     FILE *in = fopen (path, "r");
@@ -659,11 +503,11 @@ s_read_samples (reader_t *self, const char *results_path, run_result_t *run)
         //  A results file copied away on its own (--json) has no samples:
         //  every report but the timelines can still be rendered.
         if (errno != ENOENT)
-            s_fail (self, NULL, "fopen(%s): %s", path, strerror (errno));
+            jsonread_fail (self, NULL, "fopen(%s): %s", path, strerror (errno));
         free (path);
         return;
     }
-    reader_t lines = { .file = path, .err = self->err, .errlen = self->errlen };
+    jsonread_t lines = { .file = path, .err = self->err, .errlen = self->errlen };
     char *text = NULL;
     size_t capacity = 0;
     size_t line_nbr = 0;
@@ -676,13 +520,13 @@ s_read_samples (reader_t *self, const char *results_path, run_result_t *run)
         json_error_t error;
         json_t *line = json_loads (text, 0, &error);
         if (!line)
-            s_fail (&lines, NULL, "%s", error.text);
+            jsonread_fail (&lines, NULL, "%s", error.text);
         else
             s_read_sample (&lines, line, run, &cache);
         json_decref (line);
     }
     if (!lines.failed && ferror (in))
-        s_fail (&lines, NULL, "read: %s", strerror (errno));
+        jsonread_fail (&lines, NULL, "read: %s", strerror (errno));
     self->failed = lines.failed;
     free (text);
     fclose (in);
@@ -699,7 +543,7 @@ report_read_results (const char *path, run_result_t *run, char *err, size_t errl
 {
     assert (path);
     assert (run);
-    reader_t self = { .file = path, .err = err, .errlen = errlen };
+    jsonread_t self = { .file = path, .err = err, .errlen = errlen };
     json_error_t error;
     json_t *root = json_load_file (path, 0, &error);
     if (!root) {
@@ -728,7 +572,7 @@ report_read (const char *path, run_result_t *run, char *err, size_t errlen)
 {
     if (report_read_results (path, run, err, errlen))
         return -1;
-    reader_t self = { .file = path, .err = err, .errlen = errlen };
+    jsonread_t self = { .file = path, .err = err, .errlen = errlen };
     s_read_samples (&self, path, run);
     if (self.failed) {
         run_result_clear (run);

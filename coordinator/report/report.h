@@ -23,6 +23,22 @@
 //  wide as their widest cell.
 int report_text (const run_result_t *run, FILE *out);
 
+//  The seed tools' own notations, for the tests that run their
+//  workloads, so that a thread comparing them reads at a glance: one
+//  bonnie++-style line per host and iteration of a bonnie test, and
+//  iozone's range over iterations of a rewrite test (seeds.c).
+void report_text_seeds (const run_result_t *run, FILE *out);
+
+//  The latency of the tests that measured it, every host merged: a line
+//  per test and set of requests, and one per host of a test on several
+//  (latency_text.c).
+void report_text_latency (const run_result_t *run, FILE *out);
+
+//  sysbench's figures for the random I/O tests: reads, writes and fsyncs
+//  per second, MB/s read and written, the time, operations per minute
+//  and %sys, for the fleet, each host and each stream (requests_text.c).
+void report_text_requests (const run_result_t *run, FILE *out);
+
 //  The results document (results.json): every figure of the run, for
 //  programs. Rates that could not be computed (NAN) are null.
 int report_json (const run_result_t *run, FILE *out);

@@ -229,12 +229,21 @@ s_test_row (const void *data, size_t row, table_row_t *cells)
     snprintf (cells->cell [1], TABLE_CELL_MAX, "%" PRIu32, summary->streams);
     aggregate_per_stream (test, run->units, cells->cell [2], TABLE_CELL_MAX);
     s_format_rate (summary->combined_mbps, run->units, cells->cell [3], TABLE_CELL_MAX);
+    //  A test of operations (bonnie's seeks) counts them per second.
+    if (test->rate_ops) {
+        aggregate_format_rate (summary->combined_ops_per_s, cells->cell [3], TABLE_CELL_MAX);
+        for (int column = 2; column <= 3; column++)
+            if (strcmp (cells->cell [column], "-") != 0)
+                strncat (cells->cell [column], "/s",
+                         TABLE_CELL_MAX - strlen (cells->cell [column]) - 1);
+    }
     //  A stream failed, was aborted or its host went away: the figure is
     //  over what the streams did until then, and says so rather than pass
     //  for the whole fleet's.
     if (summary->failed_streams && isfinite (summary->combined_mbps))
         strncat (cells->cell [3], " partial", TABLE_CELL_MAX - strlen (cells->cell [3]) - 1);
-    s_format_rate (summary->all_running_mbps, run->units, cells->cell [4], TABLE_CELL_MAX);
+    s_format_rate (test->rate_ops? NAN: summary->all_running_mbps, run->units,
+                   cells->cell [4], TABLE_CELL_MAX);
     s_format_pct (summary->sys_pct, cells->cell [5], TABLE_CELL_MAX);
     s_format_pct (summary->iowait_pct, cells->cell [6], TABLE_CELL_MAX);
     //  A skew needs two hosts or two streams to mean anything, and one
@@ -393,6 +402,19 @@ s_iteration_row (const void *data, size_t row, table_row_t *cells)
     s_format_rate (it.rest.max, units, cells->cell [5], TABLE_CELL_MAX);
     s_format_rate (it.rest.stddev, units, cells->cell [6], TABLE_CELL_MAX);
     s_format_pct (it.rest_sys_pct.median, cells->cell [7], TABLE_CELL_MAX);
+    //  Operations per second are no MB/s, whatever the units.
+    if (it.rate_ops) {
+        const double figures [] = { it.first_mbps, NAN, it.rest.min, it.rest.median,
+                                    it.rest.max, it.rest.stddev };
+        for (int column = 1; column <= 6; column++) {
+            if (column == 2)
+                continue;
+            aggregate_format_rate (figures [column - 1], cells->cell [column], TABLE_CELL_MAX);
+            if (strcmp (cells->cell [column], "-") != 0)
+                strncat (cells->cell [column], "/s",
+                         TABLE_CELL_MAX - strlen (cells->cell [column]) - 1);
+        }
+    }
 }
 
 
@@ -530,6 +552,17 @@ s_print_test_detail (const test_result_t *test, int units, FILE *out)
     }
     else
         fprintf (out, "-\n");
+    //  How the test ended, and for one that stopped on the clock how far
+    //  apart its streams stopped.
+    if (test->bound [0]) {
+        fprintf (out, "  %s-bound", test->bound);
+        if (strcmp (test->bound, "time") == 0 && summary->streams > 1) {
+            char skew [32];
+            s_format_ms_fixed (summary->end_skew_ns, skew, sizeof (skew));
+            fprintf (out, ", streams ended %s ms apart", skew);
+        }
+        fputc ('\n', out);
+    }
 
     //  A fleet's test shows its slowest hosts, not every stream.
     if (!text_fleet_test (test, units, out))
@@ -604,6 +637,9 @@ report_text (const run_result_t *run, FILE *out)
     s_print_failures (run, out);
     s_print_warnings (run, out);
     s_print_iterations (run, out);
+    report_text_seeds (run, out);
+    report_text_requests (run, out);
+    report_text_latency (run, out);
 
     for (size_t test_nbr = 0; test_nbr < run->test_count; test_nbr++) {
         fputc ('\n', out);

@@ -25,7 +25,6 @@ export IOFLEET_BIN=$top/${1:-build}
 . "$top/tests/bench/lib.sh"
 
 size=${BENCH_COPY_SIZE:-1G}
-rounds=${BENCH_ROUNDS:-3}
 bytes=$(numfmt --from=iec "$size")
 command -v nfs-cp >/dev/null || fail "nfs-cp missing: make deps (libnfs-utils)"
 

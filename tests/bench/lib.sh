@@ -2,6 +2,13 @@
 # alternating rounds and the medians. Absolute figures wander on these
 # machines, so every tool runs in every round, in an order that rotates.
 
+# The knobs every benchmark shares: rounds per tool and mode, and the
+# bytes of a sequential run (BENCH_SIZE, powers of 1024 as numfmt reads
+# them: 2G).
+rounds=${BENCH_ROUNDS:-3}
+size=${BENCH_SIZE:-2G}
+bytes=$(numfmt --from=iec "$size")
+
 # bench_rounds ROUNDS "MODES" TOOL...: run `run_TOOL MODE` (which prints
 # MB/s) for every round, mode and tool; the rates go to RATES[MODE.TOOL],
 # space-separated, and each one to stdout as it comes.
@@ -24,12 +31,25 @@ bench_rounds () {
 
 # median MODE TOOL: the median of its rates.
 median () {
-    echo "${RATES[$1.$2]}" | tr ' ' '\n' | grep . | sort -n |
-        awk '{ a[NR] = $1 } END { print (NR % 2)? a[(NR+1)/2]: (a[NR/2] + a[NR/2+1]) / 2 }'
+    echo "${RATES[$1.$2]:-}" | tr ' ' '\n' | grep . | sort -n |
+        awk '{ a[NR] = $1 } END { if (NR) print (NR % 2)? a[(NR+1)/2]: (a[NR/2] + a[NR/2+1]) / 2 }'
 }
 
 # rate_of RESULTS_DIR: the first stream's MB/s in an iofleet results directory.
 rate_of () {
     python3 -c 'import json,sys; print("%.1f" % json.load(open(sys.argv[1]))["tests"][0]["streams"][0]["rate_mbps"])' \
         "$1/results.json"
+}
+
+# bench_ratios "MODES" OURS PEER1 PEER2: one line per mode with the three
+# medians and our ratio to each peer and to the better of them.
+bench_ratios () {
+    local modes=$1 ours=$2 a=$3 b=$4 mode
+    printf '%-8s %10s %10s %10s %12s %12s %14s\n' mode "$ours" "$a" "$b" "$ours/$a" "$ours/$b" "$ours/best"
+    for mode in $modes; do
+        awk -v m="$mode" -v i="$(median "$mode" "$ours")" -v d="$(median "$mode" "$a")" \
+            -v f="$(median "$mode" "$b")" 'BEGIN {
+            best = (d > f)? d: f
+            printf "%-8s %10.1f %10.1f %10.1f %12.3f %12.3f %14.3f\n", m, i, d, f, i / d, i / f, i / best }'
+    done
 }

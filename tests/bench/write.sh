@@ -15,9 +15,6 @@ export IOFLEET_BIN=$top/${1:-build}
 . "$top/tests/lib.sh"
 . "$top/tests/bench/lib.sh"
 
-size=${BENCH_SIZE:-2G}
-rounds=${BENCH_ROUNDS:-3}
-bytes=$(numfmt --from=iec "$size")
 start_agent bench
 endpoint=$ENDPOINT
 
@@ -53,11 +50,5 @@ echo "bench: $rounds rounds of $size per tool and mode, on $(df --output=source,
 bench_rounds "$rounds" "fsync direct" iofleet dd fio
 
 echo
-printf '%-7s %10s %10s %10s %12s %12s %14s\n' mode iofleet dd fio iofleet/dd iofleet/fio iofleet/best
-for mode in fsync direct; do
-    awk -v m="$mode" -v i="$(median "$mode" iofleet)" -v d="$(median "$mode" dd)" \
-        -v f="$(median "$mode" fio)" 'BEGIN {
-        b = (d > f)? d: f
-        printf "%-7s %10.1f %10.1f %10.1f %12.3f %12.3f %14.3f\n", m, i, d, f, i / d, i / f, i / b }'
-done
+bench_ratios "fsync direct" iofleet dd fio
 echo "(medians of $rounds rounds, MB/s = 10^6 bytes/s; target: iofleet/best >= 0.97)"

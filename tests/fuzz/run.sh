@@ -4,7 +4,7 @@
 #   tests/fuzz/run.sh FUZZ_BUILD_DIR SECONDS
 #
 # Corpora live in FUZZ_BUILD_DIR/corpus/<target> and grow from run to
-# run; the scenario corpus starts from configs/*.ini, the message corpus
+# run; the scenario corpus starts from the scenarios in configs/, the message corpus
 # from the frames in tests/fuzz/msg.seeds, the histogram corpus from one
 # packed histogram. Crashes are written to FUZZ_BUILD_DIR/crashes/.
 # Prints, per target, the executions per second and the corpus size;
@@ -16,7 +16,7 @@ seconds=${2:-60}
 cd "$top" || exit 2
 mkdir -p "$build/crashes" "$build/corpus/msg" "$build/corpus/scenario" \
          "$build/corpus/histogram"
-cp -n configs/*.ini "$build/corpus/scenario/" 2>/dev/null || true
+cp -n configs/*.ini configs/seeds/*.ini "$build/corpus/scenario/" 2>/dev/null || true
 # One value of 5 ns: {layout 1, count 1, min_ns 5, max_ns 5, sum_ns [0, 5],
 # runs [[5, 1]]}.
 seed="$build/corpus/histogram/one-value"

@@ -268,7 +268,7 @@ test_bounds (void **state)
     assert_int_equal (report_compare_bound ("p99>+10%", &bound, err, sizeof err), 0);
     assert_float_equal (bound.pct, 10, 0);
     assert_int_equal (report_compare_bound ("IOPS<-5%", &bound, err, sizeof err), -1);
-    assert_non_null (strstr (err, "no figure \"IOPS\"; figures are MB/s, disk MB/s"));
+    assert_non_null (strstr (err, "no figure \"IOPS\"; figures are MB/s, ops/s, disk MB/s"));
     assert_int_equal (report_compare_bound ("MB/s<-5", &bound, err, sizeof err), -1);
     assert_non_null (strstr (err, "expected a change in percent"));
     assert_int_equal (report_compare_bound ("MB/s-5%", &bound, err, sizeof err), -1);

@@ -108,7 +108,8 @@ test_table (void **state)
     const char *keys [] = {
         "name", "test", "agent", "workload", "path", "src", "dst", "size", "bs",
         "streams", "direct", "fsync", "pattern", "class", "keep", "refill", "interval", "rate", "drop_caches", "settle",
-        "seekers", "seeks"
+        "seekers", "seeks", "runtime", "ramp", "files", "mode", "rwratio", "read_pct",
+        "fsync_every", "requests"
     };
     size_t rows = 0;
     for (const opt_def_t *opt = jobspec_options; opt->name; opt++) {
@@ -120,7 +121,8 @@ test_table (void **state)
             assert_true (opt->capacity > 1);
         if (opt->type == OPT_ENUM)
             assert_non_null (opt->choices);
-        if (opt->type == OPT_SIZE || opt->type == OPT_COUNT || opt->type == OPT_DURATION) {
+        if (opt->type == OPT_SIZE || opt->type == OPT_COUNT || opt->type == OPT_DURATION
+        ||  opt->type == OPT_DECIMAL) {
             assert_true (opt->min <= opt->max);
             assert_true (opt->max > 0);
         }
@@ -256,6 +258,39 @@ test_parse_size (void **state)
     assert_int_equal (spec.size_bytes, 0);
 }
 
+//  Decimals (rwratio) are read exactly as millionths, written back the
+//  shortest way, and refused when negative or not a number.
+static void
+test_parse_decimal (void **state)
+{
+    (void) state;
+    const opt_def_t *opt = jobspec_option ("rwratio");
+    assert_non_null (opt);
+    assert_int_equal (opt->type, OPT_DECIMAL);
+    static const struct { const char *text; uint64_t millionths; const char *back; } cases [] = {
+        { "1.5", 1500000, "1.5" }, { "2", 2000000, "2" }, { "0.25", 250000, "0.25" },
+        { "0.000001", 1, "0.000001" }, { "3.0000004", 3000000, "3" },
+        { "3.0000005", 3000001, "3.000001" }, { "1000000", 1000000ULL * 1000000, "1000000" },
+    };
+    for (size_t i = 0; i < sizeof (cases) / sizeof (cases [0]); i++) {
+        jobspec_t spec;
+        jobspec_defaults (&spec);
+        char err [256] = "";
+        if (opt_parse (opt, cases [i].text, &spec, err, sizeof (err)))
+            fail_msg ("rwratio = %s refused: %s", cases [i].text, err);
+        assert_int_equal (spec.rwratio, cases [i].millionths);
+        char back [64];
+        assert_int_equal (opt_format (opt, &spec, back, sizeof (back)), 0);
+        assert_string_equal (back, cases [i].back);
+    }
+    s_parse_bad (opt, "-1", "'-1' is not a decimal number");
+    s_parse_bad (opt, "1.5x", "is not a decimal number");
+    s_parse_bad (opt, ".5", "is not a decimal number");
+    s_parse_bad (opt, "0", "'0' is below the minimum 0.000001");
+    s_parse_bad (opt, "1000000.1", "is above the maximum 1000000");
+    s_parse_bad (opt, "99999999999999999999", "is too large");
+}
+
 static void
 test_parse_duration (void **state)
 {
@@ -338,7 +373,7 @@ test_parse_bool_enum_count_string (void **state)
     assert_int_equal (spec.job_class, CLASS_NETWORK);
     s_parse_bad (jobspec_option ("fsync"), "sometimes",
                  "'sometimes' is not one of none, end, close");
-    s_parse_bad (jobspec_option ("workload"), "randrw", "is not one of null, write, copy, fill");
+    s_parse_bad (jobspec_option ("workload"), "randwrite", "is not one of null, write, copy, fill");
 
     //  Counts.
     assert_int_equal (s_parse_ok (ROW_COUNT, "0").count, 0);
@@ -351,7 +386,7 @@ test_parse_bool_enum_count_string (void **state)
     spec = s_spec_ok ("streams", "256");
     assert_int_equal (spec.streams, 256);
     s_parse_bad (jobspec_option ("streams"), "0", "'0' is below the minimum 1");
-    s_parse_bad (jobspec_option ("streams"), "257", "'257' is above the maximum 256");
+    s_parse_bad (jobspec_option ("streams"), "1025", "'1025' is above the maximum 1024");
 
     //  Strings fit capacity - 1 and are not empty.
     assert_string_equal (s_parse_ok (ROW_TEXT, "abc").text, "abc");
@@ -412,7 +447,7 @@ test_format (void **state)
     }
     static const struct { int64_t ns; const char *text; } durations [] = {
         { NS_PER_SEC, "1s" }, { 250 * NS_PER_MSEC, "250ms" }, { 1500 * NS_PER_MSEC, "1500ms" },
-        { 100 * NS_PER_USEC, "100us" }, { 7, "7ns" }, { 0, "0ns" },
+        { 100 * NS_PER_USEC, "100us" }, { 7, "7ns" }, { 0, "0" },
         { 3600 * NS_PER_SEC, "3600s" }, { NS_PER_SEC + 1, "1000000001ns" }
     };
     for (size_t i = 0; i < sizeof (durations) / sizeof (durations [0]); i++) {
@@ -486,12 +521,21 @@ test_names_and_paths (void **state)
     jobspec_t spec;
     jobspec_defaults (&spec);
     assert_int_equal (jobspec_class (&spec), CLASS_DISK);
+    spec.workload = WORKLOAD_COPY;
     strcpy (spec.src, "nfs://server/export/file");
     assert_int_equal (jobspec_class (&spec), CLASS_NETWORK);
     spec.job_class = CLASS_DISK;
     assert_int_equal (jobspec_class (&spec), CLASS_DISK);
     strcpy (spec.src, "/mnt/share/file");
     spec.job_class = CLASS_AUTO;
+    assert_int_equal (jobspec_class (&spec), CLASS_DISK);
+    //  Whatever option names the file read: a read's path.
+    spec.workload = WORKLOAD_READ;
+    strcpy (spec.path, "nfs://server/export/file");
+    assert_int_equal (jobspec_class (&spec), CLASS_NETWORK);
+    //  A workload that reads no URL is disk, whatever its other strings say.
+    spec.workload = WORKLOAD_WRITE;
+    strcpy (spec.src, "nfs://server/export/file");
     assert_int_equal (jobspec_class (&spec), CLASS_DISK);
     assert_string_equal (jobspec_fsync_name (FSYNC_NONE), "none");
     assert_string_equal (jobspec_fsync_name (FSYNC_END), "end");
@@ -523,6 +567,14 @@ test_names_and_paths (void **state)
     assert_string_equal (buf, "/d.12");
     assert_int_equal (jobspec_stream_path ("/d", 12, 11, buf, 5), -1);
     assert_int_equal (jobspec_stream_path ("/data/dd1", 1, 0, buf, 9), -1);
+    //  An URL's query stays at its end; a local path's '?' is a character.
+    assert_int_equal (jobspec_stream_path ("nfs://h/e/f?version=4", 2, 1, buf, sizeof (buf)), 0);
+    assert_string_equal (buf, "nfs://h/e/f.2?version=4");
+    assert_int_equal (jobspec_stream_path ("nfs://h/e/f", 2, 0, buf, sizeof (buf)), 0);
+    assert_string_equal (buf, "nfs://h/e/f.1");
+    assert_int_equal (jobspec_stream_path ("/d/what?", 2, 0, buf, sizeof (buf)), 0);
+    assert_string_equal (buf, "/d/what?.1");
+    assert_int_equal (jobspec_stream_path ("nfs://h/e/f?v=4", 12, 11, buf, 16), -1);
     assert_int_equal (jobspec_stream_path ("/data/dd1", 1, 0, buf, 10), 0);
 }
 
@@ -731,19 +783,19 @@ test_codec_refusals (void **state)
     (void) state;
     s_decode_bad ((entry_t) UINT ("bs", 0), "bs: 0 is below the minimum 512");
     s_decode_bad ((entry_t) UINT ("bs", 128 * MIB), "bs: 128M is above the maximum 64M");
-    s_decode_bad ((entry_t) UINT ("streams", 100000), "streams: 100000 is above the maximum 256");
+    s_decode_bad ((entry_t) UINT ("streams", 100000), "streams: 100000 is above the maximum 1024");
     s_decode_bad ((entry_t) UINT ("streams", 0), "streams: 0 is below the minimum 1");
     s_decode_bad ((entry_t) UINT ("size", PIB + 1), "size: ");
     s_decode_bad ((entry_t) UINT ("size", UINT64_MAX), "above the maximum 1P");
-    s_decode_bad ((entry_t) UINT ("interval", 0), "interval: 0ns is below the minimum 10ms");
+    s_decode_bad ((entry_t) UINT ("interval", 0), "interval: 0 is below the minimum 10ms");
     s_decode_bad ((entry_t) UINT ("interval", 3600 * NS_PER_SEC + 1), "interval: ");
     s_decode_bad ((entry_t) UINT ("interval", UINT64_MAX), "interval: ");
     s_decode_bad ((entry_t) INT ("interval", -5), "interval: -5ns is negative");
     s_decode_bad ((entry_t) STR ("fsync", "sometimes"), "fsync: unknown value 'sometimes'");
-    s_decode_bad ((entry_t) STR ("workload", "randrw"), "workload: unknown value 'randrw'");
+    s_decode_bad ((entry_t) STR ("workload", "randwrite"), "workload: unknown value 'randwrite'");
     s_decode_bad ((entry_t) STR ("class", ""), "class: unknown value ''");
     s_decode_bad ((entry_t) { .key = "pattern", .kind = V_STR, .s = "zero\0", .len = 5 },
-                  "pattern: unknown value 'zero?'");
+                  "pattern: unknown value 'zero\\x00'");
 
     //  Wrong types, one per kind of option.
     s_decode_bad ((entry_t) STR ("bs", "1M"), "bs: wrong type");
@@ -837,6 +889,7 @@ main (void)
         cmocka_unit_test (test_defaults),
         cmocka_unit_test (test_parse_size),
         cmocka_unit_test (test_parse_duration),
+        cmocka_unit_test (test_parse_decimal),
         cmocka_unit_test (test_parse_bool_enum_count_string),
         cmocka_unit_test (test_format),
         cmocka_unit_test (test_names_and_paths),

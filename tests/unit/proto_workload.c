@@ -52,8 +52,11 @@ test_rows_name_real_options (void **state)
             assert_int_equal (opt->type, OPT_STRING);
             assert_true (workload_uses_key (desc, desc->files [f].option));
         }
-        for (size_t d = 0; d < WORKLOAD_DEFAULTS_MAX && desc->defaults [d].option; d++)
+        for (size_t d = 0; d < WORKLOAD_DEFAULTS_MAX && desc->defaults [d].option; d++) {
             assert_true (workload_uses_key (desc, desc->defaults [d].option));
+            if (desc->defaults [d].unless)
+                assert_true (workload_uses_key (desc, desc->defaults [d].unless));
+        }
         assert_true (workload_phase_count (desc) >= 1);
     }
     assert_null (workload_names [WORKLOAD_COUNT]);
@@ -181,6 +184,18 @@ test_files (void **state)
     assert_int_equal (workload_file_path (&spec, 0, 0, path, 3), -1);
 }
 
+//  workload_apply_defaults, with the reason printed should it fail.
+static int
+s_defaults (jobspec_t *spec, workload_given_fn *given)
+{
+    const char *key = NULL;
+    char err [256] = "";
+    int rc = workload_apply_defaults (spec, given, NULL, &key, err, sizeof (err));
+    if (rc)
+        print_message ("defaults: %s: %s\n", key, err);
+    return rc;
+}
+
 //  Which options the scenario set, for the defaults test.
 static bool
 s_given_fsync (const char *option, void *arg)
@@ -196,19 +211,126 @@ test_defaults (void **state)
     (void) state;
     jobspec_t spec = s_job (WORKLOAD_BONNIE, "b");
     assert_int_equal (spec.bs_bytes, 1 << 20);
-    assert_int_equal (workload_apply_defaults (&spec, NULL, NULL), 0);
+    assert_int_equal (s_defaults (&spec, NULL), 0);
     assert_int_equal (spec.bs_bytes, 8192);
     assert_int_equal (spec.fsync_mode, FSYNC_CLOSE);
 
     spec = s_job (WORKLOAD_BONNIE, "b");
     spec.fsync_mode = FSYNC_NONE;
-    assert_int_equal (workload_apply_defaults (&spec, s_given_fsync, NULL), 0);
+    assert_int_equal (s_defaults (&spec, s_given_fsync), 0);
     assert_int_equal (spec.bs_bytes, 8192);
     assert_int_equal (spec.fsync_mode, FSYNC_NONE);
 
     spec = s_job (WORKLOAD_WRITE, "w");
-    assert_int_equal (workload_apply_defaults (&spec, NULL, NULL), 0);
+    assert_int_equal (s_defaults (&spec, NULL), 0);
     assert_int_equal (spec.bs_bytes, 1 << 20);
+}
+
+//  The options a randrw scenario set, named in arg as "a,b,c".
+static bool
+s_given_list (const char *option, void *arg)
+{
+    const char *list = (const char *) arg;
+    size_t len = strlen (option);
+    for (const char *p = list; p && *p; ) {
+        const char *comma = strchr (p, ',');
+        size_t n = comma? (size_t) (comma - p): strlen (p);
+        if (n == len && strncmp (p, option, n) == 0)
+            return true;
+        p = comma? comma + 1: NULL;
+    }
+    return false;
+}
+
+//  randrw: sysbench's defaults (16K blocks, 10000 requests unless a
+//  runtime ends the run), read_pct turned into mode and ratio, and its
+//  own rules.
+static void
+test_randrw (void **state)
+{
+    (void) state;
+    const char *key = NULL;
+    char err [256] = "";
+    jobspec_t spec = s_job (WORKLOAD_RANDRW, "set");
+    spec.size_bytes = 128 << 20;
+    assert_int_equal (workload_apply_defaults (&spec, s_given_list, (void *) "size", &key,
+                                               err, sizeof (err)), 0);
+    assert_int_equal (spec.bs_bytes, 16384);
+    assert_int_equal (spec.requests, 10000);
+    assert_int_equal (spec.files, 128);
+    assert_int_equal (spec.rw_mode, RW_MODE_RNDRW);
+    assert_int_equal (spec.rwratio, 1500000);
+    assert_int_equal (spec.fsync_every, 100);
+    assert_int_equal (workload_bound (&spec), BOUND_REQUESTS);
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), 0);
+    assert_int_equal (workload_phase_rate (workload_desc (WORKLOAD_RANDRW), 0), RATE_OPS);
+
+    //  A runtime leaves requests at 0: the clock ends the run.
+    spec = s_job (WORKLOAD_RANDRW, "set");
+    spec.size_bytes = 128 << 20;
+    spec.runtime_ns = 30000000000LL;
+    assert_int_equal (workload_apply_defaults (&spec, s_given_list, (void *) "runtime", &key,
+                                               err, sizeof (err)), 0);
+    assert_int_equal (spec.requests, 0);
+    assert_int_equal (workload_bound (&spec), BOUND_TIME);
+    spec.runtime_ns = 0;
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), -1);
+    assert_string_equal (key, "requests");
+
+    //  read_pct: 70 is 7 reads per 3 writes; 100 reads only; 0 writes only.
+    static const struct { uint64_t pct; int mode; uint64_t ratio; } cases [] = {
+        { 70, RW_MODE_RNDRW, 2333333 }, { 50, RW_MODE_RNDRW, 1000000 },
+        { 100, RW_MODE_RNDRD, 1500000 }, { 0, RW_MODE_RNDWR, 1500000 },
+    };
+    for (size_t i = 0; i < sizeof (cases) / sizeof (cases [0]); i++) {
+        spec = s_job (WORKLOAD_RANDRW, "set");
+        spec.read_pct = cases [i].pct;
+        assert_int_equal (workload_apply_defaults (&spec, s_given_list, (void *) "read_pct",
+                                                   &key, err, sizeof (err)), 0);
+        assert_int_equal (spec.rw_mode, cases [i].mode);
+        assert_int_equal (spec.rwratio, cases [i].ratio);
+    }
+    spec = s_job (WORKLOAD_RANDRW, "set");
+    assert_int_equal (workload_apply_defaults (&spec, s_given_list, (void *) "read_pct,rwratio",
+                                               &key, err, sizeof (err)), -1);
+    assert_string_equal (key, "read_pct");
+    assert_non_null (strstr (err, "not both"));
+    spec = s_job (WORKLOAD_RANDRW, "set");
+    spec.read_pct = 100;
+    spec.rw_mode = RW_MODE_RNDWR;
+    assert_int_equal (workload_apply_defaults (&spec, s_given_list, (void *) "read_pct,mode",
+                                               &key, err, sizeof (err)), -1);
+    assert_non_null (strstr (err, "means mode rndrd, not rndwr"));
+
+    //  A block larger than a file of the set is refused, naming both.
+    spec = s_job (WORKLOAD_RANDRW, "set");
+    spec.size_bytes = 1 << 20;              //  128 files of 8K
+    spec.bs_bytes = 16384;
+    spec.requests = 10;
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), -1);
+    assert_string_equal (key, "bs");
+    assert_non_null (strstr (err, "holds 8192 bytes"));
+
+    //  The set's files: the path itself for one, path.1 .. path.N for more.
+    spec = s_job (WORKLOAD_RANDRW, "set");
+    spec.files = 3;
+    spec.streams = 16;
+    char path [64];
+    assert_int_equal (workload_file_count (&spec, 0), 3);
+    assert_int_equal (workload_file_path (&spec, 0, 2, path, sizeof (path)), 0);
+    assert_string_equal (path, "set.3");
+    assert_int_equal (workload_file_path (&spec, 0, 3, path, sizeof (path)), -1);
+    spec.files = 1;
+    assert_int_equal (workload_file_path (&spec, 0, 0, path, sizeof (path)), 0);
+    assert_string_equal (path, "set");
+
+    //  A ramp must leave some of the runtime.
+    spec = s_job (WORKLOAD_WRITE, "w");
+    spec.runtime_ns = 5000000000LL;
+    spec.ramp_ns = 5000000000LL;
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), -1);
+    assert_string_equal (key, "ramp");
+    assert_string_equal (workload_bound_name (workload_bound (&spec)), "time");
 }
 
 int
@@ -221,6 +343,7 @@ main (void)
         cmocka_unit_test (test_check),
         cmocka_unit_test (test_files),
         cmocka_unit_test (test_defaults),
+        cmocka_unit_test (test_randrw),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -1,0 +1,109 @@
+/*  coordinator/report/requests_text.c: the requests section of the text
+    report, for tests that count operations (random I/O); see report.h.
+
+    sysbench's figures, for the whole fleet, each host and each stream:
+    reads, writes and fsyncs per second, MB/s read and written, the time
+    the test took (sysbench's "Time spent for test" of a request-bound
+    run: first start to last end), and beside them operations per minute
+    and %sys, as AIM7's jobs per minute are read beside system time.
+*/
+#include "report.h"
+#include "../../proto/printable.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+//  What a set of streams did over a window.
+typedef struct {
+    uint64_t reads;
+    uint64_t writes;
+    uint64_t fsyncs;
+    double read_bytes;
+    double written_bytes;
+    int64_t start_ns;                   //  first start
+    int64_t end_ns;                     //  last end
+    bool any;                           //  a stream with a window was added
+} s_tally_t;
+
+//  Add one stream that ran.
+static void
+s_add (s_tally_t *tally, const stream_result_t *stream)
+{
+    if (!stream->finished || stream->end_ns <= stream->start_ns)
+        return;
+    tally->reads += stream->reads;
+    tally->writes += stream->writes;
+    tally->fsyncs += stream->fsyncs;
+    tally->read_bytes += (double) stream->reads * (double) stream->bs_bytes;
+    tally->written_bytes += (double) stream->writes * (double) stream->bs_bytes;
+    if (!tally->any || stream->start_ns < tally->start_ns)
+        tally->start_ns = stream->start_ns;
+    if (!tally->any || stream->end_ns > tally->end_ns)
+        tally->end_ns = stream->end_ns;
+    tally->any = true;
+}
+
+//  One line: name, where, then the figures of the tally.
+static void
+s_line (const char *name, const char *where, const s_tally_t *tally, double sys_pct, FILE *out)
+{
+    if (!tally->any)
+        return;
+    double seconds = (double) (tally->end_ns - tally->start_ns) / 1e9;
+    char sys [16] = "-";
+    if (isfinite (sys_pct))
+        snprintf (sys, sizeof sys, "%.1f", sys_pct);
+    fprintf (out, "%-20s %-12s %10.1f %10.1f %10.1f %10.2f %10.2f %9.3f %12.0f %6s\n", name, where,
+             tally->reads / seconds, tally->writes / seconds, tally->fsyncs / seconds,
+             tally->read_bytes / 1e6 / seconds, tally->written_bytes / 1e6 / seconds, seconds,
+             (double) (tally->reads + tally->writes) / seconds * 60, sys);
+}
+
+void
+report_text_requests (const run_result_t *run, FILE *out)
+{
+    bool header = false;
+    for (size_t t = 0; t < run->test_count; t++) {
+        const test_result_t *test = &run->tests [t];
+        if (!test->rate_ops || strcmp (test->workload, "randrw") != 0)
+            continue;
+        if (!header) {
+            fprintf (out, "\nrandom I/O (per second over each one's window; time: first start to "
+                          "last end; ops/min: reads and writes per minute):\n");
+            fprintf (out, "%-20s %-12s %10s %10s %10s %10s %10s %9s %12s %6s\n", "test", "",
+                     "reads/s", "writes/s", "fsyncs/s", "read MB/s", "written MB/s", "time s",
+                     "ops/min", "%sys");
+            header = true;
+        }
+        char name [TEST_ROW_NAME_MAX * PRINTABLE_GROWTH + 16];
+        printable (test->name, name, sizeof name);
+        if (test->iteration > 1) {
+            size_t len = strlen (name);
+            snprintf (name + len, sizeof name - len, " #%" PRIu32, test->iteration);
+        }
+        s_tally_t all = { 0 };
+        for (size_t s = 0; s < test->stream_count; s++)
+            s_add (&all, &test->streams [s]);
+        s_line (name, "all", &all, test->summary.sys_pct, out);
+        for (size_t h = 0; test->summary.hosts > 1 && h < test->host_count; h++) {
+            s_tally_t host = { 0 };
+            for (size_t s = 0; s < test->stream_count; s++)
+                if (!strcmp (test->streams [s].agent, test->hosts [h].agent))
+                    s_add (&host, &test->streams [s]);
+            char where [JOB_NAME_MAX * PRINTABLE_GROWTH + 2] = "@";
+            printable (test->hosts [h].agent, where + 1, sizeof where - 1);
+            s_line ("", where, &host, test->hosts [h].sys_pct, out);
+        }
+        for (size_t s = 0; test->summary.streams > 1 && s < test->stream_count; s++) {
+            const stream_result_t *stream = &test->streams [s];
+            s_tally_t one = { 0 };
+            s_add (&one, stream);
+            char agent [JOB_NAME_MAX * PRINTABLE_GROWTH + 1], where [sizeof agent + 16];
+            snprintf (where, sizeof where, "%s.%" PRIu32,
+                      printable (stream->agent, agent, sizeof agent), stream->index);
+            s_line ("", where, &one, NAN, out);
+        }
+    }
+}
