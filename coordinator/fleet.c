@@ -285,7 +285,11 @@ s_send_hello (fleet_t *self, session_t *session, bool probe, int64_t deadline_ns
     msg_strcpy (hello.u.hello.coordinator, self->coordinator, sizeof hello.u.hello.coordinator);
     hello.u.hello.lease_ms = (uint32_t) (self->lease_ns / NS_PER_MSEC);
     hello.u.hello.probe = probe;
-    s_set_state (self, session, SESSION_CONNECTING, NULL);
+    //  One said hello to again keeps why it was lost until it answers:
+    //  a test it misses meanwhile says so.
+    char reason [MSG_TEXT_MAX + 1];
+    msg_strcpy (reason, session_reason (session), sizeof reason);
+    s_set_state (self, session, SESSION_CONNECTING, reason);
     session_set_hello_deadline_ns (session, deadline_ns);
     session_set_hello_retry_ns (session, INT64_MAX);
     //  A DEALER queues what it sends until the connection is up, so one
@@ -337,12 +341,8 @@ s_check_hello (fleet_t *self, session_t *session, int64_t now_ns)
         return;
     }
     if (!late && !s_interrupted) {
-        if (refusal [0] && now_ns >= session_hello_retry_ns (session)) {
-            char reason [MSG_TEXT_MAX + 1];
-            msg_strcpy (reason, refusal, sizeof reason);
+        if (refusal [0] && now_ns >= session_hello_retry_ns (session))
             s_send_hello (self, session, false, session_hello_deadline_ns (session));
-            s_set_state (self, session, SESSION_CONNECTING, reason);
-        }
         return;
     }
     char reason [MSG_TEXT_MAX + 1];
@@ -642,7 +642,7 @@ fleet_hello (fleet_t *self, session_t **sessions, size_t count, bool probe,
     self->connect_timeout_ns = timeout_ns;
     int64_t deadline_ns = clock_now_ns () + timeout_ns;
     //  Ready sessions are left alone, and one connecting already (lost,
-    //  and said hello to in the background) keeps its deadline. The
+    //  and said hello to in the background) keeps its deadline. The new
     //  sessions of this round still connecting are counted as they
     //  change state (s_set_state).
     self->hello_round++;
@@ -651,13 +651,16 @@ fleet_hello (fleet_t *self, session_t **sessions, size_t count, bool probe,
         session_t *session = sessions? sessions [i]: self->sessions [i];
         if (session_hello_round (session) == self->hello_round)
             continue;               //  named twice
-        session_set_hello_round (session, self->hello_round);
+        //  One known lost (lost, failed before, or said hello to again in
+        //  the background) gets its hello but no wait: back by now, it is
+        //  ready for the next test; still away, it costs this one nothing.
         session_state_t state = session_state (session);
-        if (state == SESSION_CONNECTING)
-            self->hello_pending++;
-        else
-        if (state != SESSION_READY)
+        if (state == SESSION_LOST || state == SESSION_FAILED)
             s_send_hello (self, session, probe, deadline_ns);
+        if (state != SESSION_NEW)
+            continue;
+        session_set_hello_round (session, self->hello_round);
+        s_send_hello (self, session, probe, deadline_ns);
     }
     //  The fleet's checks fail the sessions that cannot answer (a refused
     //  key answers nothing at all; only the socket monitor says so).

@@ -78,11 +78,14 @@ int fleet_poll (fleet_t *self, int64_t deadline_ns, fleet_handler_fn *handler, v
 
 //  Say hello (a probe: only ask, open no session) to every session of
 //  sessions[0..count) that is not ready (sessions NULL: the whole fleet)
-//  and wait up to timeout_ns for the answers; a session already waiting
-//  for an answer keeps its own deadline. Messages meanwhile go to
-//  handler. Sessions that answer become SESSION_READY with their info
-//  filled; the others SESSION_FAILED with the reason. Returns the number
-//  of those sessions that are ready.
+//  and wait up to timeout_ns for the answers of those never met. One
+//  known lost (lost, or failed an earlier hello) is said hello to again
+//  but not waited for, and one already waiting for an answer in the
+//  background keeps its own deadline: a lost agent costs a test no
+//  timeout, and one that answers is ready for the test after. Messages
+//  meanwhile go to handler. Sessions that answer become SESSION_READY
+//  with their info filled; the others SESSION_FAILED with the reason.
+//  Returns the number of those sessions that are ready.
 size_t fleet_hello (fleet_t *self, session_t **sessions, size_t count, bool probe,
                     int64_t timeout_ns, fleet_handler_fn *handler, void *arg);
 

@@ -133,11 +133,11 @@ s_record (testrun_t *tr)
 //  --------------------------------------------------------------------------
 //  The stages
 
-//  Agents lost earlier get another hello (the fleet sent one when it lost
-//  them; this waits for its answer, or sends one if that failed): one
-//  restarted, or woken up, takes part again. Those that still do not
-//  answer are absent: the test runs without them and is partial. Every
-//  other session is kept alive meanwhile.
+//  Agents lost earlier get another hello, not waited for (fleet_hello):
+//  one restarted, or woken up, answers in the background and takes part
+//  in the next test. Those not ready now are absent: the test runs
+//  without them at once and is partial, so that a host known lost costs
+//  it no timeout. Every other session is kept alive meanwhile.
 static void
 s_hello (testrun_t *tr)
 {
