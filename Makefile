@@ -7,6 +7,8 @@
 #   make demo        two agents on loopback and an NFS export, configs/demo.ini
 #   make bench       the write workload beside dd and fio, the copy workload
 #                    beside nfs-cp and cp, ratios
+#   make bench-scale 1, 16, 256 and 1024 agents on loopback: hello and clock,
+#                    a test's fixed cost, the console's memory, report sizes
 #   make fuzz        libFuzzer on the message decoder, the scenario parser and
 #                    the histogram reader, FUZZ_SECONDS (60) each, corpora
 #                    kept in build-fuzz/corpus/
@@ -42,8 +44,8 @@ AGENT_OBJ := $(call obj,$(AGENT_SRC))
 COORD_OBJ := $(call obj,$(COORD_SRC))
 UNIT_BIN  := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps deps-test deps-deb binaries docs units test test-build demo bench clean \
-        fuzz fuzz-build deb
+.PHONY: all deps deps-test deps-deb binaries docs units test test-build demo bench bench-scale \
+        clean fuzz fuzz-build deb
 all: deps
 	@$(MAKE) --no-print-directory binaries docs
 
@@ -145,6 +147,10 @@ bench: deps-test
 	@tests/bench/copy.sh build
 	@tests/bench/read.sh build
 	@tests/bench/bonnie.sh build
+
+bench-scale: deps-test
+	@$(MAKE) --no-print-directory binaries
+	@tests/bench/scale.sh build
 
 clean:
 	rm -rf build build-asan build-fuzz
