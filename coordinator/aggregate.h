@@ -77,11 +77,20 @@ typedef struct {
 //  Add one stream to its host's sums.
 void aggregate_host_add (aggregate_host_sums_t *sum, const stream_result_t *stream);
 
-//  The sums of every host's streams, one entry per test->hosts, in one
-//  pass over the streams and the hosts sorted by agent: n log n for a
+//  The sums of every host's streams, one entry per test->hosts, each
+//  host's streams found in the streams sorted by agent: n log n for a
 //  fleet, where a pass over the streams per host would be n squared
 //  (aggregate_hosts.c). NULL if memory ran out; the caller frees it.
 aggregate_host_sums_t *aggregate_host_sums (const test_result_t *test);
+
+//  Pointers to the test's streams in agent order, for the caller to free;
+//  NULL if memory ran out.
+const stream_result_t **aggregate_streams_by_agent (const test_result_t *test);
+
+//  In streams[0..count) sorted by agent, where agent's streams begin, and
+//  how many they are (*length, 0 for none): a binary search.
+size_t aggregate_agent_run (const stream_result_t *const *streams, size_t count,
+                            const char *agent, size_t *length);
 
 //  Fill test->summary from its streams and hosts, then test->warnings
 //  (warnings.h). A stream without a RESULT but with samples first gets its last sample's

@@ -8,6 +8,7 @@
     line of a fleet is one line that counts and names the worst.
 */
 #include "../../coordinator/aggregate.h"
+#include "../../coordinator/latency.h"
 #include "../../coordinator/status.h"
 #include "../../coordinator/report/report.h"
 #include "../../proto/clock.h"
@@ -28,7 +29,8 @@
 
 //  A run of one test: streams spread over hosts (stream k on host k %
 //  hosts, named c00000...), each with samples one second apart at a rate
-//  of its own, and every host's figures.
+//  of its own and a latency histogram of its writes, and every host's
+//  figures.
 static void
 s_make_run (run_result_t *run, size_t streams, size_t hosts, size_t samples)
 {
@@ -57,8 +59,14 @@ s_make_run (run_result_t *run, size_t streams, size_t hosts, size_t samples)
     assert_non_null (test->hosts);
     test->stream_count = streams;
     test->host_count = hosts;
+    histogram_t *latency = histogram_new ();
+    assert_non_null (latency);
     for (size_t s = 0; s < streams; s++) {
         stream_result_t *stream = &test->streams [s];
+        histogram_init (latency);
+        for (int64_t k = 1; k <= 4; k++)
+            histogram_record (latency, k * 1000 * (int64_t) (1 + s % 97));
+        assert_int_equal (latency_store (&stream->latency [MSG_LATENCY_WRITE], latency), 0);
         snprintf (stream->agent, sizeof stream->agent, "c%05zu", s % hosts);
         snprintf (stream->job, sizeof stream->job, "dd.c%05zu", s % hosts);
         snprintf (stream->path, sizeof stream->path, "/data/dd-c%05zu", s % hosts);
@@ -76,6 +84,7 @@ s_make_run (run_result_t *run, size_t streams, size_t hosts, size_t samples)
         stream->start_ns = 1000;
         stream->last_write_ns = stream->end_ns = (int64_t) (samples + 1) * NS_PER_SEC;
     }
+    histogram_destroy (&latency);
     for (size_t h = 0; h < hosts; h++) {
         host_result_t *host = &test->hosts [h];
         snprintf (host->agent, sizeof host->agent, "c%05zu", h);
