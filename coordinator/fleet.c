@@ -5,10 +5,10 @@
     sessions per message or per wake: names and endpoints are found by
     hash, and what a hello or a clock measurement waits for is counted
     as sessions change state, so that a thousand agents cost a thousand
-    steps per round of messages and per check, not a million.
+    steps per round of messages and per check, not a million. The hello
+    and the clock measurements are fleet_hello.c's.
 */
-#include "fleet.h"
-#include "fleetsock.h"
+#include "fleet_state.h"
 #include "../proto/clock.h"
 
 #include <errno.h>
@@ -21,10 +21,6 @@
 //  a second bounds how late a loss is seen, at one pass over the
 //  sessions per look.
 #define FLEET_CHECK_NS      (100 * NS_PER_MSEC)
-//  An agent that says it serves another coordinator is asked again this
-//  often until the hello's deadline: the other one may just have ended,
-//  its BYE still on its way behind our HELLO.
-#define FLEET_BUSY_RETRY_NS (250 * NS_PER_MSEC)
 
 //  Frames that do not decode are logged, but a flood of them must not
 //  fill stderr: the first few each get a line, then one a second at most,
@@ -37,36 +33,6 @@
 //  loop from its checks.
 #define FLEET_DRAIN_BASE            256
 #define FLEET_DRAIN_PER_SESSION     4
-
-struct _fleet_t {
-    fleetsock_t *sock;              //  the one socket to every agent
-    session_t **sessions;           //  in the order they were added; index = peer id
-    size_t *same_endpoint;          //  per session: the next one at its endpoint, or SIZE_MAX
-    size_t count;                   //  sessions in use
-    size_t capacity;                //  allocated slots
-    zhashx_t *by_name;              //  agent name -> session
-    zhashx_t *by_endpoint;          //  endpoint -> index + 1 of its first session
-    uint32_t hello_round;           //  the fleet_hello under way, counted from 1
-    size_t hello_pending;           //  its sessions still connecting
-    size_t measuring;               //  ready sessions whose clock measurement goes on
-    session_t **clock_sessions;     //  those fleet_sync_clocks measures (borrowed), or NULL: all
-    size_t clock_count;             //  how many
-    size_t clock_next;              //  the next of them to measure
-    uint64_t clock_pings;           //  exchanges each measurement takes
-    int64_t clock_fresh_ns;         //  measured after this: measured recently enough
-    uint64_t malformed;             //  frames dropped as undecodable
-    uint64_t malformed_unlogged;    //  of those, since the last line about them
-    int64_t malformed_logged_ns;    //  when that line was written
-    bool draining;                  //  an interrupt no longer stops polls
-    keys_t *keys;                   //  --keys: CURVE for every session, or NULL
-    char coordinator [MSG_TEXT_MAX + 1];    //  our name in hellos
-    int64_t lease_ns;               //  the lease both sides hold, 0 for none
-    int64_t connect_timeout_ns;     //  how long a hello may take
-    int64_t next_keepalive_ns;      //  when the next round of keepalives goes out
-    int64_t next_check_ns;          //  when the sessions are looked at next
-    fleet_lost_fn *lost_handler;    //  told of every loss, or NULL
-    void *lost_arg;                 //  its argument
-};
 
 static volatile sig_atomic_t s_interrupted;
 
@@ -227,43 +193,21 @@ fleet_malformed (fleet_t *self)
     return self->malformed;
 }
 
-//  How many clock measurements run at once. Pinging a thousand agents at
-//  once makes every one of them wait for the others to be scheduled, and
-//  its best round trip (its offset's uncertainty) is that wait; a window
-//  keeps round trips short for the same total work.
-#define FLEET_CLOCK_WINDOW          32
-
 //  --------------------------------------------------------------------
 //  States
-
-//  Begin clock measurements until the window is full.
-static void
-s_clock_fill (fleet_t *self)
-{
-    while (self->measuring < FLEET_CLOCK_WINDOW && self->clock_next < self->clock_count) {
-        size_t next = self->clock_next++;
-        session_t *session = self->clock_sessions? self->clock_sessions [next]
-                                                 : self->sessions [next];
-        if (session_state (session) != SESSION_READY || session_measuring (session)
-        ||  session_measured_ns (session) > self->clock_fresh_ns)
-            continue;
-        session_clock_begin (session, self->clock_pings);
-        self->measuring++;
-    }
-}
 
 //  Every change of a session's state goes through here, so that what the
 //  fleet waits for is counted as it changes: the sessions of the hello
 //  under way still connecting, and the clock measurements going on (one
 //  that leaves the ready state is given up).
-static void
-s_set_state (fleet_t *self, session_t *session, session_state_t state, const char *reason)
+void
+fleet_set_state (fleet_t *self, session_t *session, session_state_t state, const char *reason)
 {
     session_state_t before = session_state (session);
     if (before == SESSION_READY && state != SESSION_READY && session_measuring (session)) {
         session_clock_stop (session);
         self->measuring--;
-        s_clock_fill (self);
+        fleet_clock_fill (self);
     }
     if (self->hello_round && session_hello_round (session) == self->hello_round) {
         if (before == SESSION_CONNECTING && state != SESSION_CONNECTING)
@@ -275,88 +219,6 @@ s_set_state (fleet_t *self, session_t *session, session_state_t state, const cha
 }
 
 //  --------------------------------------------------------------------
-//  Hello
-
-//  Send a hello to one session and wait for its answer until deadline_ns.
-static void
-s_send_hello (fleet_t *self, session_t *session, bool probe, int64_t deadline_ns)
-{
-    msg_t hello = { .type = MSG_HELLO };
-    msg_strcpy (hello.u.hello.coordinator, self->coordinator, sizeof hello.u.hello.coordinator);
-    hello.u.hello.lease_ms = (uint32_t) (self->lease_ns / NS_PER_MSEC);
-    hello.u.hello.probe = probe;
-    //  One said hello to again keeps why it was lost until it answers:
-    //  a test it misses meanwhile says so.
-    char reason [MSG_TEXT_MAX + 1];
-    msg_strcpy (reason, session_reason (session), sizeof reason);
-    s_set_state (self, session, SESSION_CONNECTING, reason);
-    session_set_hello_deadline_ns (session, deadline_ns);
-    session_set_hello_retry_ns (session, INT64_MAX);
-    //  A DEALER queues what it sends until the connection is up, so one
-    //  hello is enough; the deadline covers connection and answer.
-    session_send (session, &hello);
-}
-
-//  A WELCOME: the session is ready (again), in a new generation. A ready
-//  session keeps the coordinator the agent serves as its reason (`iofleet
-//  ping` shows it).
-static void
-s_on_welcome (fleet_t *self, session_t *session, const msg_welcome_t *welcome,
-              int64_t received_ns)
-{
-    char reason [1024];
-    if (session_check_same_agent (session, welcome, reason, sizeof reason)) {
-        fprintf (stderr, "iofleet: agent=%s event=refused reason=\"%s\"\n",
-                 session_name (session), reason);
-        s_set_state (self, session, SESSION_FAILED, reason);
-        return;
-    }
-    session_take_welcome (session, welcome, received_ns);
-    s_set_state (self, session, SESSION_READY, welcome->serving);
-    if (!streq (welcome->name, session_name (session))
-    &&  !streq (session_name (session), session_endpoint (session)))
-        fprintf (stderr, "iofleet: agent=%s event=name-differs agent_says=%s\n",
-                 session_name (session), welcome->name);
-}
-
-//  A connecting session whose hello can no longer succeed: refused by a
-//  handshake, past its deadline, or interrupted.
-static void
-s_check_hello (fleet_t *self, session_t *session, int64_t now_ns)
-{
-    bool definitive = false;
-    const char *handshake_error = session_handshake_error (session, &definitive);
-    bool late = now_ns >= session_hello_deadline_ns (session);
-    if (definitive || (late && handshake_error [0] && !s_interrupted)) {
-        s_set_state (self, session, SESSION_FAILED, handshake_error);
-        return;
-    }
-    //  Refused as busy: the refusal is the reason if no later answer
-    //  comes; until the deadline, ask again now and then.
-    const char *refusal = session_reason (session);
-    if (late && refusal [0] && !s_interrupted) {
-        char reason [MSG_TEXT_MAX + 1];
-        msg_strcpy (reason, refusal, sizeof reason);
-        s_set_state (self, session, SESSION_FAILED, reason);
-        return;
-    }
-    if (!late && !s_interrupted) {
-        if (refusal [0] && now_ns >= session_hello_retry_ns (session))
-            s_send_hello (self, session, false, session_hello_deadline_ns (session));
-        return;
-    }
-    char reason [MSG_TEXT_MAX + 1];
-    if (s_interrupted)
-        snprintf (reason, sizeof reason, "agent %s (%s): interrupted",
-                  session_name (session), session_endpoint (session));
-    else
-        snprintf (reason, sizeof reason, "agent %s (%s): no answer within %.1f s",
-                  session_name (session), session_endpoint (session),
-                  (double) self->connect_timeout_ns / NS_PER_SEC);
-    s_set_state (self, session, SESSION_FAILED, reason);
-}
-
-//  --------------------------------------------------------------------
 //  Liveness
 
 void
@@ -364,13 +226,13 @@ fleet_declare_lost (fleet_t *self, session_t *session, const char *reason)
 {
     if (session_state (session) != SESSION_READY)
         return;
-    s_set_state (self, session, SESSION_LOST, reason);
+    fleet_set_state (self, session, SESSION_LOST, reason);
     if (self->lost_handler)
         self->lost_handler (session, reason, self->lost_arg);
     //  Say hello again at once: an agent restarted on its endpoint, or
     //  woken up, is ready again before the next test needs it.
     if (self->lease_ns > 0 && session_state (session) == SESSION_LOST)
-        s_send_hello (self, session, false, clock_now_ns () + self->connect_timeout_ns);
+        fleet_send_hello (self, session, false, clock_now_ns () + self->connect_timeout_ns);
 }
 
 //  A pong: it must name our session, then it proves it; and it may
@@ -390,7 +252,7 @@ s_on_pong (fleet_t *self, session_t *session, const msg_pong_t *pong, int64_t re
     session_heard (session, received_ns);
     if (session_measuring (session) && session_clock_pong (session, pong, received_ns) == 1) {
         self->measuring--;
-        s_clock_fill (self);
+        fleet_clock_fill (self);
     }
 }
 
@@ -404,7 +266,7 @@ s_take (fleet_t *self, session_t *session, const msg_t *msg, int64_t received_ns
         //  A late answer to an earlier hello counts too: the agent opened
         //  the session it names.
         if (state != SESSION_READY)
-            s_on_welcome (self, session, &msg->u.welcome, received_ns);
+            fleet_on_welcome (self, session, &msg->u.welcome, received_ns);
         return true;
     }
     if (msg->type == MSG_PONG) {
@@ -423,7 +285,7 @@ s_take (fleet_t *self, session_t *session, const msg_t *msg, int64_t received_ns
             //  Busy may pass (see FLEET_BUSY_RETRY_NS); any other
             //  refusal is final.
             bool busy = streq (error->code, "busy");
-            s_set_state (self, session, busy? SESSION_CONNECTING: SESSION_FAILED, reason);
+            fleet_set_state (self, session, busy? SESSION_CONNECTING: SESSION_FAILED, reason);
             if (busy)
                 session_set_hello_retry_ns (session, received_ns + FLEET_BUSY_RETRY_NS);
             return true;
@@ -457,8 +319,8 @@ s_keepalives (fleet_t *self, int64_t now_ns)
 
 //  Look at every session: ready ones silent past the lease are lost,
 //  connecting ones whose hello cannot succeed have failed.
-static void
-s_check_sessions (fleet_t *self, int64_t now_ns)
+void
+fleet_check_sessions (fleet_t *self, int64_t now_ns)
 {
     if (now_ns < self->next_check_ns)
         return;
@@ -467,7 +329,7 @@ s_check_sessions (fleet_t *self, int64_t now_ns)
         session_t *session = self->sessions [i];
         session_state_t state = session_state (session);
         if (state == SESSION_CONNECTING)
-            s_check_hello (self, session, now_ns);
+            fleet_check_hello (self, session, now_ns);
         else
         if (state == SESSION_READY && self->lease_ns > 0
         &&  now_ns - session_last_heard_ns (session) > self->lease_ns) {
@@ -536,7 +398,7 @@ s_on_frame (fleet_t *self, session_t *session, zframe_t *frame, bool more, int64
         if (session_state (session) == SESSION_READY)
             fleet_declare_lost (self, session, reason);
         else
-            s_set_state (self, session, SESSION_FAILED, reason);
+            fleet_set_state (self, session, SESSION_FAILED, reason);
         return 0;
     }
     if (rc != MSG_OK) {
@@ -610,7 +472,7 @@ fleet_poll (fleet_t *self, int64_t deadline_ns, fleet_handler_fn *handler, void 
         return -1;
     int64_t now_ns = clock_now_ns ();
     s_keepalives (self, now_ns);
-    s_check_sessions (self, now_ns);
+    fleet_check_sessions (self, now_ns);
     return s_interrupted && !self->draining? -1: 0;
 }
 
@@ -620,89 +482,4 @@ fleet_broadcast (fleet_t *self, const msg_t *msg)
     for (size_t i = 0; i < self->count; i++)
         if (session_state (self->sessions [i]) == SESSION_READY)
             session_send (self->sessions [i], msg);
-}
-
-//  Count sessions of a set (NULL: the fleet) that are ready.
-static size_t
-s_count_ready (fleet_t *self, session_t **sessions, size_t count)
-{
-    size_t found = 0;
-    for (size_t i = 0; i < (sessions? count: self->count); i++)
-        if (session_state (sessions? sessions [i]: self->sessions [i]) == SESSION_READY)
-            found++;
-    return found;
-}
-
-size_t
-fleet_hello (fleet_t *self, session_t **sessions, size_t count, bool probe,
-             int64_t timeout_ns, fleet_handler_fn *handler, void *arg)
-{
-    if (!sessions)
-        count = self->count;
-    self->connect_timeout_ns = timeout_ns;
-    int64_t deadline_ns = clock_now_ns () + timeout_ns;
-    //  Ready sessions are left alone, and one connecting already (lost,
-    //  and said hello to in the background) keeps its deadline. The new
-    //  sessions of this round still connecting are counted as they
-    //  change state (s_set_state).
-    self->hello_round++;
-    self->hello_pending = 0;
-    for (size_t i = 0; i < count; i++) {
-        session_t *session = sessions? sessions [i]: self->sessions [i];
-        if (session_hello_round (session) == self->hello_round)
-            continue;               //  named twice
-        //  One known lost (lost, failed before, or said hello to again in
-        //  the background) gets its hello but no wait: back by now, it is
-        //  ready for the next test; still away, it costs this one nothing.
-        session_state_t state = session_state (session);
-        if (state == SESSION_LOST || state == SESSION_FAILED)
-            s_send_hello (self, session, probe, deadline_ns);
-        if (state != SESSION_NEW)
-            continue;
-        session_set_hello_round (session, self->hello_round);
-        s_send_hello (self, session, probe, deadline_ns);
-    }
-    //  The fleet's checks fail the sessions that cannot answer (a refused
-    //  key answers nothing at all; only the socket monitor says so).
-    while (self->hello_pending > 0)
-        if (fleet_poll (self, deadline_ns, handler, arg)) {
-            //  Interrupted (the sessions still connecting fail now, with
-            //  that reason), or the handler asked to stop waiting.
-            self->next_check_ns = 0;
-            s_check_sessions (self, clock_now_ns ());
-            break;
-        }
-    self->hello_round++;            //  no round waits now
-    return s_count_ready (self, sessions, count);
-}
-
-int
-fleet_sync_clocks (fleet_t *self, session_t **sessions, size_t count, uint64_t pings,
-                   int64_t max_age_ns, int64_t timeout_ns,
-                   fleet_handler_fn *handler, void *arg)
-{
-    int64_t now_ns = clock_now_ns ();
-    self->clock_sessions = sessions;
-    self->clock_count = sessions? count: self->count;
-    self->clock_next = 0;
-    self->clock_pings = pings;
-    self->clock_fresh_ns = max_age_ns > 0? now_ns - max_age_ns: INT64_MAX;
-    s_clock_fill (self);
-    int64_t deadline_ns = now_ns + timeout_ns;
-    while ((self->measuring > 0 || self->clock_next < self->clock_count)
-    &&     clock_now_ns () < deadline_ns)
-        if (fleet_poll (self, deadline_ns, handler, arg))
-            break;
-    bool finished = self->measuring == 0 && self->clock_next == self->clock_count;
-    //  Those that did not finish, or never began, keep their previous
-    //  figures.
-    self->clock_next = self->clock_count = 0;
-    self->clock_sessions = NULL;
-    for (size_t i = 0; self->measuring > 0 && i < self->count; i++)
-        if (session_state (self->sessions [i]) == SESSION_READY
-        &&  session_measuring (self->sessions [i])) {
-            session_clock_stop (self->sessions [i]);
-            self->measuring--;
-        }
-    return finished && !s_interrupted? 0: -1;
 }
