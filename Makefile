@@ -7,6 +7,8 @@
 #   make demo        two agents on loopback and an NFS export, configs/demo.ini
 #   make bench       the write workload beside dd and fio, the copy workload
 #                    beside nfs-cp and cp, randrw beside sysbench and fio, ratios
+#   make bench-scale 1, 16, 256 and 1024 agents on loopback: hello and clock,
+#                    a test's fixed cost, the console's memory, report sizes
 #   make fuzz        libFuzzer on the message decoder, the scenario parser and
 #                    the histogram reader, FUZZ_SECONDS (60) each, corpora
 #                    kept in build-fuzz/corpus/
@@ -42,8 +44,8 @@ AGENT_OBJ := $(call obj,$(AGENT_SRC))
 COORD_OBJ := $(call obj,$(COORD_SRC))
 UNIT_BIN  := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps deps-test deps-deb binaries docs units test test-build demo bench clean \
-        fuzz fuzz-build deb
+.PHONY: all deps deps-test deps-deb binaries docs units test test-build demo bench bench-scale \
+        clean fuzz fuzz-build deb
 all: deps
 	@$(MAKE) --no-print-directory binaries docs
 
@@ -125,12 +127,13 @@ $(FUZZ_B)/fuzz_histogram: tests/fuzz/fuzz_histogram.c tests/unit/histogram_bytes
                           $(wildcard proto/*.h)
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_histogram.c $(PROTO_SRC) $(LDLIBS) -o $@
-$(FUZZ_B)/fuzz_scenario: tests/fuzz/fuzz_scenario.c coordinator/scenario.c coordinator/scenario_check.c \
+SCENARIO_SRC := coordinator/scenario.c coordinator/scenario_check.c coordinator/scenario_options.c \
+                coordinator/group.c coordinator/hosts.c
+$(FUZZ_B)/fuzz_scenario: tests/fuzz/fuzz_scenario.c $(SCENARIO_SRC) \
                          $(PROTO_SRC) coordinator/scenario.h coordinator/scenario_rules.h \
-                         $(wildcard proto/*.h)
+                         coordinator/group.h $(wildcard proto/*.h)
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_scenario.c coordinator/scenario.c \
-	    coordinator/scenario_check.c $(PROTO_SRC) $(LDLIBS) -o $@
+	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_scenario.c $(SCENARIO_SRC) $(PROTO_SRC) $(LDLIBS) -o $@
 
 fuzz-build: $(FUZZ_BIN)
 
@@ -145,6 +148,10 @@ bench: deps-test
 	@tests/bench/read.sh build
 	@tests/bench/bonnie.sh build
 	@tests/bench/randrw.sh build
+
+bench-scale: deps-test
+	@$(MAKE) --no-print-directory binaries
+	@tests/bench/scale.sh build
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -413,13 +413,13 @@ s_pct (uint64_t part, uint64_t whole)
 //  Per host: CPU shares and the bytes its streams moved; for the test:
 //  the CPU shares of all measured hosts together.
 static void
-s_fill_hosts (test_result_t *test, test_summary_t *summary)
+s_fill_hosts (test_result_t *test, test_summary_t *summary, const aggregate_host_sums_t *sums)
 {
     uint64_t total = 0, user = 0, system = 0, iowait = 0;
     for (size_t h = 0; h < test->host_count; h++) {
         host_result_t *host = &test->hosts [h];
-        host->stream_bytes = 0;
-        for (size_t s = 0; s < test->stream_count; s++)
+        host->stream_bytes = sums? sums [h].bytes: 0;
+        for (size_t s = 0; !sums && s < test->stream_count; s++)
             if (strcmp (test->streams [s].agent, host->agent) == 0)
                 host->stream_bytes += test->streams [s].bytes;
         if (!host->received) {
@@ -581,13 +581,15 @@ aggregate_test (test_result_t *test)
     s_fill_skews (test, summary);
     s_fill_class (test, CLASS_DISK, &summary->disk);
     s_fill_class (test, CLASS_NETWORK, &summary->network);
-    s_fill_hosts (test, summary);
+    aggregate_host_sums_t *sums = aggregate_host_sums (test);
+    s_fill_hosts (test, summary, sums);
     //  Latency merges what the streams measured; memory short of a few
     //  histograms leaves it unmeasured rather than wrong.
     latency_fill (test);
     summary->latency_p99_ns = summary->latency [LATENCY_REQUESTS].count?
                               (double) summary->latency [LATENCY_REQUESTS].p99_ns: NAN;
-    warnings_fill (test);
+    warnings_fill (test, sums);
+    free (sums);
     for (size_t m = 0; m < test->monitor_count; m++)
         s_fill_monitor (&test->monitors [m]);
 }

@@ -41,8 +41,9 @@ double aggregate_bytes_at (const stream_result_t *stream, int64_t t_ns);
 
 //  Rates as engineers write them: "96" for one, "2x44.5" when every rate
 //  is within 5% of their mean, else "30.1+27.0+28.4" ("30.1+-" for one
-//  that has none; "-" when none has). Three significant figures, at
-//  least no decimals for 100 and above. Writes into buf.
+//  that has none; "-" when none has), and for more than eight streams
+//  "256: 3.73..133, median 44.5" (", 3 without" a rate). Three
+//  significant figures, no decimals for 100 and above. Writes into buf.
 void aggregate_notation (const double *rates_mbps, size_t count, char *buf, size_t buflen);
 
 //  Format one rate with the same precision rules ("1309", "44.5", "3.27").
@@ -74,9 +75,35 @@ void aggregate_class_notation (const test_result_t *test, int job_class, int uni
 //  rates.
 void aggregate_per_stream (const test_result_t *test, int units, char *buf, size_t buflen);
 
+//  What each host's streams add up to, per entry of test->hosts.
+typedef struct {
+    uint64_t bytes;                 //  bytes its streams moved
+    uint64_t written_bytes;         //  of which by streams that do not read
+    uint64_t cached_bytes;          //  written with neither O_DIRECT nor fsync
+    uint64_t cached_read_bytes;     //  read from a local file, not O_DIRECT, cache not dropped
+    uint64_t set_bytes;             //  file sets (randrw) used without O_DIRECT, each once
+} aggregate_host_sums_t;
+
+//  Add one stream to its host's sums.
+void aggregate_host_add (aggregate_host_sums_t *sum, const stream_result_t *stream);
+
+//  The sums of every host's streams, one entry per test->hosts, each
+//  host's streams found in the streams sorted by agent: n log n for a
+//  fleet, where a pass over the streams per host would be n squared
+//  (aggregate_hosts.c). NULL if memory ran out; the caller frees it.
+aggregate_host_sums_t *aggregate_host_sums (const test_result_t *test);
+
+//  Pointers to the test's streams in agent order, for the caller to free;
+//  NULL if memory ran out.
+const stream_result_t **aggregate_streams_by_agent (const test_result_t *test);
+
+//  In streams[0..count) sorted by agent, where agent's streams begin, and
+//  how many they are (*length, 0 for none): a binary search.
+size_t aggregate_agent_run (const stream_result_t *const *streams, size_t count,
+                            const char *agent, size_t *length);
+
 //  Fill test->summary from its streams and hosts, then test->warnings
-//  (warnings.h). A
-//  stream without a RESULT but with samples first gets its last sample's
+//  (warnings.h). A stream without a RESULT but with samples first gets its last sample's
 //  bytes (bytes_sampled): counted in the test's bytes and combined rates
 //  over the span from 0 to that sample, which the summary's
 //  failed_streams marks as partial.

@@ -1,5 +1,14 @@
-/*  coordinator/fleet.c: all agent sessions, one poll loop; see fleet.h. */
-#include "fleet.h"
+/*  coordinator/fleet.c: all agent sessions, one poll loop; see fleet.h.
+
+    The sessions share one socket (fleetsock.h): a wake reads what every
+    agent sent, whatever their number. Nothing here passes over all the
+    sessions per message or per wake: names and endpoints are found by
+    hash, and what a hello or a clock measurement waits for is counted
+    as sessions change state, so that a thousand agents cost a thousand
+    steps per round of messages and per check, not a million. The hello
+    and the clock measurements are fleet_hello.c's.
+*/
+#include "fleet_state.h"
 #include "../proto/clock.h"
 
 #include <errno.h>
@@ -12,10 +21,6 @@
 //  a second bounds how late a loss is seen, at one pass over the
 //  sessions per look.
 #define FLEET_CHECK_NS      (100 * NS_PER_MSEC)
-//  An agent that says it serves another coordinator is asked again this
-//  often until the hello's deadline: the other one may just have ended,
-//  its BYE still on its way behind our HELLO.
-#define FLEET_BUSY_RETRY_NS (250 * NS_PER_MSEC)
 
 //  Frames that do not decode are logged, but a flood of them must not
 //  fill stderr: the first few each get a line, then one a second at most,
@@ -23,25 +28,11 @@
 #define FLEET_MALFORMED_LINES       5
 #define FLEET_MALFORMED_EVERY_NS    NS_PER_SEC
 
-struct _fleet_t {
-    session_t **sessions;           //  in the order they were added
-    zmq_pollitem_t *items;          //  one per session, same order
-    size_t count;                   //  sessions in use
-    size_t capacity;                //  allocated slots
-    size_t next;                    //  where the next pass starts, for fairness
-    uint64_t malformed;             //  frames dropped as undecodable
-    uint64_t malformed_unlogged;    //  of those, since the last line about them
-    int64_t malformed_logged_ns;    //  when that line was written
-    bool draining;                  //  an interrupt no longer stops polls
-    keys_t *keys;                   //  --keys: CURVE for every session, or NULL
-    char coordinator [MSG_TEXT_MAX + 1];    //  our name in hellos
-    int64_t lease_ns;               //  the lease both sides hold, 0 for none
-    int64_t connect_timeout_ns;     //  how long a hello may take
-    int64_t next_keepalive_ns;      //  when the next round of keepalives goes out
-    int64_t next_check_ns;          //  when the sessions are looked at next
-    fleet_lost_fn *lost_handler;    //  told of every loss, or NULL
-    void *lost_arg;                 //  its argument
-};
+//  One wake reads at most this many messages, plus a few per session,
+//  before the fleet's timers run: a flood from one agent cannot keep the
+//  loop from its checks.
+#define FLEET_DRAIN_BASE            256
+#define FLEET_DRAIN_PER_SESSION     4
 
 static volatile sig_atomic_t s_interrupted;
 
@@ -72,6 +63,14 @@ fleet_new (void)
     sigaction (SIGTERM, &action, NULL);
     fleet_t *self = (fleet_t *) zmalloc (sizeof (fleet_t));
     self->connect_timeout_ns = 5 * NS_PER_SEC;
+    char err [256];
+    self->sock = fleetsock_new (err, sizeof err);
+    self->by_name = zhashx_new ();
+    self->by_endpoint = zhashx_new ();
+    if (!self->sock || !self->by_name || !self->by_endpoint) {
+        fprintf (stderr, "iofleet: %s\n", self->sock? "out of memory": err);
+        fleet_destroy (&self);
+    }
     return self;
 }
 
@@ -84,7 +83,10 @@ fleet_destroy (fleet_t **self_p)
         for (size_t i = 0; i < self->count; i++)
             session_destroy (&self->sessions [i]);
         free (self->sessions);
-        free (self->items);
+        free (self->same_endpoint);
+        zhashx_destroy (&self->by_name);
+        zhashx_destroy (&self->by_endpoint);
+        fleetsock_destroy (&self->sock);
         keys_destroy (&self->keys);
         free (self);
         *self_p = NULL;
@@ -94,11 +96,14 @@ fleet_destroy (fleet_t **self_p)
 int
 fleet_set_keys (fleet_t *self, const char *dir, char *err, size_t errlen)
 {
+    //  The socket's connections take our key pair as they are made.
+    assert (self->count == 0);
     keys_t *keys = keys_new (dir, err, errlen);
     if (!keys)
         return -1;
     keys_destroy (&self->keys);
     self->keys = keys;
+    fleetsock_set_certificate (self->sock, keys_own (keys));
     return 0;
 }
 
@@ -128,22 +133,35 @@ fleet_add (fleet_t *self, const char *name, const char *endpoint, char *err, siz
         if (!sessions)
             goto nomem;
         self->sessions = sessions;
-        zmq_pollitem_t *items = realloc (self->items, capacity * sizeof *items);
-        if (!items)
+        size_t *same = realloc (self->same_endpoint, capacity * sizeof *same);
+        if (!same)
             goto nomem;
-        self->items = items;
+        self->same_endpoint = same;
         self->capacity = capacity;
     }
-    session_t *session = session_new (name, endpoint, self->keys, err, errlen);
+    if (fleetsock_reserve (self->sock, self->count + 1, err, errlen))
+        return NULL;
+    session_t *session = session_new (name, endpoint, self->count, self->sock, self->keys,
+                                      err, errlen);
     if (!session)
         return NULL;
-    session_set_index (session, self->count);
-    self->sessions [self->count] = session;
-    self->items [self->count] = (zmq_pollitem_t) {
-        .socket = zsock_resolve (session_socket (session)),
-        .events = ZMQ_POLLIN
-    };
-    self->count++;
+    //  A second session of the same name stays out of the index: the
+    //  first one is the one found.
+    zhashx_insert (self->by_name, name, session);
+    //  Sessions that share an endpoint are chained, so that an event of
+    //  the monitor reaches each of them.
+    size_t index = self->count;
+    self->same_endpoint [index] = SIZE_MAX;
+    uintptr_t first = (uintptr_t) zhashx_lookup (self->by_endpoint, endpoint);
+    if (first == 0)
+        zhashx_insert (self->by_endpoint, endpoint, (void *) (uintptr_t) (index + 1));
+    else {
+        size_t last = first - 1;
+        while (self->same_endpoint [last] != SIZE_MAX)
+            last = self->same_endpoint [last];
+        self->same_endpoint [last] = index;
+    }
+    self->sessions [self->count++] = session;
     return session;
 
 nomem:
@@ -166,10 +184,7 @@ fleet_session (fleet_t *self, size_t index)
 session_t *
 fleet_find (fleet_t *self, const char *name)
 {
-    for (size_t i = 0; i < self->count; i++)
-        if (streq (session_name (self->sessions [i]), name))
-            return self->sessions [i];
-    return NULL;
+    return (session_t *) zhashx_lookup (self->by_name, name);
 }
 
 uint64_t
@@ -179,81 +194,28 @@ fleet_malformed (fleet_t *self)
 }
 
 //  --------------------------------------------------------------------
-//  Hello
+//  States
 
-//  Send a hello to one session and wait for its answer until deadline_ns.
-static void
-s_send_hello (fleet_t *self, session_t *session, bool probe, int64_t deadline_ns)
+//  Every change of a session's state goes through here, so that what the
+//  fleet waits for is counted as it changes: the sessions of the hello
+//  under way still connecting, and the clock measurements going on (one
+//  that leaves the ready state is given up).
+void
+fleet_set_state (fleet_t *self, session_t *session, session_state_t state, const char *reason)
 {
-    msg_t hello = { .type = MSG_HELLO };
-    msg_strcpy (hello.u.hello.coordinator, self->coordinator, sizeof hello.u.hello.coordinator);
-    hello.u.hello.lease_ms = (uint32_t) (self->lease_ns / NS_PER_MSEC);
-    hello.u.hello.probe = probe;
-    session_set_state (session, SESSION_CONNECTING, NULL);
-    session_set_hello_deadline_ns (session, deadline_ns);
-    session_set_hello_retry_ns (session, INT64_MAX);
-    //  A DEALER queues what it sends until the connection is up, so one
-    //  hello is enough; the deadline covers connection and answer.
-    session_send (session, &hello);
-}
-
-//  A WELCOME: the session is ready (again), in a new generation.
-static void
-s_on_welcome (session_t *session, const msg_welcome_t *welcome, int64_t received_ns)
-{
-    char reason [1024];
-    if (session_check_same_agent (session, welcome, reason, sizeof reason)) {
-        fprintf (stderr, "iofleet: agent=%s event=refused reason=\"%s\"\n",
-                 session_name (session), reason);
-        session_set_state (session, SESSION_FAILED, reason);
-        return;
+    session_state_t before = session_state (session);
+    if (before == SESSION_READY && state != SESSION_READY && session_measuring (session)) {
+        session_clock_stop (session);
+        self->measuring--;
+        fleet_clock_fill (self);
     }
-    session_take_welcome (session, welcome, received_ns);
-    if (!streq (welcome->name, session_name (session))
-    &&  !streq (session_name (session), session_endpoint (session)))
-        fprintf (stderr, "iofleet: agent=%s event=name-differs agent_says=%s\n",
-                 session_name (session), welcome->name);
-}
-
-//  A connecting session whose hello can no longer succeed: refused by a
-//  handshake, past its deadline, or interrupted.
-static void
-s_check_hello (fleet_t *self, session_t *session, int64_t now_ns)
-{
-    bool definitive = false;
-    const char *handshake_error = session_handshake_error (session, &definitive);
-    bool late = now_ns >= session_hello_deadline_ns (session);
-    if (definitive || (late && handshake_error [0] && !s_interrupted)) {
-        session_set_state (session, SESSION_FAILED, handshake_error);
-        return;
+    if (self->hello_round && session_hello_round (session) == self->hello_round) {
+        if (before == SESSION_CONNECTING && state != SESSION_CONNECTING)
+            self->hello_pending--;
+        if (before != SESSION_CONNECTING && state == SESSION_CONNECTING)
+            self->hello_pending++;
     }
-    //  Refused as busy: the refusal is the reason if no later answer
-    //  comes; until the deadline, ask again now and then.
-    const char *refusal = session_reason (session);
-    if (late && refusal [0] && !s_interrupted) {
-        char reason [MSG_TEXT_MAX + 1];
-        msg_strcpy (reason, refusal, sizeof reason);
-        session_set_state (session, SESSION_FAILED, reason);
-        return;
-    }
-    if (!late && !s_interrupted) {
-        if (refusal [0] && now_ns >= session_hello_retry_ns (session)) {
-            char reason [MSG_TEXT_MAX + 1];
-            msg_strcpy (reason, refusal, sizeof reason);
-            s_send_hello (self, session, false, session_hello_deadline_ns (session));
-            session_set_state (session, SESSION_CONNECTING, reason);
-        }
-        return;
-    }
-    char reason [MSG_TEXT_MAX + 1];
-    if (s_interrupted)
-        snprintf (reason, sizeof reason, "agent %s (%s): interrupted",
-                  session_name (session), session_endpoint (session));
-    else
-        snprintf (reason, sizeof reason, "agent %s (%s): no answer within %.1f s",
-                  session_name (session), session_endpoint (session),
-                  (double) self->connect_timeout_ns / NS_PER_SEC);
-    session_set_state (session, SESSION_FAILED, reason);
+    session_set_state (session, state, reason);
 }
 
 //  --------------------------------------------------------------------
@@ -264,13 +226,13 @@ fleet_declare_lost (fleet_t *self, session_t *session, const char *reason)
 {
     if (session_state (session) != SESSION_READY)
         return;
-    session_set_state (session, SESSION_LOST, reason);
+    fleet_set_state (self, session, SESSION_LOST, reason);
     if (self->lost_handler)
         self->lost_handler (session, reason, self->lost_arg);
     //  Say hello again at once: an agent restarted on its endpoint, or
     //  woken up, is ready again before the next test needs it.
     if (self->lease_ns > 0 && session_state (session) == SESSION_LOST)
-        s_send_hello (self, session, false, clock_now_ns () + self->connect_timeout_ns);
+        fleet_send_hello (self, session, false, clock_now_ns () + self->connect_timeout_ns);
 }
 
 //  A pong: it must name our session, then it proves it; and it may
@@ -288,8 +250,10 @@ s_on_pong (fleet_t *self, session_t *session, const msg_pong_t *pong, int64_t re
         return;
     }
     session_heard (session, received_ns);
-    if (session_measuring (session))
-        session_clock_pong (session, pong, received_ns);
+    if (session_measuring (session) && session_clock_pong (session, pong, received_ns) == 1) {
+        self->measuring--;
+        fleet_clock_fill (self);
+    }
 }
 
 //  The fleet's own share of a message. Returns true if the message was
@@ -302,7 +266,7 @@ s_take (fleet_t *self, session_t *session, const msg_t *msg, int64_t received_ns
         //  A late answer to an earlier hello counts too: the agent opened
         //  the session it names.
         if (state != SESSION_READY)
-            s_on_welcome (session, &msg->u.welcome, received_ns);
+            fleet_on_welcome (self, session, &msg->u.welcome, received_ns);
         return true;
     }
     if (msg->type == MSG_PONG) {
@@ -321,7 +285,7 @@ s_take (fleet_t *self, session_t *session, const msg_t *msg, int64_t received_ns
             //  Busy may pass (see FLEET_BUSY_RETRY_NS); any other
             //  refusal is final.
             bool busy = streq (error->code, "busy");
-            session_set_state (session, busy? SESSION_CONNECTING: SESSION_FAILED, reason);
+            fleet_set_state (self, session, busy? SESSION_CONNECTING: SESSION_FAILED, reason);
             if (busy)
                 session_set_hello_retry_ns (session, received_ns + FLEET_BUSY_RETRY_NS);
             return true;
@@ -355,8 +319,8 @@ s_keepalives (fleet_t *self, int64_t now_ns)
 
 //  Look at every session: ready ones silent past the lease are lost,
 //  connecting ones whose hello cannot succeed have failed.
-static void
-s_check_sessions (fleet_t *self, int64_t now_ns)
+void
+fleet_check_sessions (fleet_t *self, int64_t now_ns)
 {
     if (now_ns < self->next_check_ns)
         return;
@@ -365,7 +329,7 @@ s_check_sessions (fleet_t *self, int64_t now_ns)
         session_t *session = self->sessions [i];
         session_state_t state = session_state (session);
         if (state == SESSION_CONNECTING)
-            s_check_hello (self, session, now_ns);
+            fleet_check_hello (self, session, now_ns);
         else
         if (state == SESSION_READY && self->lease_ns > 0
         &&  now_ns - session_last_heard_ns (session) > self->lease_ns) {
@@ -399,38 +363,75 @@ s_malformed (fleet_t *self, session_t *session, const char *reason)
     self->malformed_logged_ns = now_ns;
 }
 
-//  Read every frame waiting on one session and hand them on.
-static int
-s_drain (fleet_t *self, session_t *session, fleet_handler_fn *handler, void *arg)
+//  A monitor event: every session at its endpoint hears of it.
+static void
+s_on_event (fleet_t *self, uint16_t event, uint32_t value, const char *endpoint)
 {
-    zsock_t *sock = session_socket (session);
-    while (zsock_events (sock) & ZMQ_POLLIN) {
-        msg_t msg;
-        int64_t received_ns;
-        char err [256] = "";
-        int rc = session_recv (session, &msg, &received_ns, err, sizeof err);
-        if (rc == MSG_EVERSION) {
-            //  Another program answers on the endpoint (an agent of
-            //  another version, restarted there): a session we held is
-            //  lost, one we were opening failed.
-            char reason [MSG_TEXT_MAX + 1];
-            snprintf (reason, sizeof reason, "agent %s (%s): %s", session_name (session),
-                      session_endpoint (session), err);
-            if (session_state (session) == SESSION_READY)
-                fleet_declare_lost (self, session, reason);
-            else
-                session_set_state (session, SESSION_FAILED, reason);
-            continue;
-        }
-        if (rc != MSG_OK) {
-            s_malformed (self, session, err);
-            if (rc == -3)
-                break;
-            continue;
-        }
-        if (s_take (self, session, &msg, received_ns))
-            continue;
-        if (handler && handler (session, &msg, received_ns, arg))
+    uintptr_t first = (uintptr_t) zhashx_lookup (self->by_endpoint, endpoint);
+    for (size_t index = first? first - 1: SIZE_MAX; index != SIZE_MAX;
+         index = self->same_endpoint [index])
+        session_connection_event (self->sessions [index], event, value);
+}
+
+//  One frame from a session: decoded, and kept by the fleet or handed on.
+//  Returns 0, or -1 if the handler asked to stop.
+static int
+s_on_frame (fleet_t *self, session_t *session, zframe_t *frame, bool more, int64_t received_ns,
+            fleet_handler_fn *handler, void *arg)
+{
+    msg_t msg;
+    char err [256] = "";
+    int rc = msg_decode (zframe_data (frame), zframe_size (frame), &msg, err, sizeof err);
+    //  The agent's ROUTER sends one frame per message. More frames than
+    //  that is not our protocol.
+    if (more) {
+        snprintf (err, sizeof err, "message of several frames");
+        rc = MSG_EMALFORMED;
+    }
+    if (rc == MSG_EVERSION) {
+        //  Another program answers on the endpoint (an agent of another
+        //  version, restarted there): a session we held is lost, one we
+        //  were opening failed.
+        char reason [MSG_TEXT_MAX + 1];
+        snprintf (reason, sizeof reason, "agent %s (%s): %s", session_name (session),
+                  session_endpoint (session), err);
+        if (session_state (session) == SESSION_READY)
+            fleet_declare_lost (self, session, reason);
+        else
+            fleet_set_state (self, session, SESSION_FAILED, reason);
+        return 0;
+    }
+    if (rc != MSG_OK) {
+        s_malformed (self, session, err);
+        return 0;
+    }
+    if (s_take (self, session, &msg, received_ns))
+        return 0;
+    return handler && handler (session, &msg, received_ns, arg)? -1: 0;
+}
+
+//  Read what waits on the socket, within this wake's bound, and the
+//  monitor's events. Returns 0, or -1 if the handler asked to stop.
+static int
+s_drain (fleet_t *self, fleet_handler_fn *handler, void *arg)
+{
+    uint16_t event;
+    uint32_t value;
+    char endpoint [256];
+    while (fleetsock_event (self->sock, &event, &value, endpoint, sizeof endpoint))
+        s_on_event (self, event, value, endpoint);
+    size_t budget = FLEET_DRAIN_BASE + FLEET_DRAIN_PER_SESSION * self->count;
+    for (size_t n = 0; n < budget; n++) {
+        uint32_t id;
+        zframe_t *frame = NULL;
+        bool more = false;
+        if (fleetsock_recv (self->sock, &id, &frame, &more) == 0)
+            break;
+        int64_t received_ns = clock_now_ns ();
+        int rc = id < self->count?
+                 s_on_frame (self, self->sessions [id], frame, more, received_ns, handler, arg): 0;
+        zframe_destroy (&frame);
+        if (rc)
             return -1;
     }
     return 0;
@@ -460,21 +461,18 @@ fleet_poll (fleet_t *self, int64_t deadline_ns, fleet_handler_fn *handler, void 
     //  zmq_poll takes milliseconds; round up so that we never wake early
     //  and spin until the deadline.
     long timeout_ms = (long) ((wait_ns + NS_PER_MSEC - 1) / NS_PER_MSEC);
-    int ready = zmq_poll (self->items, (int) self->count, timeout_ms);
+    zmq_pollitem_t items [] = {
+        { .socket = fleetsock_handle (self->sock), .events = ZMQ_POLLIN },
+        { .socket = fleetsock_monitor_handle (self->sock), .events = ZMQ_POLLIN }
+    };
+    int ready = zmq_poll (items, 2, timeout_ms);
     if (ready < 0 && (errno == EINTR || s_interrupted) && !self->draining)
         return -1;
-    for (size_t n = 0; n < self->count && ready > 0; n++) {
-        size_t i = (self->next + n) % self->count;
-        if (!(self->items [i].revents & ZMQ_POLLIN))
-            continue;
-        ready--;
-        if (s_drain (self, self->sessions [i], handler, arg))
-            return -1;
-    }
-    self->next = self->count? (self->next + 1) % self->count: 0;
+    if (ready > 0 && s_drain (self, handler, arg))
+        return -1;
     int64_t now_ns = clock_now_ns ();
     s_keepalives (self, now_ns);
-    s_check_sessions (self, now_ns);
+    fleet_check_sessions (self, now_ns);
     return s_interrupted && !self->draining? -1: 0;
 }
 
@@ -484,70 +482,4 @@ fleet_broadcast (fleet_t *self, const msg_t *msg)
     for (size_t i = 0; i < self->count; i++)
         if (session_state (self->sessions [i]) == SESSION_READY)
             session_send (self->sessions [i], msg);
-}
-
-//  Count sessions of a set (NULL: the fleet) in a state.
-static size_t
-s_count_state (fleet_t *self, session_t **sessions, size_t count, session_state_t state)
-{
-    size_t found = 0;
-    for (size_t i = 0; i < (sessions? count: self->count); i++)
-        if (session_state (sessions? sessions [i]: self->sessions [i]) == state)
-            found++;
-    return found;
-}
-
-size_t
-fleet_hello (fleet_t *self, session_t **sessions, size_t count, bool probe,
-             int64_t timeout_ns, fleet_handler_fn *handler, void *arg)
-{
-    if (!sessions)
-        count = self->count;
-    self->connect_timeout_ns = timeout_ns;
-    int64_t deadline_ns = clock_now_ns () + timeout_ns;
-    //  Ready sessions are left alone, and one connecting already (lost,
-    //  and said hello to in the background) keeps its deadline.
-    for (size_t i = 0; i < count; i++) {
-        session_t *session = sessions? sessions [i]: self->sessions [i];
-        session_state_t state = session_state (session);
-        if (state != SESSION_READY && state != SESSION_CONNECTING)
-            s_send_hello (self, session, probe, deadline_ns);
-    }
-    //  The fleet's checks fail the sessions that cannot answer (a refused
-    //  key answers nothing at all; only the socket monitor says so).
-    while (s_count_state (self, sessions, count, SESSION_CONNECTING) > 0)
-        if (fleet_poll (self, deadline_ns, handler, arg)) {
-            //  Interrupted (the sessions still connecting fail now, with
-            //  that reason), or the handler asked to stop waiting.
-            self->next_check_ns = 0;
-            s_check_sessions (self, clock_now_ns ());
-            break;
-        }
-    return s_count_state (self, sessions, count, SESSION_READY);
-}
-
-//  Ready sessions whose clock measurement goes on.
-static size_t
-s_count_measuring (fleet_t *self)
-{
-    size_t found = 0;
-    for (size_t i = 0; i < self->count; i++)
-        if (session_state (self->sessions [i]) == SESSION_READY
-        &&  session_measuring (self->sessions [i]))
-            found++;
-    return found;
-}
-
-int
-fleet_sync_clocks (fleet_t *self, uint64_t pings, int64_t timeout_ns,
-                   fleet_handler_fn *handler, void *arg)
-{
-    for (size_t i = 0; i < self->count; i++)
-        if (session_state (self->sessions [i]) == SESSION_READY)
-            session_clock_begin (self->sessions [i], pings);
-    int64_t deadline_ns = clock_now_ns () + timeout_ns;
-    while (s_count_measuring (self) > 0 && clock_now_ns () < deadline_ns)
-        if (fleet_poll (self, deadline_ns, handler, arg))
-            break;
-    return s_count_measuring (self) == 0 && !s_interrupted? 0: -1;
 }

@@ -78,19 +78,27 @@ int fleet_poll (fleet_t *self, int64_t deadline_ns, fleet_handler_fn *handler, v
 
 //  Say hello (a probe: only ask, open no session) to every session of
 //  sessions[0..count) that is not ready (sessions NULL: the whole fleet)
-//  and wait up to timeout_ns for the answers; a session already waiting
-//  for an answer keeps its own deadline. Messages meanwhile go to
-//  handler. Sessions that answer become SESSION_READY with their info
-//  filled; the others SESSION_FAILED with the reason. Returns the number
-//  of those sessions that are ready.
+//  and wait up to timeout_ns for the answers of those never met. One
+//  known lost (lost, or failed an earlier hello) is said hello to again
+//  but not waited for, and one already waiting for an answer in the
+//  background keeps its own deadline: a lost agent costs a test no
+//  timeout, and one that answers is ready for the test after. Messages
+//  meanwhile go to handler. Sessions that answer become SESSION_READY
+//  with their info filled; the others SESSION_FAILED with the reason.
+//  Returns the number of those sessions that are ready.
 size_t fleet_hello (fleet_t *self, session_t **sessions, size_t count, bool probe,
                     int64_t timeout_ns, fleet_handler_fn *handler, void *arg);
 
-//  Measure the clock offset of every ready session in parallel, `pings`
-//  exchanges each, the best kept. Messages meanwhile go to handler.
-//  Sessions that do not finish within timeout_ns keep their previous
-//  figures. Returns 0 if all finished, -1 otherwise (or if interrupted).
-int fleet_sync_clocks (fleet_t *self, uint64_t pings, int64_t timeout_ns,
+//  Measure the clock offset of every ready session of sessions [0..count)
+//  (NULL: the whole fleet) whose offset was measured more than max_age_ns
+//  ago (0: all of them), `pings` exchanges each, the best kept. A few
+//  measurements run at once (FLEET_CLOCK_WINDOW), so that the round trips
+//  measure the network and not a queue of a thousand agents. Messages
+//  meanwhile go to handler. Sessions that do not finish within
+//  timeout_ns keep their previous figures. Returns 0 if all finished, -1
+//  otherwise (or if interrupted).
+int fleet_sync_clocks (fleet_t *self, session_t **sessions, size_t count, uint64_t pings,
+                       int64_t max_age_ns, int64_t timeout_ns,
                        fleet_handler_fn *handler, void *arg);
 
 //  Give up on a ready session now (the run engine's own watchdogs): it

@@ -5,6 +5,7 @@
     unpack each stream's histogram into in turn.
 */
 #include "latency.h"
+#include "aggregate.h"
 
 #include <msgpack.h>
 #include <stdlib.h>
@@ -85,24 +86,17 @@ latency_set_name (int set)
     return set >= 0 && set < LATENCY_SETS? names [set]: "?";
 }
 
-//  Which streams a merge takes: those of one agent, of one class, or all.
-typedef struct {
-    const char *agent;              //  NULL: any
-    int job_class;                  //  -1: any
-} s_filter_t;
-
 //  Merge the histograms of kind `set` (LATENCY_REQUESTS: reads and
-//  writes) of the streams filter takes into merged, using scratch.
-//  Returns 0, or -1 with a reason.
+//  writes) of streams[0..count) of job_class (-1: any) into merged,
+//  using scratch. Returns 0, or -1 with a reason.
 static int
-s_merge (const test_result_t *test, s_filter_t filter, int set, histogram_t *merged,
-         histogram_t *scratch, char *err, size_t errlen)
+s_merge (const stream_result_t *const *streams, size_t count, int job_class, int set,
+         histogram_t *merged, histogram_t *scratch, char *err, size_t errlen)
 {
     histogram_init (merged);
-    for (size_t s = 0; s < test->stream_count; s++) {
-        const stream_result_t *stream = &test->streams [s];
-        if ((filter.agent && strcmp (stream->agent, filter.agent) != 0)
-        ||  (filter.job_class >= 0 && stream->job_class != filter.job_class))
+    for (size_t s = 0; s < count; s++) {
+        const stream_result_t *stream = streams [s];
+        if (job_class >= 0 && stream->job_class != job_class)
             continue;
         for (int kind = 0; kind < MSG_LATENCY_KINDS; kind++) {
             if (kind != set && !(set == LATENCY_REQUESTS && kind != LATENCY_FSYNC))
@@ -137,28 +131,33 @@ latency_fill (test_result_t *test)
     if (!any)
         return 0;                   //  nothing measured: nothing to merge
 
+    //  The streams in agent order: each host's are a run found by a
+    //  binary search, not a pass over all of them per host.
+    const stream_result_t **streams = aggregate_streams_by_agent (test);
     histogram_t *merged = histogram_new ();
     histogram_t *scratch = histogram_new ();
+    size_t count = test->stream_count;
     char err [256];
     int rc = -1;
-    if (!merged || !scratch)
+    if (!streams || !merged || !scratch)
         goto done;
     for (int set = 0; set < LATENCY_SETS; set++) {
-        if (s_merge (test, (s_filter_t) { NULL, -1 }, set, merged, scratch, err, sizeof err))
+        if (s_merge (streams, count, -1, set, merged, scratch, err, sizeof err))
             goto done;
         latency_summarize (merged, &summary->latency [set]);
     }
-    if (s_merge (test, (s_filter_t) { NULL, CLASS_DISK }, LATENCY_REQUESTS, merged, scratch,
-                 err, sizeof err))
+    if (s_merge (streams, count, CLASS_DISK, LATENCY_REQUESTS, merged, scratch, err, sizeof err))
         goto done;
     latency_summarize (merged, &summary->disk.latency);
-    if (s_merge (test, (s_filter_t) { NULL, CLASS_NETWORK }, LATENCY_REQUESTS, merged,
-                 scratch, err, sizeof err))
+    if (s_merge (streams, count, CLASS_NETWORK, LATENCY_REQUESTS, merged, scratch,
+                 err, sizeof err))
         goto done;
     latency_summarize (merged, &summary->network.latency);
     for (size_t h = 0; h < test->host_count; h++) {
-        if (s_merge (test, (s_filter_t) { test->hosts [h].agent, -1 }, LATENCY_REQUESTS,
-                     merged, scratch, err, sizeof err))
+        size_t length;
+        size_t first = aggregate_agent_run (streams, count, test->hosts [h].agent, &length);
+        if (s_merge (streams + first, length, -1, LATENCY_REQUESTS, merged, scratch,
+                     err, sizeof err))
             goto done;
         latency_summarize (merged, &test->hosts [h].latency);
     }
@@ -169,6 +168,7 @@ done:
         for (size_t h = 0; h < test->host_count; h++)
             memset (&test->hosts [h].latency, 0, sizeof (test->hosts [h].latency));
     }
+    free (streams);
     histogram_destroy (&merged);
     histogram_destroy (&scratch);
     return rc;

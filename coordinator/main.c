@@ -58,6 +58,9 @@ s_run_keys_help (FILE *out)
     fprintf (out, "\n[agent NAME] options:\n");
     for (const opt_def_t *opt = scenario_agent_options; opt->name; opt++)
         s_print_option (opt, false, out);
+    fprintf (out, "\n[group NAME] options (a job whose agent is a group runs on every member):\n");
+    for (const opt_def_t *opt = scenario_group_options; opt->name; opt++)
+        s_print_option (opt, false, out);
     fprintf (out, "\n[job NAME] options (those marked * may stand in [global] as defaults):\n");
     for (const opt_def_t *opt = jobspec_options; opt->name; opt++)
         if (!(opt->flags & OPT_HEADER))     //  the name comes from the section header
@@ -97,7 +100,7 @@ s_check_keys (const scenario_t *scenario, char *err, size_t errlen)
 //  The flags of `iofleet run`.
 enum {
     RUN_AGENT, RUN_OUTPUT, RUN_ITERATIONS, RUN_JSON, RUN_KEYS, RUN_QUIET, RUN_PROGRESS,
-    RUN_UNITS, RUN_ON_LOST, RUN_LABEL, RUN_DB, RUN_NO_DB, RUN_CHECK
+    RUN_UNITS, RUN_ON_LOST, RUN_LABEL, RUN_DB, RUN_NO_DB, RUN_HOSTS, RUN_CHECK
 };
 static const cli_flag_t s_run_flags [] = {
     [RUN_AGENT] = { "agent", 0, "NAME=ENDPOINT",
@@ -122,6 +125,9 @@ static const cli_flag_t s_run_flags [] = {
     [RUN_DB] = { "db", 0, "FILE",
         "the archive each test is recorded in (default iofleet.db beside the results directory)" },
     [RUN_NO_DB] = { "no-db", 0, NULL, "record the run in no archive" },
+    [RUN_HOSTS] = { "hosts", 0, "FILE",
+        "agents' endpoints, one NAME ENDPOINT per line (# comments), for [group] members "
+        "and [agent] sections alike; --agent overrides it" },
     [RUN_CHECK] = { "check", 0, NULL,
         "check the scenario and print what it would run (tests, phases, jobs, agents, "
         "streams, bytes), then exit; no agent is contacted" },
@@ -151,6 +157,7 @@ s_cmd_run (int argc, char **argv)
     size_t agent_count = 0;
     const char *keys_dir = NULL;
     const char *on_lost = NULL;
+    const char *hosts_path = NULL;
     bool check_only = false;
     char err [1024];
     cli_args_t args;
@@ -189,6 +196,7 @@ s_cmd_run (int argc, char **argv)
                 break;
             case RUN_DB: options.db_path = optarg; break;
             case RUN_NO_DB: options.no_db = true; break;
+            case RUN_HOSTS: hosts_path = optarg; break;
             case RUN_CHECK: check_only = true; break;
             case RUN_UNITS:
                 options.units = aggregate_units_parse (optarg);
@@ -222,6 +230,10 @@ s_cmd_run (int argc, char **argv)
         return RUN_EXIT_USAGE;
     }
     int status = RUN_EXIT_USAGE;
+    if (hosts_path && scenario_load_hosts (scenario, hosts_path, err, sizeof err)) {
+        fprintf (stderr, "iofleet run: --hosts: %s\n", err);
+        goto done;
+    }
     for (size_t i = 0; i < agent_count; i++)
         if (scenario_set_agent (scenario, agents [i], err, sizeof err)) {
             fprintf (stderr, "iofleet run: %s\n", err);
@@ -340,7 +352,7 @@ s_cmd_ping (int argc, char **argv)
     //  so ping works on an agent that serves another coordinator.
     fleet_set_lease (fleet, "iofleet ping", 0, timeout_ns);
     fleet_hello (fleet, NULL, 0, true, timeout_ns, NULL, NULL);
-    fleet_sync_clocks (fleet, 9, timeout_ns, NULL, NULL);
+    fleet_sync_clocks (fleet, NULL, 0, 9, 0, timeout_ns, NULL, NULL);
 
     printf ("%-28s %-12s %-8s %-16s %-20s %-5s %-13s %-10s %s\n", "endpoint", "name",
             "version", "host", "kernel", "cpus", "clock offset", "rtt", "serving");

@@ -107,9 +107,10 @@ s_key_item (const opt_def_t *opt, const char *where, FILE *out)
 static const char *const s_scenario_description =
     "A scenario is an INI file that says which agents take part and what each of them "
     "does. Its sections are [global] (run options, and defaults for the job options "
-    "that allow it), [agent NAME] (where an agent listens) and [job NAME] (one job on "
-    "one agent). Every job belongs to a test; all jobs of a test start together on all "
-    "their agents, tests run one after another in file order, and a report row is a "
+    "that allow it), [agent NAME] (where an agent listens), [group NAME] (many agents "
+    "at once) and [job NAME] (one job on one agent, or on every member of a group). "
+    "Every job belongs to a test; all jobs of a test start together on all their "
+    "agents, tests run one after another in file order, and a report row is a "
     "test.\n\n"
     "Lines are KEY = VALUE; ; and # at the start of a line begin a comment, and so "
     "does ; after a blank. A key may be given once per section. Names (agents, jobs, "
@@ -121,6 +122,16 @@ static const char *const s_units =
     "or without B or iB, and decimals allowed (5.2G). Durations are a number with ns, "
     "us, ms, s, m or h; a bare number is seconds. Booleans are yes or no (or true/false, "
     "on/off, 1/0). Rates in the reports are MB/s, 10^6 bytes per second.";
+
+static const char *const s_group_text =
+    "A [group NAME] section names many agents at once. A job whose agent is a group runs "
+    "on every member: it becomes one job per member, named JOB.MEMBER, all in the job's "
+    "test, so that every member's streams start at one instant and are one report row. "
+    "In a job's path, src and dst, {agent} is the name of the job's agent (of each member, "
+    "for a job on a group): members that share a file system each get their own file. "
+    "Members without an endpoint pattern take theirs from [agent NAME] sections, from "
+    "iofleet run --hosts FILE (one NAME ENDPOINT a line, # comments) or from --agent; "
+    "each of these overrides the ones before it, the pattern first.";
 
 static const char *const s_scenario_example =
     "  [global]\n"
@@ -134,7 +145,16 @@ static const char *const s_scenario_example =
     "  agent = client\n"
     "  path = /data/iofleet/dd3\n"
     "  size = 5.2G\n"
-    "  streams = 3";
+    "  streams = 3\n"
+    "  \n"
+    "  [group clients]\n"
+    "  agents = c[01-64]\n"
+    "  endpoint = tcp://{name}.lab:7654\n"
+    "  \n"
+    "  [job dd64]\n"
+    "  agent = clients\n"
+    "  path = /mnt/share/dd-{agent}\n"
+    "  size = 16G";
 
 //  iofleet-scenario(5).
 static void
@@ -154,6 +174,10 @@ s_scenario (FILE *out)
     doc_roff_section (out, "AGENT SECTIONS");
     doc_roff_text (out, "An [agent NAME] section takes one key.");
     for (const opt_def_t *opt = scenario_agent_options; opt->name; opt++)
+        s_key_item (opt, NULL, out);
+    doc_roff_section (out, "GROUP SECTIONS");
+    doc_roff_text (out, s_group_text);
+    for (const opt_def_t *opt = scenario_group_options; opt->name; opt++)
         s_key_item (opt, NULL, out);
     doc_roff_section (out, "JOB OPTIONS");
     doc_roff_text (out, "These stand in a [job NAME] section; those marked so may also "

@@ -3,7 +3,10 @@
 
     Three significant figures, no decimals from 100 on: "1309", "44.5",
     "3.27". Several streams: "96" for one, "2x44.5" when they agree within
-    5%, else "30.1+27.0+28.4"; a stream without a rate is "-".
+    5%, else "30.1+27.0+28.4"; a stream without a rate is "-". A fleet's
+    streams that differ are too many to list: "256: 3.73..133, median
+    44.5" (count, min..max, median; ", 3 without" for streams without a
+    rate).
 */
 #include "aggregate.h"
 
@@ -21,6 +24,9 @@
 //  Rates below 1 MB/s still get three significant figures, but no more
 //  than this many decimals (0.000123 MB/s is a stalled stream, not data).
 #define RATE_DECIMALS_MAX 6
+
+//  Streams listed one by one at most; more are summarized.
+#define NOTATION_LIST_MAX 8
 
 //  Marks a figure that could not be computed, and a truncated list.
 #define NOTATION_NONE "-"
@@ -113,6 +119,21 @@ s_rates_equal (const double *rates_mbps, size_t count, double *mean_mbps)
     return true;
 }
 
+//  Many rates that differ, known of them finite: "256: 3.73..133, median
+//  44.5", with ", 3 without" for those without a rate.
+static void
+s_summary (const double *rates_mbps, size_t count, size_t known, char *buf, size_t buflen)
+{
+    aggregate_stats_t stats = aggregate_stats (rates_mbps, count);
+    char low [32], middle [32], high [32], without [48] = "";
+    s_format_rate (stats.min, true, low, sizeof (low));
+    s_format_rate (stats.median, true, middle, sizeof (middle));
+    s_format_rate (stats.max, true, high, sizeof (high));
+    if (known < count)
+        snprintf (without, sizeof (without), ", %zu without", count - known);
+    snprintf (buf, buflen, "%zu: %s..%s, median %s%s", count, low, high, middle, without);
+}
+
 //  Rates of several streams as engineers write them.
 void
 aggregate_notation (const double *rates_mbps, size_t count, char *buf, size_t buflen)
@@ -137,6 +158,9 @@ aggregate_notation (const double *rates_mbps, size_t count, char *buf, size_t bu
         s_format_rate (mean_mbps, true, rate, sizeof (rate));
         snprintf (buf, buflen, "%zux%s", count, rate);
     }
+    else
+    if (count > NOTATION_LIST_MAX)
+        s_summary (rates_mbps, count, known, buf, buflen);
     else {
         //  A list keeps its padding zeros ("30.1+27.0+28.4") so that its
         //  members read at one precision. A list too long for the buffer

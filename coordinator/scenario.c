@@ -14,12 +14,14 @@
     line is a wrong record. [global] may appear more than once, but a key
     may still be given only once across all of them.
 */
+#include "group.h"
 #include "scenario_rules.h"
 #include "../proto/clock.h"
 #include "../proto/inifile.h"
 #include "../proto/workload.h"
 
 #include <assert.h>
+#include <czmq.h>
 #include <ctype.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -33,66 +35,12 @@
 //  First capacity of the job and agent arrays; they double from there.
 #define FIRST_CAPACITY 8
 
-#define RUN_AT(f) offsetof (scenario_options_t, f)
-
-static const char *const s_on_lost_names [] = { "continue", "abort", NULL };
-
-const opt_def_t scenario_run_options [] = {
-    { .name = "iterations", .type = OPT_COUNT, .offset = RUN_AT (iterations),
-      .min = 1, .max = 1000, .default_text = "1",
-      .flags = OPT_GLOBAL,
-      .help = "runs of every test; the first is reported apart from the rest" },
-    { .name = "lead", .type = OPT_DURATION, .offset = RUN_AT (lead_ns),
-      .min = NS_PER_MSEC, .max = 60 * NS_PER_SEC, .default_text = "100ms",
-      .flags = OPT_GLOBAL,
-      .help = "least time between sending START and the start instant" },
-    { .name = "lease", .type = OPT_DURATION, .offset = RUN_AT (lease_ns),
-      .min = NS_PER_SEC, .max = 3600 * NS_PER_SEC, .default_text = "5s",
-      .flags = OPT_GLOBAL,
-      .help = "silence after which agent and coordinator give each other up" },
-    { .name = "connect_timeout", .type = OPT_DURATION, .offset = RUN_AT (connect_timeout_ns),
-      .min = 100 * NS_PER_MSEC, .max = 300 * NS_PER_SEC, .default_text = "5s",
-      .flags = OPT_GLOBAL,
-      .help = "how long the hello with each agent may take" },
-    { .name = "clock_pings", .type = OPT_COUNT, .offset = RUN_AT (clock_pings),
-      .min = 1, .max = 1000, .default_text = "9",
-      .flags = OPT_GLOBAL,
-      .help = "pings per clock measurement; the one with the smallest round trip is kept" },
-    { .name = "keys", .type = OPT_STRING, .offset = RUN_AT (keys_dir),
-      .capacity = sizeof (((scenario_options_t *) 0)->keys_dir),
-      .flags = OPT_GLOBAL,
-      .help = "directory of CURVE keys: ours and the agents' (iofleet keygen); --keys overrides" },
-    { .name = "on_lost", .type = OPT_ENUM, .offset = RUN_AT (on_lost),
-      .choices = s_on_lost_names, .default_text = "continue", .flags = OPT_GLOBAL,
-      .help = "an agent lost mid-test: continue (the others finish) or abort (stop the run); --on-lost overrides" },
-    { .name = NULL }
-};
-
-#define AGENT_AT(f) offsetof (scenario_agent_t, f)
-
-const opt_def_t scenario_agent_options [] = {
-    { .name = "endpoint", .type = OPT_STRING, .offset = AGENT_AT (endpoint),
-      .capacity = sizeof (((scenario_agent_t *) 0)->endpoint),
-      .help = "where the agent listens: tcp://HOST:PORT or ipc://PATH "
-              "(--agent NAME=ENDPOINT sets or overrides it)" },
-    { .name = NULL }
-};
-
-const opt_def_t *
-scenario_run_option (const char *name)
-{
-    for (const opt_def_t *opt = scenario_run_options; opt->name; opt++)
-        if (strcmp (opt->name, name) == 0)
-            return opt;
-    assert (false);
-    return NULL;
-}
-
 //  The kind of section the parser is in.
 typedef enum {
     S_SECTION_NONE,             //  before the first header
     S_SECTION_GLOBAL,           //  [global]
     S_SECTION_AGENT,            //  [agent NAME]
+    S_SECTION_GROUP,            //  [group NAME]
     S_SECTION_JOB               //  [job NAME]
 } s_section_t;
 
@@ -115,7 +63,6 @@ typedef struct {
     size_t run_option_count;    //  rows in scenario_run_options
     int *run_lines;             //  line of each run option in [global], 0 if not given
     s_default_t *defaults;      //  [global] value of each job option
-    size_t agent_capacity;      //  slots allocated in scenario->agents
     size_t job_capacity;        //  slots allocated in scenario->jobs
     bool failed;                //  an error is in err; stop
     char *err;                  //  where the first error goes
@@ -160,16 +107,6 @@ s_grow (void **array, size_t *capacity, size_t count, size_t item_size)
     return 0;
 }
 
-//  Index of the agent called name, or -1.
-static ssize_t
-s_agent_index (const scenario_t *self, const char *name)
-{
-    for (size_t i = 0; i < self->agent_count; i++)
-        if (strcmp (self->agents [i].name, name) == 0)
-            return (ssize_t) i;
-    return -1;
-}
-
 //  Index of the job called name, or -1.
 static ssize_t
 s_job_index (const scenario_t *self, const char *name)
@@ -188,23 +125,18 @@ static void
 s_agent_begin (s_parser_t *self, const char *header, const char *name)
 {
     scenario_t *scenario = self->scenario;
-    ssize_t first = s_agent_index (scenario, name);
-    if (first >= 0) {
-        s_fail (self, self->line, header, "defined twice (first at line %d)",
-                scenario->agents [first].line);
+    const scenario_agent_t *first = scenario_agent (scenario, name);
+    if (first) {
+        s_fail (self, self->line, header, "defined twice (first at line %d)", first->line);
         return;
     }
-    if (s_grow ((void **) &scenario->agents, &self->agent_capacity,
-                scenario->agent_count, sizeof (scenario_agent_t))) {
+    ssize_t index = scenario_agent_add (scenario, name, self->line);
+    if (index < 0) {
         s_fail (self, self->line, header, "out of memory");
         return;
     }
-    scenario_agent_t *agent = &scenario->agents [scenario->agent_count++];
-    memset (agent, 0, sizeof (*agent));
-    snprintf (agent->name, sizeof (agent->name), "%s", name);
-    agent->line = self->line;
     self->section = S_SECTION_AGENT;
-    self->current = scenario->agent_count - 1;
+    self->current = (size_t) index;
     self->endpoint_line = 0;
 }
 
@@ -291,15 +223,16 @@ s_section_begin (s_parser_t *self, char *text)
         return;
     }
     bool is_agent = strcmp (kind, "agent") == 0;
+    bool is_group = strcmp (kind, "group") == 0;
     bool is_job = strcmp (kind, "job") == 0;
-    if (!is_agent && !is_job) {
+    if (!is_agent && !is_group && !is_job) {
         s_fail (self, self->line, header,
-                "unknown section: use [global], [agent NAME] or [job NAME]");
+                "unknown section: use [global], [agent NAME], [group NAME] or [job NAME]");
         return;
     }
     if (name_len == 0) {
-        s_fail (self, self->line, header, is_agent? "an agent needs a name"
-                                                  : "a job needs a name");
+        s_fail (self, self->line, header, "%s needs a name",
+                is_agent? "an agent": is_group? "a group": "a job");
         return;
     }
     char reason [REASON_MAX];
@@ -309,6 +242,12 @@ s_section_begin (s_parser_t *self, char *text)
     }
     if (is_agent)
         s_agent_begin (self, header, name);
+    else
+    if (is_group) {
+        if (group_begin (self->scenario, name, self->line, reason, sizeof (reason)))
+            s_fail (self, self->line, header, "%s", reason);
+        self->section = S_SECTION_GROUP;
+    }
     else
         s_job_begin (self, header, name);
 }
@@ -348,8 +287,11 @@ s_fail_misplaced (s_parser_t *self, const char *name)
     if (is_run_option && self->section != S_SECTION_GLOBAL)
         s_fail (self, self->line, name, "a run option: it belongs in [global]");
     else
-    if (strcmp (name, "endpoint") == 0 && self->section != S_SECTION_AGENT)
-        s_fail (self, self->line, name, "belongs in an [agent NAME] section");
+    if (strcmp (name, "endpoint") == 0)
+        s_fail (self, self->line, name, "belongs in an [agent NAME] or [group NAME] section");
+    else
+    if (strcmp (name, "agents") == 0)
+        s_fail (self, self->line, name, "belongs in a [group NAME] section");
     else
     if (job_option && (job_option->flags & OPT_HEADER))
         s_fail (self, self->line, name, "comes from the section header, [job NAME]");
@@ -361,6 +303,10 @@ s_fail_misplaced (s_parser_t *self, const char *name)
     if (job_option && self->section == S_SECTION_AGENT)
         s_fail (self, self->line, name, "a job option: an [agent NAME] section "
                 "takes only endpoint");
+    else
+    if (job_option && self->section == S_SECTION_GROUP)
+        s_fail (self, self->line, name, "a job option: a [group NAME] section "
+                "takes agents and endpoint");
     else
         s_fail (self, self->line, name, "unknown key");
 }
@@ -454,6 +400,19 @@ s_agent_key (s_parser_t *self, const char *name, const char *value)
     self->endpoint_line = self->line;
 }
 
+//  A key in [group NAME]: agents or endpoint (coordinator/group.c).
+static void
+s_group_key (s_parser_t *self, const char *name, const char *value)
+{
+    char reason [REASON_MAX];
+    int rc = group_key (self->scenario, name, value, self->line, reason, sizeof (reason));
+    if (rc > 0)
+        s_fail_misplaced (self, name);
+    else
+    if (rc < 0)
+        s_fail (self, self->line, name, "%s", reason);
+}
+
 //  A key in [job NAME]: any job option but the header's.
 static void
 s_job_key (s_parser_t *self, const char *name, const char *value)
@@ -488,6 +447,9 @@ s_on_key (void *user, int line, const char *name, const char *value)
             break;
         case S_SECTION_AGENT:
             s_agent_key (self, name, value);
+            break;
+        case S_SECTION_GROUP:
+            s_group_key (self, name, value);
             break;
         case S_SECTION_JOB:
             s_job_key (self, name, value);
@@ -546,7 +508,7 @@ s_finish_jobs (s_parser_t *self)
             snprintf (job->spec.test, sizeof (job->spec.test), "%s", job->spec.name);
         if (job->spec.agent [0] == 0)
             s_fail (self, job->line, "agent", "[job %s] needs agent = NAME, "
-                    "the name of an [agent NAME] section", job->spec.name);
+                    "the name of an [agent NAME] or [group NAME] section", job->spec.name);
     }
 }
 
@@ -651,6 +613,8 @@ scenario_load (const char *path, char *err, size_t errlen)
         parser.failed = true;
     if (!parser.failed)
         s_finish_jobs (&parser);
+    if (!parser.failed && group_expand (self, err, errlen))
+        parser.failed = true;
     if (!parser.failed)
         s_build_tests (&parser);
     if (parser.failed)
@@ -675,10 +639,15 @@ scenario_destroy (scenario_t **self_p)
         free (self->tests [t].jobs);
     for (size_t j = 0; j < self->job_count; j++)
         free (self->jobs [j].option_lines);
+    for (size_t g = 0; g < self->group_count; g++)
+        free (self->groups [g].members);
+    free (self->groups);
     free (self->tests);
     free (self->jobs);
     free (self->text);
     free (self->agents);
+    zhashx_t *index = (zhashx_t *) self->agent_index;
+    zhashx_destroy (&index);
     free (self);
     *self_p = NULL;
 }

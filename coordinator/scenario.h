@@ -1,11 +1,13 @@
 /*  coordinator/scenario.h: a scenario file, parsed and checked.
 
     Sections: [global] (run options, and defaults for every job option
-    flagged OPT_GLOBAL), [agent NAME] (endpoint = ...), [job NAME] (job
-    options from proto/jobspec.c's table). Every job belongs to a test
-    (test = NAME, default: the job's own name); tests run in the order
-    their first job appears. Every error names file:line: key: reason and
-    means nothing is started.
+    flagged OPT_GLOBAL), [agent NAME] (endpoint = ...), [group NAME]
+    (agents = c[01-64], endpoint = a pattern; coordinator/group.h), [job
+    NAME] (job options from proto/jobspec.c's table). Every job belongs to
+    a test (test = NAME, default: the job's own name); tests run in the
+    order their first job appears. A job on a group is one job per member,
+    each named JOB.MEMBER, all in the job's test. Every error names
+    file:line: key: reason and means nothing is started.
 */
 #ifndef IOFLEET_SCENARIO_H
 #define IOFLEET_SCENARIO_H
@@ -15,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define SCENARIO_ENDPOINT_MAX 255
 
@@ -34,6 +37,7 @@ typedef struct {
     int64_t lease_ns;               //  silence after which either side gives the other up
     int64_t connect_timeout_ns;     //  how long hello may take
     uint64_t clock_pings;           //  pings per clock measurement; the best is kept
+    int64_t clock_refresh_ns;       //  offsets older than this are measured again before a phase
     char keys_dir [JOB_PATH_MAX + 1];   //  keys = DIR: CURVE keys (proto/keys.h), "" for none
     int on_lost;                    //  scenario_on_lost_t: what a lost agent does to the run
 } scenario_options_t;
@@ -51,13 +55,31 @@ extern const opt_def_t scenario_run_options [];
 const opt_def_t *scenario_run_option (const char *name);
 
 typedef struct {
-    char name [JOB_NAME_MAX + 1];               //  [agent NAME]
+    char name [JOB_NAME_MAX + 1];               //  [agent NAME], or a group's member
     char endpoint [SCENARIO_ENDPOINT_MAX + 1];  //  tcp://host:port
-    int line;                                   //  line of the section, 0 if from --agent
+    int line;                                   //  line of the section (of a group's agents
+                                                //  key), 0 if from --agent or --hosts
+    size_t group;                               //  1 + the group that named it first, 0 none
 } scenario_agent_t;
 
 //  The keys of an [agent NAME] section (offsets into scenario_agent_t).
 extern const opt_def_t scenario_agent_options [];
+
+//  A [group NAME] section: agents named by list and ranges, their
+//  endpoints from a pattern (coordinator/group.h has the syntax).
+typedef struct {
+    char name [JOB_NAME_MAX + 1];               //  [group NAME]
+    char agents [SCENARIO_LINE_MAX + 1];        //  agents = as written
+    char endpoint [SCENARIO_ENDPOINT_MAX + 1];  //  endpoint = pattern, "" for none
+    int line;                                   //  line of the header
+    int agents_line;                            //  line of agents =, 0 if not given
+    int endpoint_line;                          //  line of endpoint =, 0 if not given
+    size_t *members;                            //  indexes into scenario_t.agents, in order
+    size_t member_count;
+} scenario_group_t;
+
+//  The keys of a [group NAME] section (offsets into scenario_group_t).
+extern const opt_def_t scenario_group_options [];
 
 typedef struct {
     jobspec_t spec;                 //  every option, defaults applied
@@ -80,9 +102,13 @@ typedef struct {
     char *text;                     //  the file's bytes as read, NUL-terminated
     size_t text_length;             //  bytes in text, at most SCENARIO_FILE_MAX
     scenario_options_t options;
-    scenario_agent_t *agents;       //  in file order, then --agent additions
-    size_t agent_count;
-    scenario_job_t *jobs;           //  in file order
+    scenario_agent_t *agents;       //  in file order, group members, then --hosts and
+    size_t agent_count;             //  --agent additions
+    size_t agent_capacity;          //  slots allocated
+    struct _zhashx_t *agent_index;  //  name -> 1 + index in agents
+    scenario_group_t *groups;       //  in file order
+    size_t group_count;
+    scenario_job_t *jobs;           //  in file order, a job on a group one per member
     size_t job_count;
     scenario_test_t *tests;         //  in order of first appearance
     size_t test_count;
@@ -99,6 +125,15 @@ scenario_t *scenario_load (const char *path, char *err, size_t errlen);
 //  or adds the agent. Returns 0, or -1 with a reason in err.
 int scenario_set_agent (scenario_t *self, const char *assignment, char *err, size_t errlen);
 
+//  Apply --hosts FILE: one NAME ENDPOINT per line, # comments; each sets
+//  the endpoint of agent NAME or adds the agent (coordinator/group.c).
+//  Returns 0, or -1 with "FILE:line: NAME: reason" in err.
+int scenario_load_hosts (scenario_t *self, const char *path, char *err, size_t errlen);
+
+//  Add agent name (line: where it was named, 0 for the command line), or
+//  find it if it is there. Returns its index, or -1 if memory ran out.
+ssize_t scenario_agent_add (scenario_t *self, const char *name, int line);
+
 //  Final checks: at least one job; every job's agent exists and has an
 //  endpoint; the workload's required options are set (write: path, size).
 //  Returns 0, or -1 with "file:line: key: reason" in err.
@@ -111,6 +146,9 @@ int scenario_key_line (const scenario_job_t *job, const char *key);
 
 //  Find an agent by name, or NULL.
 const scenario_agent_t *scenario_agent (const scenario_t *self, const char *name);
+
+//  Find a group by name, or NULL.
+const scenario_group_t *scenario_group (const scenario_t *self, const char *name);
 
 //  Destroy a scenario; safe on NULL, nulls the caller's pointer.
 void scenario_destroy (scenario_t **self_p);

@@ -13,6 +13,7 @@
 #include "../proto/workload.h"
 
 #include <assert.h>
+#include <czmq.h>
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -135,6 +136,60 @@ scenario_check_endpoint (const char *endpoint, char *reason, size_t reasonlen)
 
 
 //  --------------------------------------------------------------------
+//  Agents
+
+//  Agents are found by name through an index, so that a fleet's scenario
+//  is not read in time that grows with the square of its agents.
+ssize_t
+scenario_agent_add (scenario_t *self, const char *name, int line)
+{
+    const scenario_agent_t *known = scenario_agent (self, name);
+    if (known)
+        return known - self->agents;
+    if (!self->agent_index && !(self->agent_index = (struct _zhashx_t *) zhashx_new ()))
+        return -1;
+    if (self->agent_count == self->agent_capacity) {
+        size_t capacity = self->agent_capacity? self->agent_capacity * 2: 8;
+        scenario_agent_t *grown = realloc (self->agents, capacity * sizeof *grown);
+        if (!grown)
+            return -1;
+        self->agents = grown;
+        self->agent_capacity = capacity;
+    }
+    size_t index = self->agent_count;
+    scenario_agent_t *agent = &self->agents [index];
+    memset (agent, 0, sizeof *agent);
+    snprintf (agent->name, sizeof agent->name, "%s", name);
+    agent->line = line;
+    if (zhashx_insert ((zhashx_t *) self->agent_index, agent->name,
+                       (void *) (uintptr_t) (index + 1)))
+        return -1;
+    self->agent_count++;
+    return (ssize_t) index;
+}
+
+//  An agent by name.
+const scenario_agent_t *
+scenario_agent (const scenario_t *self, const char *name)
+{
+    assert (self);
+    assert (name);
+    uintptr_t found = self->agent_index?
+                      (uintptr_t) zhashx_lookup ((zhashx_t *) self->agent_index, name): 0;
+    return found? &self->agents [found - 1]: NULL;
+}
+
+//  A group by name: groups are few (each one a section), so a pass.
+const scenario_group_t *
+scenario_group (const scenario_t *self, const char *name)
+{
+    for (size_t g = 0; g < self->group_count; g++)
+        if (strcmp (self->groups [g].name, name) == 0)
+            return &self->groups [g];
+    return NULL;
+}
+
+//  --------------------------------------------------------------------
 //  The command line
 
 int
@@ -161,20 +216,10 @@ scenario_set_agent (scenario_t *self, const char *assignment, char *err, size_t 
     snprintf (name, sizeof (name), "%.*s", (int) name_len, assignment);
 
     //  A section of that name keeps its line: it still names the agent.
-    const scenario_agent_t *known = scenario_agent (self, name);
-    ssize_t index = known? known - self->agents: -1;
+    ssize_t index = scenario_agent_add (self, name, 0);
     if (index < 0) {
-        scenario_agent_t *grown = realloc (self->agents,
-                                           (self->agent_count + 1) * sizeof (scenario_agent_t));
-        if (!grown) {
-            snprintf (err, errlen, "--agent %s: out of memory", quoted.text);
-            return -1;
-        }
-        self->agents = grown;
-        index = (ssize_t) self->agent_count++;
-        memset (&self->agents [index], 0, sizeof (scenario_agent_t));
-        snprintf (self->agents [index].name, sizeof (self->agents [index].name), "%s", name);
-        self->agents [index].line = 0;
+        snprintf (err, errlen, "--agent %s: out of memory", quoted.text);
+        return -1;
     }
     snprintf (self->agents [index].endpoint, sizeof (self->agents [index].endpoint),
               "%s", endpoint);
@@ -318,8 +363,18 @@ s_jobs_collide (const jobspec_t *earlier, const jobspec_t *later, char *file, si
 static int
 s_check_test (const scenario_t *self, const scenario_test_t *test, char *err, size_t errlen)
 {
+    //  Only jobs on one agent can collide: each job is compared with the
+    //  earlier ones of its agent, found through a chain (previous), so
+    //  that a test on a thousand agents is not a million comparisons.
+    size_t *previous = calloc (test->job_count + 1, sizeof (size_t));
+    zhashx_t *last = zhashx_new ();
+    int rc = 0;
+    if (!previous || !last) {
+        scenario_error (err, errlen, self->path, 0, NULL, "out of memory");
+        rc = -1;
+    }
     const scenario_job_t *phased = NULL;
-    for (size_t b = 0; b < test->job_count; b++) {
+    for (size_t b = 0; rc == 0 && b < test->job_count; b++) {
         const scenario_job_t *later = &self->jobs [test->jobs [b]];
         const workload_desc_t *desc = workload_desc (later->spec.workload);
         if (desc->stream_results) {
@@ -329,33 +384,39 @@ s_check_test (const scenario_t *self, const scenario_test_t *test, char *err, si
                 const char *x = workload_phase_name (first, p), *y = workload_phase_name (desc, p);
                 same = (!x && !y) || (x && y && strcmp (x, y) == 0);
             }
-            if (!same)
-                return s_job_error (self, later, "workload", err, errlen,
-                                    "[job %s] (%s) and [job %s] (line %d, %s) have other phases; "
-                                    "the jobs of test %s must run the same phases",
-                                    later->spec.name, desc->name, phased->spec.name, phased->line,
-                                    workload_desc (phased->spec.workload)->name, test->name);
+            if (!same) {
+                rc = s_job_error (self, later, "workload", err, errlen,
+                                  "[job %s] (%s) and [job %s] (line %d, %s) have other phases; "
+                                  "the jobs of test %s must run the same phases",
+                                  later->spec.name, desc->name, phased->spec.name, phased->line,
+                                  workload_desc (phased->spec.workload)->name, test->name);
+                break;
+            }
             if (!phased)
                 phased = later;
         }
-        for (size_t a = 0; a < b; a++) {
+        uintptr_t before = (uintptr_t) zhashx_lookup (last, later->spec.agent);
+        previous [b] = before? before - 1: SIZE_MAX;
+        zhashx_update (last, later->spec.agent, (void *) (uintptr_t) (b + 1));
+        for (size_t a = previous [b]; a != SIZE_MAX; a = previous [a]) {
             const scenario_job_t *earlier = &self->jobs [test->jobs [a]];
-            if (strcmp (earlier->spec.agent, later->spec.agent) != 0)
-                continue;
             char file [JOB_PATH_MAX + 1];
             const char *option = s_jobs_collide (&earlier->spec, &later->spec, file, sizeof (file));
             if (!option)
                 continue;
             scenario_quote_t quoted;
-            return s_job_error (self, later, option, err, errlen,
-                                "[job %s] and [job %s] (line %d) both use %s on agent %s in "
-                                "test %s, and one of them writes it",
-                                later->spec.name, earlier->spec.name, earlier->line,
-                                scenario_quote (&quoted, file, strlen (file)),
-                                later->spec.agent, test->name);
+            rc = s_job_error (self, later, option, err, errlen,
+                              "[job %s] and [job %s] (line %d) both use %s on agent %s in "
+                              "test %s, and one of them writes it",
+                              later->spec.name, earlier->spec.name, earlier->line,
+                              scenario_quote (&quoted, file, strlen (file)),
+                              later->spec.agent, test->name);
+            break;
         }
     }
-    return 0;
+    free (previous);
+    zhashx_destroy (&last);
+    return rc;
 }
 
 //  The checks once the file and the command line have had their say.
@@ -369,6 +430,13 @@ scenario_check (const scenario_t *self, char *err, size_t errlen)
     }
     for (size_t i = 0; i < self->agent_count; i++) {
         const scenario_agent_t *agent = &self->agents [i];
+        if (agent->endpoint [0] == 0 && agent->group) {
+            scenario_error (err, errlen, self->path, agent->line, "agents",
+                            "member %s of [group %s] has no endpoint: give the group an "
+                            "endpoint = pattern, --hosts FILE or --agent %s=ENDPOINT",
+                            agent->name, self->groups [agent->group - 1].name, agent->name);
+            return -1;
+        }
         if (agent->endpoint [0] == 0) {
             scenario_error (err, errlen, self->path, agent->line, "endpoint",
                            "[agent %s] has no endpoint and no --agent %s=ENDPOINT was given",
@@ -380,8 +448,9 @@ scenario_check (const scenario_t *self, char *err, size_t errlen)
         const scenario_job_t *job = &self->jobs [j];
         if (!scenario_agent (self, job->spec.agent)) {
             return s_job_error (self, job, "agent", err, errlen,
-                                "no [agent %s] section and no --agent %s=ENDPOINT",
-                                job->spec.agent, job->spec.agent);
+                                "no [agent %s] or [group %s] section, and no --agent "
+                                "%s=ENDPOINT", job->spec.agent, job->spec.agent,
+                                job->spec.agent);
         }
         if (s_check_workload (self, job, err, errlen))
             return -1;
@@ -392,16 +461,4 @@ scenario_check (const scenario_t *self, char *err, size_t errlen)
     return 0;
 }
 
-
-//  An agent by name.
-const scenario_agent_t *
-scenario_agent (const scenario_t *self, const char *name)
-{
-    assert (self);
-    assert (name);
-    for (size_t i = 0; i < self->agent_count; i++)
-        if (strcmp (self->agents [i].name, name) == 0)
-            return &self->agents [i];
-    return NULL;
-}
 

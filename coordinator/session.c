@@ -8,9 +8,9 @@
 struct _session_t {
     char name [JOB_NAME_MAX + 1];           //  agent name in the scenario
     char endpoint [256];                    //  where it listens
-    zsock_t *dealer;                        //  our one socket to it
+    fleetsock_t *sock;                      //  the fleet's socket (borrowed)
+    uint32_t id;                            //  our peer id on it: the index in the fleet
     bool secure;                            //  CURVE client (--keys)
-    zsock_t *monitor;                       //  handshake events of dealer
     bool connected;                         //  a TCP connection came up
     bool handshake_ok;                      //  a handshake succeeded since
     bool handshake_definitive;              //  the agent refused us: give up
@@ -22,38 +22,20 @@ struct _session_t {
     int64_t last_heard_ns;                  //  when it last proved our session
     uint64_t session_id;                    //  the agent's id for our session, from WELCOME
     uint32_t generation;                    //  WELCOMEs taken: each one a session of its own
-    size_t index;                           //  place in the fleet
     int64_t hello_deadline_ns;              //  while connecting: when the hello gives up
     int64_t hello_retry_ns;                 //  refused as busy: when to ask again
+    uint32_t hello_round;                   //  the fleet_hello waiting for it, 0 none
     uint32_t ping_seq;                      //  sequence number of the ping in flight
     uint64_t pings;                         //  exchanges the measurement wants, 0 when none runs
     uint64_t pongs;                         //  pongs of the current measurement
     int64_t best_rtt_ns;                    //  smallest round trip so far, -1 none
     int64_t best_offset_ns;                 //  offset measured with it
+    int64_t measured_ns;                    //  when the last measurement completed, 0 never
 };
 
-//  Watch the dealer's connections and handshakes through a PAIR socket,
-//  so that a refusal, which a CURVE client otherwise sees as silence,
-//  becomes a reason. Returns 0 or -1.
-static int
-s_monitor_start (session_t *self)
-{
-    char monitor_endpoint [64];
-    snprintf (monitor_endpoint, sizeof monitor_endpoint, "inproc://iofleet-monitor-%p", (void *) self);
-    int events = ZMQ_EVENT_CONNECTED | ZMQ_EVENT_DISCONNECTED
-               | ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_HANDSHAKE_FAILED_AUTH
-               | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL | ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL;
-    if (zmq_socket_monitor (zsock_resolve (self->dealer), monitor_endpoint, events) == -1)
-        return -1;
-    self->monitor = zsock_new (ZMQ_PAIR);
-    if (!self->monitor || zsock_connect (self->monitor, "%s", monitor_endpoint) == -1)
-        return -1;
-    return 0;
-}
-
 session_t *
-session_new (const char *name, const char *endpoint, keys_t *keys,
-             char *err, size_t errlen)
+session_new (const char *name, const char *endpoint, size_t index, fleetsock_t *sock,
+             keys_t *keys, char *err, size_t errlen)
 {
     session_t *self = (session_t *) zmalloc (sizeof (session_t));
     msg_strcpy (self->name, name, sizeof self->name);
@@ -61,22 +43,9 @@ session_new (const char *name, const char *endpoint, keys_t *keys,
     msg_strcpy (self->info.name, name, sizeof self->info.name);
     msg_strcpy (self->info.endpoint, endpoint, sizeof self->info.endpoint);
     self->best_rtt_ns = -1;
-
-    self->dealer = zsock_new (ZMQ_DEALER);
-    if (!self->dealer) {
-        snprintf (err, errlen, "agent %s: cannot create a socket", name);
-        goto fail;
-    }
-    //  Never block on a dead agent: sends fail instead of waiting, a last
-    //  BYE gets half a second to leave at exit and no more, frames larger
-    //  than the protocol allows are dropped by libzmq before they reach the
-    //  decoder. ZMTP heartbeats keep idle connections honest both ways.
-    zsock_set_sndtimeo (self->dealer, 0);
-    zsock_set_linger (self->dealer, 500);
-    zsock_set_maxmsgsize (self->dealer, MSG_FRAME_MAX);
-    zsock_set_heartbeat_ivl (self->dealer, 1000);
-    zsock_set_heartbeat_timeout (self->dealer, 5000);
-    zsock_set_reconnect_ivl (self->dealer, 200);
+    self->sock = sock;
+    self->id = (uint32_t) index;
+    const uint8_t *server_key = NULL;
     if (keys) {
         char reason [MSG_TEXT_MAX + 1];
         zcert_t *agent_cert = keys_peer (keys, name, reason, sizeof reason);
@@ -84,18 +53,12 @@ session_new (const char *name, const char *endpoint, keys_t *keys,
             snprintf (err, errlen, "agent %s: %s", name, reason);
             goto fail;
         }
-        zcert_apply (keys_own (keys), self->dealer);
-        zsock_set_curve_serverkey_bin (self->dealer, zcert_public_key (agent_cert));
+        server_key = zcert_public_key (agent_cert);
         self->secure = true;
     }
-    if (s_monitor_start (self)) {
-        snprintf (err, errlen, "agent %s: cannot monitor the socket: %s",
-                  name, zmq_strerror (zmq_errno ()));
-        goto fail;
-    }
-    if (zsock_connect (self->dealer, "%s", endpoint)) {
-        snprintf (err, errlen, "agent %s: cannot connect to '%s': %s",
-                  name, endpoint, zmq_strerror (zmq_errno ()));
+    char reason [MSG_TEXT_MAX + 1];
+    if (fleetsock_connect (sock, self->id, endpoint, server_key, reason, sizeof reason)) {
+        snprintf (err, errlen, "agent %s: %s", name, reason);
         goto fail;
     }
     return self;
@@ -111,19 +74,9 @@ session_destroy (session_t **self_p)
     assert (self_p);
     session_t *self = *self_p;
     if (self) {
-        if (self->monitor && self->dealer)
-            zmq_socket_monitor (zsock_resolve (self->dealer), NULL, 0);
-        zsock_destroy (&self->monitor);
-        zsock_destroy (&self->dealer);
         free (self);
         *self_p = NULL;
     }
-}
-
-zsock_t *
-session_socket (session_t *self)
-{
-    return self->dealer;
 }
 
 int
@@ -133,35 +86,8 @@ session_send (session_t *self, const msg_t *msg)
     size_t size;
     if (msg_encode (msg, &data, &size))
         return -1;
-    zframe_t *frame = zframe_new (data, size);
+    int rc = fleetsock_send (self->sock, self->id, data, size);
     free (data);
-    if (!frame)
-        return -1;
-    int rc = zframe_send (&frame, self->dealer, ZFRAME_DONTWAIT);
-    zframe_destroy (&frame);
-    return rc;
-}
-
-int
-session_recv (session_t *self, msg_t *msg, int64_t *received_ns, char *err, size_t errlen)
-{
-    zframe_t *frame = zframe_recv (self->dealer);
-    *received_ns = clock_now_ns ();
-    if (!frame) {
-        snprintf (err, errlen, "receive failed");
-        return -3;
-    }
-    //  A DEALER delivers what the agent's ROUTER sent: one frame per
-    //  message. More frames than that is not our protocol.
-    bool more = zframe_more (frame);
-    int rc = msg_decode (zframe_data (frame), zframe_size (frame), msg, err, errlen);
-    zframe_destroy (&frame);
-    if (more) {
-        zmsg_t *rest = zmsg_recv (self->dealer);
-        zmsg_destroy (&rest);
-        snprintf (err, errlen, "message of several frames");
-        rc = MSG_EMALFORMED;
-    }
     return rc;
 }
 
@@ -177,10 +103,8 @@ session_take_welcome (session_t *self, const msg_welcome_t *welcome, int64_t rec
     msg_strcpy (self->reported_name, welcome->name, sizeof self->reported_name);
     self->session_id = welcome->session_id;
     self->generation++;
+    self->measured_ns = 0;          //  a new session is measured anew
     self->last_heard_ns = received_ns;
-    //  A ready session keeps the coordinator the agent serves as its
-    //  reason (`iofleet ping` shows it).
-    session_set_state (self, SESSION_READY, welcome->serving);
 }
 
 int
@@ -243,6 +167,18 @@ session_measuring (session_t *self)
     return self->pings > 0;
 }
 
+void
+session_clock_stop (session_t *self)
+{
+    self->pings = 0;
+}
+
+int64_t
+session_measured_ns (session_t *self)
+{
+    return self->measured_ns;
+}
+
 int
 session_clock_pong (session_t *self, const msg_pong_t *pong, int64_t received_ns)
 {
@@ -266,6 +202,7 @@ session_clock_pong (session_t *self, const msg_pong_t *pong, int64_t received_ns
     self->pings = 0;
     self->info.clock_offset_ns = self->best_offset_ns;
     self->info.clock_rtt_ns = self->best_rtt_ns;
+    self->measured_ns = received_ns;
     return 1;
 }
 
@@ -333,13 +270,7 @@ session_generation (session_t *self)
 size_t
 session_index (session_t *self)
 {
-    return self->index;
-}
-
-void
-session_set_index (session_t *self, size_t index)
-{
-    self->index = index;
+    return self->id;
 }
 
 int64_t
@@ -366,6 +297,18 @@ session_set_hello_retry_ns (session_t *self, int64_t retry_ns)
     self->hello_retry_ns = retry_ns;
 }
 
+uint32_t
+session_hello_round (session_t *self)
+{
+    return self->hello_round;
+}
+
+void
+session_set_hello_round (session_t *self, uint32_t round)
+{
+    self->hello_round = round;
+}
+
 int64_t
 session_offset_ns (session_t *self)
 {
@@ -379,8 +322,8 @@ session_uncertainty_ns (session_t *self)
 }
 
 //  Take one monitor event into the session's view of the handshake.
-static void
-s_monitor_event (session_t *self, uint16_t event, uint32_t value)
+void
+session_connection_event (session_t *self, uint16_t event, uint32_t value)
 {
     const char *what = NULL;
     switch (event) {
@@ -451,20 +394,6 @@ s_monitor_event (session_t *self, uint16_t event, uint32_t value)
 const char *
 session_handshake_error (session_t *self, bool *definitive)
 {
-    while (self->monitor && (zsock_events (self->monitor) & ZMQ_POLLIN)) {
-        zmsg_t *event = zmsg_recv (self->monitor);
-        if (!event)
-            break;
-        zframe_t *head = zmsg_first (event);
-        if (head && zframe_size (head) == 6) {
-            uint16_t event_id;
-            uint32_t value;
-            memcpy (&event_id, zframe_data (head), sizeof event_id);
-            memcpy (&value, zframe_data (head) + 2, sizeof value);
-            s_monitor_event (self, event_id, value);
-        }
-        zmsg_destroy (&event);
-    }
     if (definitive)
         *definitive = self->handshake_definitive;
     return self->handshake_error;

@@ -1,16 +1,18 @@
 /*  coordinator/session.h: the coordinator's side of one agent.
 
-    A session owns one DEALER socket connected to one agent, what the agent
-    said about itself, the best clock measurement so far and when the agent
-    was last heard. It knows nothing of tests: the fleet (fleet.h) drives
-    many sessions from one poll loop, and the run engine drives the fleet.
+    A session is one agent's connection on the fleet's one socket
+    (fleetsock.h), what the agent said about itself, the best clock
+    measurement so far and when the agent was last heard. It knows nothing
+    of tests: the fleet (fleet.h) drives every session from one poll loop
+    and sets their states, and the run engine drives the fleet.
 */
 #ifndef IOFLEET_SESSION_H
 #define IOFLEET_SESSION_H
 
+#include "fleetsock.h"
+#include "results.h"
 #include "../proto/keys.h"
 #include "../proto/msg.h"
-#include "results.h"
 
 #include <czmq.h>
 
@@ -24,43 +26,40 @@ typedef enum {
 
 typedef struct _session_t session_t;
 
-//  Create a session for agent `name` at `endpoint` and connect (the
-//  connection itself happens in the background). With keys, the socket
-//  is a CURVE client with our own pair from keys and the agent's public
-//  key found in keys under the agent's name (keys_peer); keys may be
-//  NULL. Returns NULL with a reason in err if the endpoint is not valid
-//  or the agent's key is missing.
-session_t *session_new (const char *name, const char *endpoint, keys_t *keys,
-                        char *err, size_t errlen);
+//  Create session `index` of a fleet, for agent `name` at `endpoint`, and
+//  connect it on sock (the connection itself happens in the background).
+//  With keys (NULL for none), the connection is a CURVE client that
+//  expects the agent's public key found in keys under the agent's name
+//  (keys_peer); the fleet gave sock our own pair. Returns NULL with a
+//  reason in err if the endpoint is not valid or the agent's key is
+//  missing.
+session_t *session_new (const char *name, const char *endpoint, size_t index,
+                        fleetsock_t *sock, keys_t *keys, char *err, size_t errlen);
 
-//  Why the connection has not come up, when libzmq said so (a socket
-//  monitor watches the handshakes): "agent a1 (tcp://...): refused our key
-//  (CURVE authentication failed)". Reads the events waiting; returns ""
-//  when nothing went wrong that we know of. *definitive is set when
-//  waiting longer cannot help (the agent refused us).
+//  Take one event of the socket's monitor about this session's endpoint
+//  (ZMQ_EVENT_... and its value) into the session's view of its
+//  handshakes.
+void session_connection_event (session_t *self, uint16_t event, uint32_t value);
+
+//  Why the connection has not come up, when libzmq said so (the monitor
+//  watches the handshakes): "agent a1 (tcp://...): refused our key
+//  (CURVE authentication failed)"; "" when nothing went wrong that we
+//  know of. *definitive is set when waiting longer cannot help (the
+//  agent refused us).
 const char *session_handshake_error (session_t *self, bool *definitive);
 
-//  Destroy a session; safe on NULL, nulls the caller's pointer.
+//  Destroy a session; safe on NULL, nulls the caller's pointer. Its
+//  connection stays with the socket, which closes them all.
 void session_destroy (session_t **self_p);
-
-//  The socket, for a poller.
-zsock_t *session_socket (session_t *self);
 
 //  Encode and send a message without blocking. Returns 0, or -1 if the
 //  message could not be queued (the agent is not connected and the queue
 //  is full).
 int session_send (session_t *self, const msg_t *msg);
 
-//  Receive and decode one waiting frame into msg, taking the receive
-//  instant as early as possible (clock_now_ns) into *received_ns. Returns
-//  MSG_OK, or MSG_EMALFORMED / MSG_EVERSION with a reason in err; -3 if
-//  nothing could be read. Receiving proves nothing about the session:
-//  the fleet decides what does (session_heard).
-int session_recv (session_t *self, msg_t *msg, int64_t *received_ns, char *err, size_t errlen);
-
 //  Take the agent's WELCOME: what it says about itself and the session
-//  id it gave us. The session becomes SESSION_READY, heard at
-//  received_ns, in a new generation (session_generation).
+//  id it gave us, heard at received_ns, in a new generation
+//  (session_generation). The fleet then makes it SESSION_READY.
 void session_take_welcome (session_t *self, const msg_welcome_t *welcome, int64_t received_ns);
 
 //  Whether a WELCOME comes from the agent this session met before (the
@@ -90,6 +89,12 @@ int session_clock_pong (session_t *self, const msg_pong_t *pong, int64_t receive
 //  True while a clock measurement waits for pongs.
 bool session_measuring (session_t *self);
 
+//  Give up the measurement under way; the previous figures stay.
+void session_clock_stop (session_t *self);
+
+//  When the last measurement completed (coordinator clock), 0 never.
+int64_t session_measured_ns (session_t *self);
+
 //  Accessors.
 const char *session_name (session_t *self);
 const char *session_endpoint (session_t *self);
@@ -102,11 +107,12 @@ int64_t session_last_heard_ns (session_t *self);    //  coordinator clock, 0 nev
 uint64_t session_id (session_t *self);              //  the agent's id for our session, 0 none
 uint32_t session_generation (session_t *self);      //  counts WELCOMEs: a new one, a new session
 size_t session_index (session_t *self);             //  its place in the fleet, from 0
-void session_set_index (session_t *self, size_t index);
 int64_t session_hello_deadline_ns (session_t *self);    //  while connecting: when to give up
 void session_set_hello_deadline_ns (session_t *self, int64_t deadline_ns);
 int64_t session_hello_retry_ns (session_t *self);        //  busy: when to ask again
 void session_set_hello_retry_ns (session_t *self, int64_t retry_ns);
+uint32_t session_hello_round (session_t *self);     //  the fleet_hello that waits for it
+void session_set_hello_round (session_t *self, uint32_t round);
 int64_t session_offset_ns (session_t *self);        //  agent clock - coordinator clock
 int64_t session_uncertainty_ns (session_t *self);   //  half the best round trip
 

@@ -20,6 +20,21 @@
 //  --------------------------------------------------------------------------
 //  Waiting
 
+//  The status line: how each agent of the test stands, then the line.
+static void
+s_show_status (testrun_t *tr)
+{
+    for (size_t i = 0; i < tr->session_count; i++) {
+        session_t *session = tr->sessions [i];
+        uint32_t began = tr->generation [session_index (session)];
+        tr->status_hosts [i].name = session_name (session);
+        tr->status_hosts [i].lost = began == 0 || began != session_generation (session)
+                                 || session_state (session) != SESSION_READY;
+    }
+    status_show (tr->config.console, testrun_result (tr), tr->status_hosts, tr->session_count,
+                 tr->stream_host, tr->start_ns, tr->planned_bytes);
+}
+
 //  Poll until done() says so, the deadline passes or the run is
 //  interrupted, keeping the status fresh and the streams watched. The
 //  fleet keeps every agent's lease alive meanwhile, the test's and the
@@ -35,8 +50,7 @@ s_collect (testrun_t *tr, bool (*done) (testrun_t *), int64_t deadline_ns)
         if (now_ns >= next_tick_ns) {
             testrun_watch_progress (tr, now_ns);
             if (tr->stage == STAGE_RUNNING)
-                status_show (tr->config.console, testrun_result (tr), tr->sessions, tr->session_count,
-                             tr->generation, tr->start_ns, tr->planned_bytes);
+                s_show_status (tr);
             next_tick_ns = now_ns + TESTRUN_TICK_NS;
         }
         int64_t wake_ns = next_tick_ns;
@@ -119,11 +133,11 @@ s_record (testrun_t *tr)
 //  --------------------------------------------------------------------------
 //  The stages
 
-//  Agents lost earlier get another hello (the fleet sent one when it lost
-//  them; this waits for its answer, or sends one if that failed): one
-//  restarted, or woken up, takes part again. Those that still do not
-//  answer are absent: the test runs without them and is partial. Every
-//  other session is kept alive meanwhile.
+//  Agents lost earlier get another hello, not waited for (fleet_hello):
+//  one restarted, or woken up, answers in the background and takes part
+//  in the next test. Those not ready now are absent: the test runs
+//  without them at once and is partial, so that a host known lost costs
+//  it no timeout. Every other session is kept alive meanwhile.
 static void
 s_hello (testrun_t *tr)
 {
@@ -199,11 +213,12 @@ s_drop_caches (testrun_t *tr)
 static int
 s_run_phase (testrun_t *tr, uint32_t phase)
 {
-    //  Measure clocks just before the start, so that the offsets are as
-    //  fresh as they can be; then pick T0 far enough ahead that START
-    //  reaches the slowest agent in time.
+    //  Measure clocks just before the start, those not measured within
+    //  clock_refresh, so that the offsets are fresh; then pick T0 far
+    //  enough ahead that START reaches the slowest agent in time.
     const scenario_options_t *options = &tr->config.scenario->options;
-    fleet_sync_clocks (tr->config.fleet, options->clock_pings, options->connect_timeout_ns,
+    fleet_sync_clocks (tr->config.fleet, tr->sessions, tr->session_count, options->clock_pings,
+                       options->clock_refresh_ns, options->connect_timeout_ns,
                        testrun_on_message, tr);
     if (fleet_interrupted ())
         return -1;
@@ -232,32 +247,52 @@ s_run_phase (testrun_t *tr, uint32_t phase)
 }
 
 //  The test's agents, each once, and what the test needs per job and per
-//  session. Returns 0, or -1 if memory ran out.
+//  session: who runs what, found once here so that no message has to
+//  search for it. Returns 0, or -1 if memory ran out.
 static int
 s_setup (testrun_t *tr)
 {
     size_t jobs = tr->test->job_count;
     size_t fleet_count = fleet_size (tr->config.fleet);
+    for (size_t j = 0; j < jobs; j++)
+        tr->stream_total += testrun_timed_streams (
+            &tr->config.scenario->jobs [tr->test->jobs [j]].spec);
     tr->job_spec = (const jobspec_t **) calloc (jobs, sizeof (jobspec_t *));
     tr->job_session = (session_t **) calloc (jobs, sizeof (session_t *));
+    tr->next_job = (size_t *) calloc (jobs, sizeof (size_t));
+    tr->job_monitor = (size_t *) calloc (jobs, sizeof (size_t));
     tr->first_stream = (size_t *) calloc (jobs, sizeof (size_t));
     tr->job_class = (int *) calloc (jobs, sizeof (int));
     tr->job_answered = (bool *) calloc (jobs, sizeof (bool));
     tr->sessions = (session_t **) calloc (jobs, sizeof (session_t *));
+    tr->stream_host = (size_t *) calloc (tr->stream_total + 1, sizeof (size_t));
+    tr->status_hosts = (status_host_t *) calloc (jobs, sizeof (status_host_t));
+    tr->first_job = (size_t *) calloc (fleet_count, sizeof (size_t));
+    tr->place = (size_t *) calloc (fleet_count, sizeof (size_t));
+    tr->host_index = (size_t *) calloc (fleet_count, sizeof (size_t));
     tr->generation = (uint32_t *) calloc (fleet_count, sizeof (uint32_t));
     tr->progress_ns = (int64_t *) calloc (fleet_count, sizeof (int64_t));
     tr->excused = (bool *) calloc (fleet_count, sizeof (bool));
     tr->drop_pending = (bool *) calloc (fleet_count, sizeof (bool));
-    if (!tr->job_spec || !tr->job_session || !tr->first_stream || !tr->job_class
-    ||  !tr->job_answered || !tr->sessions || !tr->generation || !tr->progress_ns
-    ||  !tr->excused || !tr->drop_pending)
+    if (!tr->job_spec || !tr->job_session || !tr->next_job || !tr->job_monitor
+    ||  !tr->first_stream || !tr->job_class || !tr->job_answered || !tr->sessions
+    ||  !tr->stream_host || !tr->status_hosts || !tr->first_job || !tr->place || !tr->host_index || !tr->generation
+    ||  !tr->progress_ns || !tr->excused || !tr->drop_pending)
+        return -1;
+    for (size_t i = 0; i < fleet_count; i++)
+        tr->first_job [i] = tr->host_index [i] = SIZE_MAX;
+    //  The jobs of each agent are chained in file order, from first_job.
+    size_t *last_job = (size_t *) calloc (fleet_count, sizeof (size_t));
+    if (!last_job)
         return -1;
     tr->phase_count = 1;
     for (size_t j = 0; j < jobs; j++) {
         const jobspec_t *spec = &tr->config.scenario->jobs [tr->test->jobs [j]].spec;
         const workload_desc_t *desc = workload_desc (spec->workload);
+        session_t *session = fleet_find (tr->config.fleet, spec->agent);
         tr->job_spec [j] = spec;
-        tr->job_session [j] = fleet_find (tr->config.fleet, spec->agent);
+        tr->job_session [j] = session;
+        tr->next_job [j] = tr->job_monitor [j] = SIZE_MAX;
         tr->job_class [j] = jobspec_class (spec);
         if (spec->settle_ns > tr->settle_ns)
             tr->settle_ns = spec->settle_ns;
@@ -268,12 +303,17 @@ s_setup (testrun_t *tr)
             tr->desc = desc;
             tr->phase_count = workload_phase_count (desc);
         }
-        size_t i = 0;
-        while (i < tr->session_count && tr->sessions [i] != tr->job_session [j])
-            i++;
-        if (i == tr->session_count)
-            tr->sessions [tr->session_count++] = tr->job_session [j];
+        size_t index = session_index (session);
+        if (tr->first_job [index] == SIZE_MAX) {
+            tr->first_job [index] = j;
+            tr->place [index] = tr->session_count;
+            tr->sessions [tr->session_count++] = session;
+        }
+        else
+            tr->next_job [last_job [index]] = j;
+        last_job [index] = j;
     }
+    free (last_job);
     return 0;
 }
 
@@ -283,10 +323,17 @@ s_teardown (testrun_t *tr)
 {
     free (tr->job_spec);
     free (tr->job_session);
+    free (tr->next_job);
+    free (tr->job_monitor);
     free (tr->first_stream);
     free (tr->job_class);
     free (tr->job_answered);
     free (tr->sessions);
+    free (tr->stream_host);
+    free (tr->status_hosts);
+    free (tr->first_job);
+    free (tr->place);
+    free (tr->host_index);
     free (tr->generation);
     free (tr->progress_ns);
     free (tr->excused);

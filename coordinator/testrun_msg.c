@@ -79,11 +79,8 @@ s_stream (testrun_t *tr, session_t *session, uint32_t test_id, uint32_t job_id,
 static host_result_t *
 s_host (testrun_t *tr, session_t *session)
 {
-    test_result_t *result = testrun_result (tr);
-    for (size_t h = 0; h < result->host_count; h++)
-        if (streq (result->hosts [h].agent, session_name (session)))
-            return &result->hosts [h];
-    return NULL;
+    size_t h = tr->host_index [session_index (session)];
+    return h == SIZE_MAX? NULL: &testrun_result (tr)->hosts [h];
 }
 
 //  Mark every unfinished stream of a job (or of all jobs of a session,
@@ -95,8 +92,8 @@ testrun_fail_streams (testrun_t *tr, session_t *session, int32_t job_id, const c
     //  start is not.
     bool lost = tr->generation [session_index (session)] != 0 && !testrun_current (tr, session);
     test_result_t *result = testrun_result (tr);
-    for (size_t j = 0; j < tr->test->job_count; j++) {
-        if (tr->job_session [j] != session || (job_id >= 0 && (size_t) job_id != j))
+    for (size_t j = tr->first_job [session_index (session)]; j != SIZE_MAX; j = tr->next_job [j]) {
+        if (job_id >= 0 && (size_t) job_id != j)
             continue;
         for (uint64_t k = 0; k < testrun_timed_streams (tr->job_spec [j]); k++) {
             stream_result_t *stream = &result->streams [tr->first_stream [j] + k];
@@ -201,12 +198,16 @@ testrun_new_phase_result (testrun_t *tr, uint32_t phase)
     result->stream_count = streams;
 
     size_t next = 0;
+    for (size_t i = 0; i < tr->session_count; i++)
+        tr->host_index [session_index (tr->sessions [i])] = SIZE_MAX;
     for (size_t j = 0; j < jobs; j++) {
         const jobspec_t *spec = tr->job_spec [j];
         const workload_desc_t *desc = workload_desc (spec->workload);
+        size_t index = session_index (tr->job_session [j]);
         tr->first_stream [j] = next;
         for (uint64_t k = 0; k < testrun_timed_streams (spec); k++, next++) {
             stream_result_t *stream = &result->streams [next];
+            tr->stream_host [next] = tr->place [index];
             msg_strcpy (stream->agent, spec->agent, sizeof stream->agent);
             msg_strcpy (stream->job, spec->name, sizeof stream->job);
             stream->job_class = tr->job_class [j];
@@ -228,17 +229,15 @@ testrun_new_phase_result (testrun_t *tr, uint32_t phase)
                                     k, stream->path, sizeof stream->path);
         }
         if (desc->samples_host) {
+            tr->job_monitor [j] = result->monitor_count;
             monitor_result_t *monitor = &result->monitors [result->monitor_count++];
             msg_strcpy (monitor->agent, spec->agent, sizeof monitor->agent);
             msg_strcpy (monitor->job, spec->name, sizeof monitor->job);
         }
-        if (desc->host_figures) {
-            size_t h = 0;
-            while (h < result->host_count && !streq (result->hosts [h].agent, spec->agent))
-                h++;
-            if (h == result->host_count)
-                msg_strcpy (result->hosts [result->host_count++].agent, spec->agent,
-                            sizeof result->hosts [h].agent);
+        if (desc->host_figures && tr->host_index [index] == SIZE_MAX) {
+            tr->host_index [index] = result->host_count;
+            msg_strcpy (result->hosts [result->host_count++].agent, spec->agent,
+                        sizeof result->hosts [0].agent);
         }
     }
     if (phase == 0) {
@@ -268,10 +267,8 @@ s_on_monitor (testrun_t *tr, session_t *session, const msg_monitor_t *sample)
 {
     ssize_t j = s_job (tr, session, sample->test_id, sample->job_id);
     test_result_t *result = testrun_result (tr);
-    monitor_result_t *monitor = NULL;
-    for (size_t m = 0; j >= 0 && m < result->monitor_count; m++)
-        if (streq (result->monitors [m].job, tr->job_spec [j]->name))
-            monitor = &result->monitors [m];
+    monitor_result_t *monitor = j >= 0 && tr->job_monitor [j] != SIZE_MAX?
+                                &result->monitors [tr->job_monitor [j]]: NULL;
     if (!monitor || tr->stage < STAGE_RUNNING) {
         tr->dropped++;
         return;
@@ -492,9 +489,8 @@ testrun_on_lost (session_t *session, const char *reason, void *arg)
                 sizeof abort.u.abort.reason);
     session_send (session, &abort);
     if (tr->stage == STAGE_PREPARING) {
-        for (size_t j = 0; j < tr->test->job_count; j++)
-            if (tr->job_session [j] == session)
-                testrun_job_answered (tr, j);
+        for (size_t j = tr->first_job [session_index (session)]; j != SIZE_MAX; j = tr->next_job [j])
+            testrun_job_answered (tr, j);
         tr->prepare_failed = true;
     }
     if (tr->stage == STAGE_DROPPING) {

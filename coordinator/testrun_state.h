@@ -5,6 +5,7 @@
 #ifndef IOFLEET_TESTRUN_STATE_H
 #define IOFLEET_TESTRUN_STATE_H
 
+#include "status.h"
 #include "testrun.h"
 #include "../proto/workload.h"
 
@@ -32,6 +33,8 @@ typedef struct {
     //  Per job:
     const jobspec_t **job_spec;     //  its options
     session_t **job_session;        //  the agent running it
+    size_t *next_job;               //  the next job of the same agent, or SIZE_MAX
+    size_t *job_monitor;            //  its series in the phase result's monitors, or SIZE_MAX
     size_t *first_stream;           //  index of its stream 0 in a phase result's streams
     int *job_class;                 //  its class, as its READY corrected it
     bool *job_answered;             //  READY or ERROR received, or agent lost
@@ -43,7 +46,13 @@ typedef struct {
     //  Per session of the test, each once:
     session_t **sessions;           //  the test's agents
     size_t session_count;           //  how many
+    size_t *stream_host;            //  per stream of a phase result: its agent's place in sessions
+    size_t stream_total;            //  streams of a phase result
+    status_host_t *status_hosts;    //  per session: how the status line sees it
     //  Per fleet session (session_index):
+    size_t *first_job;              //  its first job in the test, or SIZE_MAX
+    size_t *place;                  //  its place in sessions (when first_job is set)
+    size_t *host_index;             //  its entry in the phase result's hosts, or SIZE_MAX
     uint32_t *generation;           //  the generation the test began with, 0 if not in it
     int64_t *progress_ns;           //  when it last sent test figures
     bool *excused;                  //  lost or absent: owes no HOST

@@ -26,7 +26,7 @@ s_warn (test_result_t *test, const char *kind, const char *agent, const char *fo
 }
 
 void
-warnings_fill (test_result_t *test)
+warnings_fill (test_result_t *test, const aggregate_host_sums_t *sums)
 {
     const test_summary_t *summary = &test->summary;
     test->warning_count = 0;
@@ -40,17 +40,14 @@ warnings_fill (test_result_t *test)
         const msg_host_t *c = &host->counters;
         //  Bytes its streams wrote, and those they read without O_DIRECT
         //  from a local file on a page cache that was not dropped.
-        uint64_t written_bytes = 0, cached_read_bytes = 0;
-        for (size_t s = 0; s < test->stream_count; s++) {
-            const stream_result_t *stream = &test->streams [s];
-            if (strcmp (stream->agent, host->agent) != 0)
-                continue;
-            if (!stream->reads_data)
-                written_bytes += stream->bytes;
-            else
-            if (!stream->direct && !stream->cold && stream->job_class == CLASS_DISK)
-                cached_read_bytes += stream->bytes;
-        }
+        aggregate_host_sums_t sum = { 0 };
+        if (sums)
+            sum = sums [h];
+        else
+            for (size_t s = 0; s < test->stream_count; s++)
+                if (strcmp (test->streams [s].agent, host->agent) == 0)
+                    aggregate_host_add (&sum, &test->streams [s]);
+        uint64_t written_bytes = sum.written_bytes, cached_read_bytes = sum.cached_read_bytes;
         //  Measured, the page cache answering says more than the size
         //  of the working set could: one warning of the two.
         bool cache_answered = cached_read_bytes
@@ -89,15 +86,7 @@ warnings_fill (test_result_t *test)
         //  and random requests over a file set (randrw), whatever their
         //  fsyncs, read from memory once the set fits there ("the smaller
         //  file size just hides the regression").
-        uint64_t cached_bytes = 0, set_bytes = 0;
-        for (size_t s = 0; s < test->stream_count; s++) {
-            const stream_result_t *stream = &test->streams [s];
-            if (strcmp (stream->agent, host->agent) != 0 || stream->direct)
-                continue;
-            set_bytes += stream->set_bytes;
-            if (!stream->reads_data && stream->fsync_mode == FSYNC_NONE)
-                cached_bytes += stream->bytes;
-        }
+        uint64_t cached_bytes = sum.cached_bytes, set_bytes = sum.set_bytes;
         if (set_bytes > 0 && set_bytes < 2 * c->mem_total_bytes)
             s_warn (test, "cache", host->agent,
                     "%s: a file set of %.1f MB used without O_DIRECT is less than twice the "

@@ -11,6 +11,7 @@
 #ifndef IOFLEET_WARNINGS_H
 #define IOFLEET_WARNINGS_H
 
+#include "aggregate.h"
 #include "results.h"
 
 //  When the report warns (shares of the bytes a host's streams wrote, of
@@ -25,7 +26,9 @@
 #define WARNINGS_READ_SHARE        0.5
 
 //  Fill test->warnings from the test's streams, hosts and summary
-//  (aggregate_test calls it once the summary is filled).
-void warnings_fill (test_result_t *test);
+//  (aggregate_test calls it once the summary is filled). sums are the
+//  hosts' stream sums (aggregate_host_sums); NULL, when memory ran out,
+//  sums each host's streams in a pass of their own.
+void warnings_fill (test_result_t *test, const aggregate_host_sums_t *sums);
 
 #endif

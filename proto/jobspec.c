@@ -50,7 +50,8 @@ const opt_def_t jobspec_options [] = {
     { .name = "agent", .type = OPT_STRING, .offset = AT (agent),
       .capacity = CAPACITY (agent),
       .flags = 0,
-      .help = "agent that runs the job, an [agent NAME] section" },
+      .help = "agent that runs the job, an [agent NAME] section; or a [group NAME]: "
+              "then one job per member, named JOB.MEMBER" },
     { .name = "workload", .type = OPT_ENUM, .offset = AT (workload),
       .choices = workload_names, .default_text = "write",
       .flags = OPT_WIRE,
@@ -60,7 +61,7 @@ const opt_def_t jobspec_options [] = {
       .capacity = CAPACITY (path),
       .flags = OPT_WIRE,
       .help = "file to write or read (read: also an nfs://server/export/file URL); with "
-              "several streams, stream k uses path.k" },
+              "several streams, stream k uses path.k; {agent} is the job's agent's name" },
     { .name = "src", .type = OPT_STRING, .offset = AT (src),
       .capacity = CAPACITY (src),
       .flags = OPT_WIRE,

@@ -102,7 +102,7 @@ static const char s_style [] =
     "th,td{padding:.2em .7em;border-bottom:1px solid #e4e4e4;text-align:left;white-space:nowrap}"
     "th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric:tabular-nums}"
     ".failed{color:#b00}"
-    "figure{margin:.3em 0 1em}svg.timeline{width:100%;height:auto;display:block}"
+    "figure{margin:.3em 0 1em}svg.timeline,svg.heatmap{width:100%;height:auto;display:block}"
     "svg text{font:12px system-ui,'DejaVu Sans',sans-serif;fill:#333}"
     ".grid{stroke:#e6e6e6}.axis{stroke:#555}.zero{stroke:#999;stroke-dasharray:3 3}"
     ".series{fill:none;stroke-linejoin:round}.stream{stroke-width:1.6}"
@@ -117,7 +117,12 @@ static const char s_style [] =
 static void
 s_agents_table (const run_result_t *run, FILE *out)
 {
-    fputs ("<h2>Agents</h2>\n<table><tr><th>agent</th><th>host</th><th>kernel</th>"
+    //  A fleet's table is folded, so that the tests come first on the page.
+    bool fleet = run->agent_count > HTML_LINES_HOSTS_MAX;
+    fputs ("<h2>Agents</h2>\n", out);
+    if (fleet)
+        fprintf (out, "<details><summary>%zu agents</summary>\n", run->agent_count);
+    fputs ("<table><tr><th>agent</th><th>host</th><th>kernel</th>"
            "<th>cpus</th><th>memory</th><th>clock offset</th><th>rtt</th></tr>\n", out);
     for (size_t nbr = 0; nbr < run->agent_count; nbr++) {
         const agent_info_t *agent = &run->agents [nbr];
@@ -131,7 +136,7 @@ s_agents_table (const run_result_t *run, FILE *out)
                  (double) agent->clock_offset_ns / NS_PER_MSEC,
                  (double) agent->clock_rtt_ns / NS_PER_MSEC);
     }
-    fputs ("</table>\n", out);
+    fputs (fleet? "</table>\n</details>\n": "</table>\n", out);
 }
 
 //  One row per test and iteration, the figures of the text report.
@@ -183,10 +188,19 @@ s_tests_table (const run_result_t *run, FILE *out)
     fputs ("</table>\n", out);
     for (size_t test_nbr = 0; test_nbr < run->test_count; test_nbr++) {
         const test_result_t *test = &run->tests [test_nbr];
+        //  A fleet's failures are listed up to a few, then counted.
+        uint32_t failed = test->summary.failed_streams, listed = 0;
         for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
             const stream_result_t *stream = &test->streams [nbr];
             if (stream->finished && !stream->error [0])
                 continue;
+            if (failed > HTML_LINES_STREAMS_MAX && listed++ == HTML_LINES_HOSTS_MAX) {
+                fprintf (out, "<p class=\"failed\">failed: test ");
+                html_escaped (test->name, out);
+                fprintf (out, " #%" PRIu32 ": %" PRIu32 " streams more (results.json lists "
+                              "every one)</p>\n", test->iteration, failed - HTML_LINES_HOSTS_MAX);
+                break;
+            }
             fprintf (out, "<p class=\"failed\">failed: test ");
             html_escaped (test->name, out);
             fprintf (out, " #%" PRIu32 " agent ", test->iteration);
@@ -201,6 +215,16 @@ s_tests_table (const run_result_t *run, FILE *out)
             fputs ("</p>\n", out);
         }
         for (size_t nbr = 0; nbr < test->warning_count; nbr++) {
+            long folded = report_warning_fold (test, nbr);
+            if (folded > 0) {
+                fprintf (out, "<p class=\"failed\">warning: test ");
+                html_escaped (test->name, out);
+                fprintf (out, " #%" PRIu32 ": %s%ld more %s warnings like these</p>\n",
+                         test->iteration, test->warning_count == TEST_WARNINGS_MAX? "at least ": "",
+                         folded, test->warnings [nbr].kind);
+            }
+            if (folded)
+                continue;
             fprintf (out, "<p class=\"failed\">warning: test ");
             html_escaped (test->name, out);
             fprintf (out, " #%" PRIu32 ": ", test->iteration);
@@ -294,8 +318,10 @@ report_html (const run_result_t *run, FILE *out)
     fprintf (out, "<h2>Timelines</h2>\n<p class=\"meta\">%s of each sample interval, per "
                   "stream (thin lines) and per host running several streams (thick pale lines); "
                   "a stream with fewer than two intervals, as a bar of its rate over its whole "
-                  "window; iterations of a test share its chart, one dash pattern each.</p>\n",
-             aggregate_units_name (run->units));
+                  "window; iterations of a test share its chart, one dash pattern each. A test "
+                  "of more than %d hosts or %d streams is a heat map instead: a row per host "
+                  "(or stream), a column per interval, darker for faster.</p>\n",
+             aggregate_units_name (run->units), HTML_LINES_HOSTS_MAX, HTML_LINES_STREAMS_MAX);
     //  The iterations of a row share its chart. They need not be next to
     //  each other (the phases of a test alternate with its iterations),
     //  so each chart gets a shallow copy of its rows, in run order.
@@ -313,7 +339,10 @@ report_html (const run_result_t *run, FILE *out)
         for (size_t t = first; t < run->test_count; t++)
             if (!strcmp (run->tests [t].name, run->tests [first].name))
                 rows [count++] = run->tests [t];
-        html_timeline (section++, rows, count, run->units, out);
+        if (html_as_heatmap (rows, count))
+            html_heatmap (section++, rows, count, run->units, out);
+        else
+            html_timeline (section++, rows, count, run->units, out);
     }
     free (rows);
     fputs ("</body>\n</html>\n", out);

@@ -478,17 +478,68 @@ report_json_text (const run_result_t *run)
     return text;
 }
 
-//  Print the results document.
+//  Write text with every line after the first indented by four spaces:
+//  a test's object dumped alone, as it stands in the tests array.
+static int
+s_write_indented (const char *text, FILE *out)
+{
+    for (const char *line = text; *line; ) {
+        const char *end = strchr (line, '\n');
+        size_t length = end? (size_t) (end - line + 1): strlen (line);
+        if (line != text && fputs ("    ", out) < 0)
+            return -1;
+        if (fwrite (line, 1, length, out) != length)
+            return -1;
+        line += length;
+    }
+    return 0;
+}
+
+//  Print the results document, the same text as report_json_text, but
+//  one test's tree at a time: a fleet's run holds thousands of streams
+//  per test, and the whole document's tree would be many times the size
+//  of its text. The document is dumped without its tests, and each test
+//  is dumped where their empty array stood, indented as jansson would.
 int
 report_json (const run_result_t *run, FILE *out)
 {
+    assert (run);
     assert (out);
-    char *text = report_json_text (run);
-    if (!text)
+    run_result_t header = *run;
+    header.test_count = 0;
+    json_t *root = s_run_json (&header);
+    if (!root)
         return -1;
-    int rc = fputs (text, out) < 0? -1: 0;
+    //  The iterations are the whole run's, not the header's.
+    if (json_object_set_new (root, "iterations", s_iterations_json (run)) < 0) {
+        json_decref (root);
+        return -1;
+    }
+    char *text = json_dumps (root, JSON_INDENT (2));
+    json_decref (root);
+    //  A string cannot hold a line break, so this is the key's place.
+    static const char tests_key [] = "\n  \"tests\": []";
+    char *at = text? strstr (text, tests_key): NULL;
+    int rc = at? 0: -1;
+    if (at) {
+        size_t before = (size_t) (at - text) + strlen (tests_key) - 1;
+        if (fwrite (text, 1, before, out) != before)
+            rc = -1;
+        for (size_t nbr = 0; rc == 0 && nbr < run->test_count; nbr++) {
+            json_t *test = s_test_json (&run->tests [nbr]);
+            char *dumped = test? json_dumps (test, JSON_INDENT (2)): NULL;
+            json_decref (test);
+            if (!dumped || fputs (nbr? ",\n    ": "\n    ", out) < 0
+            ||  s_write_indented (dumped, out))
+                rc = -1;
+            free (dumped);
+        }
+        if (rc == 0 && fprintf (out, "%s%s\n", run->test_count? "\n  ": "",
+                                at + strlen (tests_key) - 1) < 0)
+            rc = -1;
+    }
     free (text);
-    return rc;
+    return rc == 0 && !ferror (out)? 0: -1;
 }
 
 //  A string as a JSON literal with its quotes, for the caller to free.

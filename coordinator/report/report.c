@@ -74,6 +74,44 @@ s_sync_directory (const char *path, char *err, size_t errlen)
     return rc;
 }
 
+//  Open PATH.tmp beside path for writing, its name into *temporary (the
+//  caller's to free). Returns the descriptor, or -1 with err.
+static int
+s_open_temporary (const char *path, char **temporary, char *err, size_t errlen)
+{
+    if (asprintf (temporary, "%s.tmp", path) < 0) {
+        *temporary = NULL;
+        s_set_error (err, errlen, "asprintf", path, ENOMEM);
+        return -1;
+    }
+    int fd = open (*temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        s_set_error (err, errlen, "open", *temporary, errno);
+    return fd;
+}
+
+//  The temporary file is whole: to disk, then over path, then the
+//  directory to disk, so that the rename lasts. Closes fd. Returns 0, or
+//  -1 with err (the caller removes the temporary file).
+static int
+s_commit (int fd, const char *temporary, const char *path, char *err, size_t errlen)
+{
+    if (fsync (fd) < 0) {
+        s_set_error (err, errlen, "fsync", temporary, errno);
+        close (fd);
+        return -1;
+    }
+    if (close (fd) < 0) {
+        s_set_error (err, errlen, "close", temporary, errno);
+        return -1;
+    }
+    if (rename (temporary, path) < 0) {
+        s_set_error (err, errlen, "rename", temporary, errno);
+        return -1;
+    }
+    return s_sync_directory (path, err, errlen);
+}
+
 //  Write a file so that it is either all old or all new.
 int
 report_write_atomic (const char *path, const char *data, size_t length,
@@ -81,49 +119,23 @@ report_write_atomic (const char *path, const char *data, size_t length,
 {
     assert (path);
     assert (data || length == 0);
-    int fd = -1;
-    bool created = false;
     char *temporary = NULL;
-    if (asprintf (&temporary, "%s.tmp", path) < 0) {
-        temporary = NULL;
-        s_set_error (err, errlen, "asprintf", path, ENOMEM);
-        goto fail;
-    }
-    fd = open (temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        s_set_error (err, errlen, "open", temporary, errno);
-        goto fail;
-    }
-    created = true;
+    int fd = s_open_temporary (path, &temporary, err, errlen);
+    int rc = -1;
+    if (fd < 0)
+        goto done;
     if (s_write_all (fd, data, length) < 0) {
         s_set_error (err, errlen, "write", temporary, errno);
-        goto fail;
-    }
-    if (fsync (fd) < 0) {
-        s_set_error (err, errlen, "fsync", temporary, errno);
-        goto fail;
-    }
-    int rc = close (fd);
-    fd = -1;
-    if (rc < 0) {
-        s_set_error (err, errlen, "close", temporary, errno);
-        goto fail;
-    }
-    if (rename (temporary, path) < 0) {
-        s_set_error (err, errlen, "rename", temporary, errno);
-        goto fail;
-    }
-    free (temporary);
-    return s_sync_directory (path, err, errlen);
-
-fail:
-    if (fd >= 0)
         close (fd);
+    }
+    else
+        rc = s_commit (fd, temporary, path, err, errlen);
     //  The half-written temporary file goes; the old PATH stays as it was.
-    if (created)
+    if (rc)
         unlink (temporary);
+done:
     free (temporary);
-    return -1;
+    return rc;
 }
 
 //  --------------------------------------------------------------------------
@@ -147,7 +159,8 @@ report_format_find (const char *name)
     return NULL;
 }
 
-//  Render a run in memory, then write it atomically.
+//  Render a run straight into PATH.tmp, then put it in place atomically:
+//  the report of a fleet is never held whole in memory.
 int
 report_format_write (const report_format_t *format, const run_result_t *run,
                      const char *path, char *err, size_t errlen)
@@ -155,23 +168,41 @@ report_format_write (const report_format_t *format, const run_result_t *run,
     assert (format);
     assert (run);
     assert (path);
-    char *text = NULL;
-    size_t length = 0;
-    FILE *memory = open_memstream (&text, &length);
-    if (!memory) {
-        s_set_error (err, errlen, "open_memstream", path, errno);
-        return -1;
+    char *temporary = NULL;
+    int fd = s_open_temporary (path, &temporary, err, errlen);
+    FILE *file = fd < 0? NULL: fdopen (dup (fd), "w");
+    int rc = -1;
+    if (fd >= 0 && !file)
+        s_set_error (err, errlen, "fdopen", temporary, errno);
+    if (file) {
+        //  A rendering that failed (memory, a full disk) is not put in
+        //  place at all: half a report would pass for the whole one.
+        //  A write that failed (a full disk) fails the rendering too, and
+        //  is the reason: errno is taken before anything else can set it.
+        errno = 0;
+        int rendered = format->render (run, file);
+        int saved = errno;
+        int flushed = fflush (file);
+        if (flushed && !saved)
+            saved = errno;
+        bool failed = ferror (file);
+        fclose (file);
+        if (rendered && !failed) {
+            if (err && errlen)
+                snprintf (err, errlen, "render %s(%s): %s", format->name, path, strerror (ENOMEM));
+        }
+        else
+        if (flushed || failed)
+            s_set_error (err, errlen, "write", temporary, saved? saved: EIO);
+        else {
+            rc = s_commit (fd, temporary, path, err, errlen);
+            fd = -1;
+        }
     }
-    int rc = format->render (run, memory);
-    //  A rendering that ran out of memory is not written at all: half a
-    //  report would pass for the whole one.
-    if (fclose (memory) != 0 || rc != 0) {
-        if (err && errlen)
-            snprintf (err, errlen, "render %s(%s): %s", format->name, path, strerror (ENOMEM));
-        free (text);
-        return -1;
-    }
-    rc = report_write_atomic (path, text, length, err, errlen);
-    free (text);
+    if (fd >= 0)
+        close (fd);
+    if (rc && temporary)
+        unlink (temporary);
+    free (temporary);
     return rc;
 }

@@ -61,6 +61,14 @@ void report_csv_text (const char *text, FILE *out);
 //  sample interval per stream and per host.
 int report_html (const run_result_t *run, FILE *out);
 
+//  Whether a test's warning nbr is folded away in a report a person reads:
+//  a fleet's hosts often share one warning, so each kind shows its first
+//  REPORT_WARNINGS_SHOWN and folds the rest into one line. Returns 0 to
+//  show the warning, -1 to leave it out, or the number of warnings of its
+//  kind folded, for the line that says so in its place.
+#define REPORT_WARNINGS_SHOWN 2
+long report_warning_fold (const test_result_t *test, size_t nbr);
+
 //  Append the samples of one test to a JSON lines file, one object a line:
 //  {"test","iteration","agent","job","stream","t_ns","bytes"}. Returns 0,
 //  or -1 when writing to out failed or memory ran out.
@@ -98,8 +106,10 @@ extern const report_format_t report_formats [REPORT_FORMAT_COUNT];
 //  The format called name ("text", "json", "csv", "html"), or NULL.
 const report_format_t *report_format_find (const char *name);
 
-//  Render run in format into PATH, atomically (report_write_atomic).
-//  Returns 0, or -1 with "what(path): strerror" in err.
+//  Render run in format straight into PATH.tmp (a fleet's report is never
+//  held whole in memory), then put it in place as report_write_atomic
+//  does; a rendering that fails leaves PATH as it was. Returns 0, or -1
+//  with "what(path): strerror" in err.
 int report_format_write (const report_format_t *format, const run_result_t *run,
                          const char *path, char *err, size_t errlen);
 

@@ -9,6 +9,7 @@
     or test name widens its column instead of breaking the row.
 */
 #include "report.h"
+#include "text.h"
 #include "../aggregate.h"
 #include "../../proto/clock.h"
 #include "../../proto/printable.h"
@@ -23,30 +24,9 @@
 #include <string.h>
 #include <time.h>
 
-#define TABLE_COLUMNS_MAX 12        //  the stream table is the widest
-#define TABLE_CELL_MAX    320       //  fits a host name or kernel release (255)
 #define TABLE_GAP         2         //  spaces between columns
 //  A test's name made printable, with " #N" after it.
 #define TEST_LABEL_MAX    (JOB_NAME_MAX * PRINTABLE_GROWTH + 16)
-
-//  The cells of one table row.
-typedef struct {
-    char cell [TABLE_COLUMNS_MAX][TABLE_CELL_MAX];
-} table_row_t;
-
-//  Fill the cells of one row: row 0 is the header, rows 1.. the data.
-typedef void (table_fill_fn) (const void *data, size_t row, table_row_t *cells);
-
-//  A table whose rows are produced on demand, once to measure the columns
-//  and once to print them, so that printing needs no memory of its own.
-typedef struct {
-    size_t columns;                 //  at most TABLE_COLUMNS_MAX
-    size_t rows;                    //  data rows, the header not counted
-    table_fill_fn *fill;            //  produces a row's cells
-    const void *data;               //  passed to fill
-    const char *indent;             //  printed before every row
-} table_t;
-
 
 //  --------------------------------------------------------------------------
 //  Tables
@@ -449,10 +429,18 @@ s_print_failures (const run_result_t *run, FILE *out)
         const test_result_t *test = &run->tests [test_nbr];
         char label [TEST_LABEL_MAX];
         s_format_test_label (test, label, sizeof (label));
+        //  A fleet's failures are listed up to a few, then counted.
+        uint32_t failed = test->summary.failed_streams, listed = 0;
+        bool many = failed > TEXT_FLEET_ROWS;
         for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
             const stream_result_t *stream = &test->streams [nbr];
             if (stream->finished && !stream->error [0])
                 continue;
+            if (many && listed++ == TEXT_FAILURES_LISTED) {
+                fprintf (out, "FAILED  test %s: %" PRIu32 " streams more (results.json and "
+                         "report.csv list every one)\n", label, failed - TEXT_FAILURES_LISTED);
+                break;
+            }
             char agent [JOB_NAME_MAX * PRINTABLE_GROWTH + 1], job [sizeof agent];
             char error [MSG_TEXT_MAX * PRINTABLE_GROWTH + 1];
             fprintf (out, "FAILED  test %s agent %s job %s stream %" PRIu32 ": %s ",
@@ -483,6 +471,13 @@ s_print_warnings (const run_result_t *run, FILE *out)
             if (!any)
                 fprintf (out, "\nwarnings\n");
             any = true;
+            long folded = report_warning_fold (test, nbr);
+            if (folded > 0)
+                fprintf (out, "  %s: %s%ld more %s warnings like these\n", label,
+                         test->warning_count == TEST_WARNINGS_MAX? "at least ": "", folded,
+                         test->warnings [nbr].kind);
+            if (folded)
+                continue;
             char text [MSG_TEXT_MAX * PRINTABLE_GROWTH + 1];
             fprintf (out, "  %s: %s\n", label,
                      printable (test->warnings [nbr].text, text, sizeof text));
@@ -511,6 +506,24 @@ s_print_iterations (const run_result_t *run, FILE *out)
         .fill = s_iteration_row, .data = &repeated, .indent = ""
     };
     s_table_print (&table, out);
+}
+
+//  A test's streams, then its hosts.
+static void
+s_print_streams_and_hosts (const s_test_view_t *view, FILE *out)
+{
+    table_t table = {
+        .columns = STREAM_COLUMNS, .rows = view->test->stream_count,
+        .fill = s_stream_row, .data = view, .indent = "  "
+    };
+    s_table_print (&table, out);
+    if (view->test->host_count) {
+        table_t hosts = {
+            .columns = HOST_COLUMNS, .rows = view->test->host_count,
+            .fill = s_host_row, .data = view, .indent = "  "
+        };
+        s_table_print (&hosts, out);
+    }
 }
 
 //  A test's block: one line of totals, then its streams.
@@ -551,18 +564,9 @@ s_print_test_detail (const test_result_t *test, int units, FILE *out)
         fputc ('\n', out);
     }
 
-    table_t table = {
-        .columns = STREAM_COLUMNS, .rows = test->stream_count,
-        .fill = s_stream_row, .data = &view, .indent = "  "
-    };
-    s_table_print (&table, out);
-    if (test->host_count) {
-        table_t hosts = {
-            .columns = HOST_COLUMNS, .rows = test->host_count,
-            .fill = s_host_row, .data = &view, .indent = "  "
-        };
-        s_table_print (&hosts, out);
-    }
+    //  A fleet's test shows its slowest hosts, not every stream.
+    if (!text_fleet_test (test, units, out))
+        s_print_streams_and_hosts (&view, out);
     if (test->monitor_count) {
         table_t monitors = {
             .columns = MONITOR_COLUMNS, .rows = test->monitor_count,
@@ -607,15 +611,17 @@ report_text (const run_result_t *run, FILE *out)
     fprintf (out, "rates in %s; a stream's window ends after its fsync when fsync is on\n\n",
              run->units == UNITS_MIB? "MiB/s (2^20 bytes/s)": "MB/s (10^6 bytes/s)");
 
-    if (run->agent_count) {
+    //  A fleet's agents are said by what they have in common.
+    if (!run->agent_count)
+        fprintf (out, "no agents\n");
+    else
+    if (!text_fleet_agents (run, out)) {
         table_t agents = {
             .columns = AGENT_COLUMNS, .rows = run->agent_count,
             .fill = s_agent_row, .data = run, .indent = ""
         };
         s_table_print (&agents, out);
     }
-    else
-        fprintf (out, "no agents\n");
     fputc ('\n', out);
 
     if (run->test_count == 0) {
@@ -641,4 +647,19 @@ report_text (const run_result_t *run, FILE *out)
     }
     s_print_malformed (run, out);
     return ferror (out)? -1: 0;
+}
+
+//  --------------------------------------------------------------------------
+//  For the fleet's parts (text_fleet.c)
+
+void
+text_table_print (const table_t *table, FILE *out)
+{
+    s_table_print (table, out);
+}
+
+void
+text_table_header (table_row_t *cells, const char *const *names, size_t count, int units)
+{
+    s_set_header (cells, names, count, units);
 }

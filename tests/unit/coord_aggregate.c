@@ -525,15 +525,38 @@ static void
 test_notation_truncates (void **state)
 {
     (void) state;
-    //  Ten different rates do not fit in 16 bytes: the list ends in "+..."
+    //  Eight different rates do not fit in 16 bytes: the list ends in "+..."
     //  after whole numbers only.
-    double rates [10];
-    for (size_t nbr = 0; nbr < 10; nbr++)
+    double rates [8];
+    for (size_t nbr = 0; nbr < 8; nbr++)
         rates [nbr] = 10.0 + 10.0 * (double) nbr;
     char buf [16];
-    aggregate_notation (rates, 10, buf, sizeof (buf));
+    aggregate_notation (rates, 8, buf, sizeof (buf));
     assert_string_equal (buf, "10.0+20.0+...");
     assert_true (strlen (buf) < sizeof (buf));
+}
+
+static void
+test_notation_of_a_fleet (void **state)
+{
+    (void) state;
+    //  Nine and more streams that differ: count, range and median.
+    double rates [256];
+    for (size_t nbr = 0; nbr < 256; nbr++)
+        rates [nbr] = nbr % 2? 3.73: 133;
+    rates [7] = 44.5;
+    assert_string_equal (s_notation (rates, 9), "9: 3.73..133, median 133");
+    assert_string_equal (s_notation (rates, 256), "256: 3.73..133, median 88.8");
+    rates [0] = rates [1] = NAN;
+    assert_string_equal (s_notation (rates, 10), "10: 3.73..133, median 88.8, 2 without");
+    //  Alike, however many: "64x44.5".
+    for (size_t nbr = 0; nbr < 64; nbr++)
+        rates [nbr] = 44.5 + (nbr % 3) * 0.1;
+    assert_string_equal (s_notation (rates, 64), "64x44.6");
+    //  Eight are still listed.
+    for (size_t nbr = 0; nbr < 8; nbr++)
+        rates [nbr] = 10.0 * (double) (nbr + 1);
+    assert_string_equal (s_notation (rates, 8), "10.0+20.0+30.0+40.0+50.0+60.0+70.0+80.0");
 }
 
 static void
@@ -806,6 +829,7 @@ main (void)
         cmocka_unit_test (test_format_rate),
         cmocka_unit_test (test_notation),
         cmocka_unit_test (test_notation_truncates),
+        cmocka_unit_test (test_notation_of_a_fleet),
         cmocka_unit_test (test_add_sample_grows),
         cmocka_unit_test (test_host_cpu_shares),
         cmocka_unit_test (test_warnings),

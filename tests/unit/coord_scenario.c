@@ -403,7 +403,7 @@ test_misplaced_key (void **state)
     s_expect_load_error (AGENT_A "[job a]\niterations = 2\n", 4, "iterations",
                          "it belongs in [global]");
     s_expect_load_error ("[global]\nendpoint = tcp://h:1\n", 2, "endpoint",
-                         "[agent NAME] section");
+                         "[agent NAME] or [group NAME] section");
     s_expect_load_error ("[agent a]\nbs = 4K\n", 2, "bs", "takes only endpoint");
     s_expect_load_error (AGENT_A "[job a]\nname = b\n", 4, "name", "section header");
 }
@@ -579,7 +579,8 @@ test_unknown_agent (void **state)
 {
     (void) state;
     s_expect_check_error (AGENT_A "[job j]\npath = /x\nsize = 1M\n\nagent = nfs2\n",
-                          7, "agent", "no [agent nfs2] section and no --agent nfs2=ENDPOINT");
+                          7, "agent", "no [agent nfs2] or [group nfs2] section, "
+                          "and no --agent nfs2=ENDPOINT");
 }
 
 static void
@@ -685,7 +686,7 @@ test_errors_at_the_key (void **state)
 {
     (void) state;
     s_expect_check_error (AGENT_A "[job j]\n\n\nagent = nobody\npath = /x\nsize = 1M\n",
-                          6, "agent", "no [agent nobody] section");
+                          6, "agent", "no [agent nobody] or [group nobody] section");
     s_expect_check_error ("[global]\nsize = 1000\n" AGENT_A "[job j]\nagent = a\npath = /x\n"
                           "direct = yes\n", 2, "size", "a multiple of 512");
     s_expect_check_error (AGENT_A "[job j]\nagent = a\nworkload = monitor\n\nstreams = 3\n",
