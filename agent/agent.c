@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,6 +196,10 @@ s_test_forget (agent_t *self, const char *event, const char *reason)
            agent_test_id (self->test), agent_test_name (self->test),
            agent_log_quote (reason, quoted, sizeof (quoted)));
     agent_test_destroy (&self->test);
+    //  Give what the test held (buffers and figures of up to hundreds of
+    //  streams) back to the system: an agent idles far longer than it
+    //  tests, and the allocator would keep the pages for the next one.
+    malloc_trim (0);
 }
 
 //  True if the session's test is test_id.
