@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# make bench: 4K random reads and 4K random writes, direct, with 1 and
+# with 16 streams: the randrw workload (mode = rndrd / rndwr) beside fio
+# psync, on one file set, in the same run, alternating, several rounds.
+# Prints the medians of IOPS with our ratio to fio, and the medians of
+# the p50 and p99 latencies of both side by side.
+#
+#   BENCH_4K_SIZE   file set (default 1G)        BENCH_4K_FILES (default 128)
+#   BENCH_4K_TIME   seconds a run (default 5)    BENCH_ROUNDS (default 3)
+#   TMPDIR          where the set goes (the file system measured)
+#
+# The file set. A randrw job's streams share one set of files: each
+# request picks a block uniformly over every block of every file, with
+# replacement. fio's nearest shape is one --filename list that every job
+# opens: the same files for all jobs, not a set per job (--nrfiles, or
+# one file per job, would split the set among the streams). With
+# --file_service_type=random each request picks its file at random, and
+# --norandommap draws its offset with replacement, as we do; the files
+# are of one size, so the two draws are the same distribution. They are
+# the very same files: laid out once by iofleet at the start, untimed,
+# kept, and opened by fio where they are (fio lays out nothing, they are
+# long enough already).
+#
+# Both tools make one synchronous call per request (pread or pwrite,
+# psync) on an O_DIRECT descriptor, and neither fsyncs while it runs
+# (fsync_every = 0; fio without fsync=). At its end a randrw stream
+# fsyncs the files it wrote once, inside its window; fio does not.
+#
+# Latency: ours is every request of the test in one histogram (its error
+# is at most 1%); fio's is its clat_ns of the run (psync: the call), from
+# a histogram of its own, with an error of its own of the same order.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+export IOFLEET_BIN=$top/${1:-build}
+. "$top/tests/lib.sh"
+. "$top/tests/bench/lib.sh"
+
+set_size=${BENCH_4K_SIZE:-1G}
+files=${BENCH_4K_FILES:-128}
+seconds=${BENCH_4K_TIME:-5}
+set_bytes=$(numfmt --from=iec "$set_size")
+command -v fio > /dev/null || fail "fio missing: make deps-test"
+start_agent bench
+endpoint=$ENDPOINT
+set_dir=$SCRATCH/bench/set
+modes="rndrd-1 rndrd-16 rndwr-1 rndwr-16"
+figures="iops p50 p99"
+
+# write_ini MODE STREAMS LIMIT: a scenario of one randrw job on the set,
+# 4K, direct, no fsync on the way, ending at LIMIT (runtime or requests).
+write_ini () {
+    cat > "$SCRATCH/bench.ini" <<INI
+[global]
+settle = 0
+[agent bench]
+endpoint = $endpoint
+[job r4k]
+agent = bench
+workload = randrw
+path = set/f
+size = $set_size
+files = $files
+streams = $2
+bs = 4K
+mode = $1
+fsync_every = 0
+direct = yes
+keep = yes
+$3
+INI
+}
+
+# Each tool prints IOPS, p50 and p99 in microseconds of one run of MODE
+# (rndrd-N or rndwr-N: N streams).
+run_iofleet () {   # mode
+    write_ini "${1%-*}" "${1#*-}" "runtime = ${seconds}s"
+    "$BIN/iofleet" run -q --no-db "$SCRATCH/bench.ini" -o "$SCRATCH/res" >/dev/null 2>&1 ||
+        fail "iofleet run failed"
+    python3 - "$SCRATCH/res/results.json" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))["tests"][0]
+s = t["summary"]
+# The report's random I/O table: requests over first start to last end.
+requests = sum(x["reads"] + x["writes"] for x in t["streams"])
+lat = s["latency"]["requests"]
+print("%.1f %.1f %.1f" % (requests / ((s["last_end_ns"] - s["first_start_ns"]) / 1e9),
+                          lat["p50_ns"] / 1e3, lat["p99_ns"] / 1e3))
+PY
+    rm -rf "$SCRATCH/res"
+}
+run_fio () {   # mode
+    local rw=randread names
+    [ "${1%-*}" = rndwr ] && rw=randwrite
+    names=f                                 # one file is named path itself
+    [ "$files" = 1 ] || names=$(seq -f "f.%g" 1 "$files" | paste -sd:)
+    (cd "$set_dir" && fio --name=r4k --filename="$names" --filesize=$((set_bytes / files)) \
+        --file_service_type=random --norandommap --ioengine=psync --direct=1 --rw=$rw \
+        --bs=4k --numjobs="${1#*-}" --group_reporting --time_based --runtime="$seconds" \
+        --output-format=json 2>/dev/null) |
+        python3 -c 'import json, sys
+j = json.load(sys.stdin)["jobs"][0]
+d = j["read" if sys.argv[1] == "randread" else "write"]
+p = d["clat_ns"]["percentile"]
+print("%.1f %.1f %.1f" % (d["iops"], p["50.000000"] / 1e3, p["99.000000"] / 1e3))' "$rw"
+}
+
+echo "bench: $rounds rounds of ${seconds} s per tool and mode: 4K random reads (rndrd) and writes (rndwr), O_DIRECT, 1 and 16 streams, one set of $files files of $set_size in all, on $(df --output=source,fstype "$SCRATCH" | tail -1)"
+# The set, laid out once and kept, untimed: a run of a few requests.
+write_ini rndrd 1 "requests = 16"
+"$BIN/iofleet" run -q --no-db "$SCRATCH/bench.ini" -o "$SCRATCH/res" >/dev/null 2>&1 ||
+    fail "laying out the set failed"
+rm -rf "$SCRATCH/res"
+last=$set_dir/f.$files
+[ "$files" = 1 ] && last=$set_dir/f
+[ "$(stat -c %s "$last")" = $((set_bytes / files)) ] || fail "the set is not laid out"
+
+tools=(iofleet fio)
+for round in $(seq "$rounds"); do
+    for mode in $modes; do
+        for k in 0 1; do
+            tool=${tools[$(( (k + round) % 2 ))]}
+            result=$("run_$tool" "$mode") || fail "$tool failed"
+            set -- $result
+            for figure in $figures; do
+                RATES[$mode-$figure.$tool]="${RATES[$mode-$figure.$tool]:-} $1"
+                shift
+            done
+            printf 'round %d  %-8s  %-7s  IOPS p50 p99 us: %s\n' "$round" "$mode" "$tool" "$result"
+        done
+    done
+done
+
+echo
+printf '%-8s %10s %10s %8s %20s %20s %12s\n' mode "iofleet" "fio" ratio \
+    "iofleet p50/p99 us" "fio p50/p99 us" "p50/p99 ratio"
+for mode in $modes; do
+    awk -v m="$mode" -v i="$(median "$mode-iops" iofleet)" -v f="$(median "$mode-iops" fio)" \
+        -v i50="$(median "$mode-p50" iofleet)" -v i99="$(median "$mode-p99" iofleet)" \
+        -v f50="$(median "$mode-p50" fio)" -v f99="$(median "$mode-p99" fio)" 'BEGIN {
+        printf "%-8s %10.1f %10.1f %8.3f %20s %20s %12s\n", m, i, f, i / f,
+               sprintf("%.1f/%.1f", i50, i99), sprintf("%.1f/%.1f", f50, f99),
+               sprintf("%.3f/%.3f", i50 / f50, i99 / f99) }'
+done
+echo "(IOPS: medians of $rounds rounds, each figure its own median; targets: IOPS ratio >= 0.97, p50 and p99 within 1% of fio's)"
