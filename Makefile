@@ -6,7 +6,8 @@
 #   make test        unit and integration tests, plain and under ASan/UBSan
 #   make demo        two agents on loopback and an NFS export, configs/demo.ini
 #   make bench       the write workload beside dd and fio, the copy workload
-#                    beside nfs-cp and cp, randrw beside sysbench and fio, ratios
+#                    beside nfs-cp and cp, randrw beside sysbench and fio, 4K
+#                    random reads and writes beside fio psync, ratios
 #   make fuzz        libFuzzer on the message decoder, the scenario parser and
 #                    the histogram reader, FUZZ_SECONDS (60) each, corpora
 #                    kept in build-fuzz/corpus/
@@ -145,6 +146,7 @@ bench: deps-test
 	@tests/bench/read.sh build
 	@tests/bench/bonnie.sh build
 	@tests/bench/randrw.sh build
+	@tests/bench/random4k.sh build
 
 clean:
 	rm -rf build build-asan build-fuzz
