@@ -70,8 +70,11 @@ $3
 INI
 }
 
-# Each tool prints IOPS, p50 and p99 in microseconds of one run of MODE
-# (rndrd-N or rndwr-N: N streams).
+# Each tool prints, of one run of MODE (rndrd-N or rndwr-N: N streams),
+# IOPS, p50 and p99 in microseconds, and the microseconds a stream spends
+# per request outside the call: N / IOPS less the mean latency (and, for
+# ours, less the last fsyncs' time, spread over the requests). That one
+# is the tool's own cost (and its wait for a CPU), whatever the disk does.
 run_iofleet () {   # mode
     write_ini "${1%-*}" "${1#*-}" "runtime = ${seconds}s"
     "$BIN/iofleet" run -q --no-db "$SCRATCH/bench.ini" -o "$SCRATCH/res" >/dev/null 2>&1 ||
@@ -82,9 +85,12 @@ t = json.load(open(sys.argv[1]))["tests"][0]
 s = t["summary"]
 # The report's random I/O table: requests over first start to last end.
 requests = sum(x["reads"] + x["writes"] for x in t["streams"])
-lat = s["latency"]["requests"]
-print("%.1f %.1f %.1f" % (requests / ((s["last_end_ns"] - s["first_start_ns"]) / 1e9),
-                          lat["p50_ns"] / 1e3, lat["p99_ns"] / 1e3))
+window_ns = s["last_end_ns"] - s["first_start_ns"]
+lat = s["latency"]
+fsync_ns = lat["fsync"]["count"] * lat["fsync"]["mean_ns"] if "fsync" in lat else 0
+outside_ns = (len(t["streams"]) * window_ns - fsync_ns) / requests - lat["requests"]["mean_ns"]
+print("%.1f %.1f %.1f %.2f" % (requests / (window_ns / 1e9), lat["requests"]["p50_ns"] / 1e3,
+                               lat["requests"]["p99_ns"] / 1e3, outside_ns / 1e3))
 PY
     rm -rf "$SCRATCH/res"
 }
@@ -100,8 +106,11 @@ run_fio () {   # mode
         python3 -c 'import json, sys
 j = json.load(sys.stdin)["jobs"][0]
 d = j["read" if sys.argv[1] == "randread" else "write"]
-p = d["clat_ns"]["percentile"]
-print("%.1f %.1f %.1f" % (d["iops"], p["50.000000"] / 1e3, p["99.000000"] / 1e3))' "$rw"
+c = d["clat_ns"]
+print("%.1f %.1f %.1f %.2f" % (d["iops"], c["percentile"]["50.000000"] / 1e3,
+                               c["percentile"]["99.000000"] / 1e3,
+                               (int(sys.argv[2]) / d["iops"] * 1e9 - c["mean"]) / 1e3))' \
+        "$rw" "${1#*-}"
 }
 
 echo "bench: $rounds rounds of ${seconds} s per tool and mode: 4K random reads (rndrd) and writes (rndwr), O_DIRECT, 1 and 16 streams, one set of $files files of $set_size in all, on $(df --output=source,fstype "$SCRATCH" | tail -1)"
@@ -114,7 +123,7 @@ last=$set_dir/f.$files
 [ "$files" = 1 ] && last=$set_dir/f
 [ "$(stat -c %s "$last")" = $((set_bytes / files)) ] || fail "the set is not laid out"
 
-bench_figures "$rounds" "$modes" "IOPS p50_us p99_us" iofleet fio
+bench_figures "$rounds" "$modes" "IOPS p50_us p99_us out_us" iofleet fio
 
 # best MODE TOOL: the highest of its rates (the quietest round, on a
 # shared machine).
@@ -123,15 +132,18 @@ best () {
 }
 
 echo
-printf '%-8s %10s %10s %8s %10s %20s %20s %12s\n' mode iofleet fio ratio "best ratio" \
-    "iofleet p50/p99 us" "fio p50/p99 us" "p50/p99 ratio"
+printf '%-8s %10s %10s %7s %7s %17s %17s %12s %12s\n' mode iofleet fio ratio best \
+    "iofleet p50/p99" "fio p50/p99" "p50/p99 rat" "outside i/f"
 for mode in $modes; do
     awk -v m="$mode" -v i="$(median "$mode-IOPS" iofleet)" -v f="$(median "$mode-IOPS" fio)" \
         -v bi="$(best "$mode-IOPS" iofleet)" -v bf="$(best "$mode-IOPS" fio)" \
         -v i50="$(median "$mode-p50_us" iofleet)" -v i99="$(median "$mode-p99_us" iofleet)" \
-        -v f50="$(median "$mode-p50_us" fio)" -v f99="$(median "$mode-p99_us" fio)" 'BEGIN {
-        printf "%-8s %10.1f %10.1f %8.3f %10.3f %20s %20s %12s\n", m, i, f, i / f, bi / bf,
+        -v f50="$(median "$mode-p50_us" fio)" -v f99="$(median "$mode-p99_us" fio)" \
+        -v io="$(median "$mode-out_us" iofleet)" -v fo="$(median "$mode-out_us" fio)" 'BEGIN {
+        printf "%-8s %10.1f %10.1f %7.3f %7.3f %17s %17s %12s %12s\n", m, i, f, i / f, bi / bf,
                sprintf("%.1f/%.1f", i50, i99), sprintf("%.1f/%.1f", f50, f99),
-               sprintf("%.3f/%.3f", i50 / f50, i99 / f99) }'
+               sprintf("%.2f/%.2f", i50 / f50, i99 / f99), sprintf("%.2f/%.2f", io, fo) }'
 done
-echo "(medians of $rounds rounds, each figure its own; best ratio: of the highest IOPS of each; targets: IOPS ratio >= 0.97, p50 and p99 within 1% of fio's)"
+echo "(medians of $rounds rounds, each figure its own; latencies in us; best: the ratio of the"
+echo " highest IOPS of each; outside: us per request outside the call, iofleet/fio;"
+echo " targets: IOPS ratio >= 0.97, p50 and p99 within 1% of fio's)"
