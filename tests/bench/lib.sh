@@ -43,6 +43,7 @@ bench_figures () {
                 tool=${tools[$(( (k + round) % ${#tools[@]} ))]}
                 result=$("run_$tool" "$mode") || fail "$tool failed"
                 [ -n "$result" ] || continue
+                # shellcheck disable=SC2086  # one word a figure
                 set -- $result
                 for figure in $figures; do
                     RATES[$mode-$figure.$tool]="${RATES[$mode-$figure.$tool]:-} $1"
