@@ -3,8 +3,9 @@
 # with 16 streams: the randrw workload (mode = rndrd / rndwr) beside fio
 # psync, on one file set, in the same run, alternating, several rounds.
 # Prints the medians of IOPS with our ratio to fio (and the ratio of the
-# best rounds), and the medians of the p50 and p99 latencies of both side
-# by side.
+# best rounds), the medians of the p50 and p99 latencies of both side by
+# side, and what each spends per request outside the I/O call. Our IOPS
+# are the report's (requests over first start to last end).
 #
 #   BENCH_4K_SIZE   file set (default 1G)        BENCH_4K_FILES (default 128)
 #   BENCH_4K_TIME   seconds a run (default 5)    BENCH_ROUNDS (default 3)
