@@ -6,7 +6,8 @@
 #   make test        unit and integration tests, plain and under ASan/UBSan
 #   make demo        two agents on loopback and an NFS export, configs/demo.ini
 #   make bench       the write workload beside dd and fio, the copy workload
-#                    beside nfs-cp and cp, randrw beside sysbench and fio, ratios
+#                    beside nfs-cp and cp, randrw beside sysbench and fio, 4K
+#                    random reads and writes beside fio psync, ratios
 #   make bench-scale 1, 16, 256 and 1024 agents on loopback: hello and clock,
 #                    a test's fixed cost, the console's memory, report sizes
 #   make fuzz        libFuzzer on the message decoder, the scenario parser and
@@ -148,6 +149,7 @@ bench: deps-test
 	@tests/bench/read.sh build
 	@tests/bench/bonnie.sh build
 	@tests/bench/randrw.sh build
+	@tests/bench/random4k.sh build
 
 bench-scale: deps-test
 	@$(MAKE) --no-print-directory binaries

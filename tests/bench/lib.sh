@@ -29,6 +29,32 @@ bench_rounds () {
     done
 }
 
+# bench_figures ROUNDS "MODES" "FIGURES" TOOL...: as bench_rounds, for
+# tools whose `run_TOOL MODE` prints several figures of one run, in the
+# order of FIGURES (or nothing, for a mode the tool does not do): each
+# goes to RATES[MODE-FIGURE.TOOL], and each run's line to stdout.
+bench_figures () {
+    local rounds=$1 modes=$2 figures=$3 round mode k tool result figure
+    shift 3
+    local tools=("$@")
+    for round in $(seq "$rounds"); do
+        for mode in $modes; do
+            for k in "${!tools[@]}"; do
+                tool=${tools[$(( (k + round) % ${#tools[@]} ))]}
+                result=$("run_$tool" "$mode") || fail "$tool failed"
+                [ -n "$result" ] || continue
+                # shellcheck disable=SC2086  # one word a figure
+                set -- $result
+                for figure in $figures; do
+                    RATES[$mode-$figure.$tool]="${RATES[$mode-$figure.$tool]:-} $1"
+                    shift
+                done
+                printf 'round %d  %-8s  %-8s  %s: %s\n' "$round" "$mode" "$tool" "$figures" "$result"
+            done
+        done
+    done
+}
+
 # median MODE TOOL: the median of its rates.
 median () {
     echo "${RATES[$1.$2]:-}" | tr ' ' '\n' | grep . | sort -n |

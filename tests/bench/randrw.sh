@@ -40,9 +40,9 @@ start_agent bench
 endpoint=$ENDPOINT
 mkdir -p "$SCRATCH/sysbench" "$SCRATCH/fio"
 modes="buffered direct nofsync"
-figures="reads writes p99"
 
-# Each tool prints reads/s, writes/s and p99 in ms of one run.
+# Each tool prints reads/s, writes/s and p99 in ms of one run (fio
+# nothing, for a mode it does not do).
 run_iofleet () {   # mode
     local direct=yes fsync_every=100
     [ "$1" = buffered ] && direct=no
@@ -97,7 +97,7 @@ run_sysbench () {   # mode
 }
 run_fio () {   # mode
     local names
-    [ "$1" = nofsync ] || { echo "- - -"; return; }
+    [ "$1" = nofsync ] || return 0
     names=$(seq -f "f.%g" 1 "$files" | paste -sd:)
     (cd "$SCRATCH/fio" && fio --name=rr --filename="$names" --filesize=$((set_bytes / files)) \
         --rw=randrw --rwmixread=60 --bs=16k --numjobs=$threads --ioengine=psync \
@@ -113,22 +113,7 @@ echo "bench: $rounds rounds of ${seconds} s per tool and mode: $threads streams,
 # shellcheck disable=SC2046
 (cd "$SCRATCH/sysbench" && sysbench $(sysbench_args buffered) prepare > /dev/null) ||
     fail "sysbench prepare failed"
-tools=(iofleet sysbench fio)
-for round in $(seq "$rounds"); do
-    for mode in $modes; do
-        for k in 0 1 2; do
-            tool=${tools[$(( (k + round) % 3 ))]}
-            result=$("run_$tool" "$mode") || fail "$tool failed"
-            set -- $result
-            [ "$result" = "- - -" ] && continue
-            for figure in $figures; do
-                RATES[$mode-$figure.$tool]="${RATES[$mode-$figure.$tool]:-} $1"
-                shift
-            done
-            printf 'round %d  %-8s  %-8s  reads/s writes/s p99 ms: %s\n' "$round" "$mode" "$tool" "$result"
-        done
-    done
-done
+bench_figures "$rounds" "$modes" "reads writes p99_ms" iofleet sysbench fio
 
 echo
 printf '%-8s %-8s %10s %10s %10s %10s %10s %22s\n' mode figure iofleet sysbench fio \
@@ -137,8 +122,8 @@ for mode in $modes; do
     for figure in reads writes; do
         awk -v m="$mode" -v f="$figure/s" \
             -v i="$(median "$mode-$figure" iofleet)" -v s="$(median "$mode-$figure" sysbench)" \
-            -v o="$(median "$mode-$figure" fio)" -v pi="$(median "$mode-p99" iofleet)" \
-            -v ps="$(median "$mode-p99" sysbench)" -v po="$(median "$mode-p99" fio)" 'BEGIN {
+            -v o="$(median "$mode-$figure" fio)" -v pi="$(median "$mode-p99_ms" iofleet)" \
+            -v ps="$(median "$mode-p99_ms" sysbench)" -v po="$(median "$mode-p99_ms" fio)" 'BEGIN {
             if (o == "") { printf "%-8s %-8s %10.1f %10.1f %10s %10.3f %10s %8.3f/%.3f/-\n",
                                   m, f, i, s, "-", i / s, "-", pi, ps; exit }
             printf "%-8s %-8s %10.1f %10.1f %10.1f %10.3f %10.3f %8.3f/%.3f/%.3f\n",
