@@ -32,16 +32,17 @@ rate = 8M
 [job many]
 agent = $1
 path = m
-size = 24M
+size = 48M
 rate = 12M
 streams = 8
 INI
 }
 scenario a1 "$E1" > "$SCRATCH/fill.ini"
 
-# A tmpfs that holds the reports but not the samples of the second test.
+# A tmpfs that holds the reports (some 180 kB) but not the samples of the
+# second test (some 340 kB): 256 kB leaves a margin of 60 kB either way.
 mkdir -p "$SCRATCH/small"
-mount -t tmpfs -o size=160k tmpfs "$SCRATCH/small" || fail "cannot mount a tmpfs (root needed)"
+mount -t tmpfs -o size=256k tmpfs "$SCRATCH/small" || fail "cannot mount a tmpfs (root needed)"
 MOUNTS+=("$SCRATCH/small")
 rc=0
 "$BIN/iofleet" run "$SCRATCH/fill.ini" -o "$SCRATCH/small" -q > "$SCRATCH/fill.txt" \

@@ -5,14 +5,18 @@
     writes, both together, fsyncs), with the exact count, min, mean and
     max and the percentiles of the merged histogram, in milliseconds to
     the microsecond; then, for a test on several hosts, one line per host
-    for its requests, so that a slow host shows beside the fleet.
+    for its requests, so that a slow host shows beside the fleet. A fleet
+    (more than TEXT_FLEET_ROWS hosts) shows its TEXT_SLOWEST_HOSTS hosts of
+    the highest p99; results.json keeps every host's.
 */
 #include "report.h"
+#include "text.h"
 #include "../latency.h"
 #include "../../proto/printable.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 //  Width of the first column: a test's row name, made printable.
@@ -26,6 +30,45 @@ s_line (const char *name, const char *set, const latency_summary_t *l, FILE *out
              S_NAME_WIDTH, name, set, l->count, l->min_ns / 1e6, l->mean_ns / 1e6,
              l->p50_ns / 1e6, l->p95_ns / 1e6, l->p99_ns / 1e6, l->p999_ns / 1e6,
              l->max_ns / 1e6);
+}
+
+//  Orders hosts by p99, highest first.
+static int
+s_by_p99 (const void *left, const void *right)
+{
+    int64_t a = (*(const host_result_t *const *) left)->latency.p99_ns;
+    int64_t b = (*(const host_result_t *const *) right)->latency.p99_ns;
+    return a < b? 1: a > b? -1: 0;
+}
+
+//  A line per host of the test that measured requests, in the order of
+//  the test's hosts; of a fleet, its slowest by p99 and a count of the
+//  others.
+static void
+s_host_lines (const test_result_t *test, FILE *out)
+{
+    const host_result_t **hosts = calloc (test->host_count? test->host_count: 1,
+                                          sizeof (host_result_t *));
+    if (!hosts)
+        return;                 //  the section's summary lines stand alone
+    size_t count = 0;
+    for (size_t h = 0; h < test->host_count; h++)
+        if (test->hosts [h].latency.count > 0)
+            hosts [count++] = &test->hosts [h];
+    size_t shown = count;
+    if (count > TEXT_FLEET_ROWS) {
+        qsort (hosts, count, sizeof hosts [0], s_by_p99);
+        shown = TEXT_SLOWEST_HOSTS;
+    }
+    for (size_t h = 0; h < shown; h++) {
+        char agent [JOB_NAME_MAX * PRINTABLE_GROWTH + 2] = "@";
+        printable (hosts [h]->agent, agent + 1, sizeof agent - 1);
+        s_line ("", agent, &hosts [h]->latency, out);
+    }
+    if (shown < count)
+        fprintf (out, "%-*s %zu more hosts, by p99 below these (every host in "
+                      "results.json)\n", S_NAME_WIDTH, "", count - shown);
+    free (hosts);
 }
 
 void
@@ -58,12 +101,7 @@ report_text_latency (const run_result_t *run, FILE *out)
             }
             s_line (name, latency_set_name (set), &summary->latency [set], out);
         }
-        for (size_t h = 0; summary->hosts > 1 && h < test->host_count; h++) {
-            if (test->hosts [h].latency.count == 0)
-                continue;
-            char agent [JOB_NAME_MAX * PRINTABLE_GROWTH + 2] = "@";
-            printable (test->hosts [h].agent, agent + 1, sizeof agent - 1);
-            s_line ("", agent, &test->hosts [h].latency, out);
-        }
+        if (summary->hosts > 1)
+            s_host_lines (test, out);
     }
 }
