@@ -6,6 +6,10 @@
 #
 #   tests/run.sh build [build-asan ...]      everything
 #   T=t0200 tests/run.sh build               only scripts matching t0200*
+#
+# A script that does not use the build's programs (it builds what it
+# tests itself: the fuzz targets, the packages) says so with a line
+# "# runs once: REASON" and runs with the first build only.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -61,12 +65,15 @@ run_script () {   # build script
     fi
 }
 
+first=${1:-}
 for build in "$@"; do
     for bin in "$build"/tests/*; do
         [ -x "$bin" ] && [ -f "$bin" ] && run_unit "$build" "$bin"
     done
     for script in tests/${T:-t}*.sh; do
-        [ -f "$script" ] && run_script "$build" "$script"
+        [ -f "$script" ] || continue
+        [ "$build" != "$first" ] && grep -q '^# runs once: ' "$script" && continue
+        run_script "$build" "$script"
     done
 done
 

@@ -3,6 +3,7 @@
 # (`make fuzz` runs them longer): built with clang, ASan and UBSan; any
 # crash, leak or assertion fails the test and leaves the input in
 # $SCRATCH for a unit test to take over.
+# runs once: it builds the fuzz targets itself, with clang and the sanitizers
 . "$(dirname "$0")/lib.sh"
 
 FUZZ_B=$SCRATCH/fuzz

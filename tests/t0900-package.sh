@@ -6,6 +6,7 @@
 # with config files made from the packaged example config. Also checks
 # that the package created the system user and the unit in that root and
 # that `systemd-analyze verify` accepts the installed unit.
+# runs once: it builds and installs the packages itself
 . "$(dirname "$0")/lib.sh"
 
 start=$(date +%s)
