@@ -173,3 +173,32 @@ done:
     histogram_destroy (&scratch);
     return rc;
 }
+
+//  Orders hosts by p99, highest first.
+static int
+s_by_p99 (const void *left, const void *right)
+{
+    int64_t a = (*(const host_result_t *const *) left)->latency.p99_ns;
+    int64_t b = (*(const host_result_t *const *) right)->latency.p99_ns;
+    return a < b? 1: a > b? -1: 0;
+}
+
+const host_result_t **
+latency_hosts_listed (const test_result_t *test, size_t fleet, size_t slowest,
+                      size_t *shown, size_t *measured)
+{
+    const host_result_t **hosts = calloc (test->host_count? test->host_count: 1,
+                                          sizeof (host_result_t *));
+    if (!hosts)
+        return NULL;
+    size_t count = 0;
+    for (size_t h = 0; h < test->host_count; h++)
+        if (test->hosts [h].latency.count > 0)
+            hosts [count++] = &test->hosts [h];
+    *measured = *shown = count;
+    if (count > fleet) {
+        qsort (hosts, count, sizeof hosts [0], s_by_p99);
+        *shown = slowest < count? slowest: count;
+    }
+    return hosts;
+}

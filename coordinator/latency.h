@@ -36,4 +36,11 @@ const char *latency_set_name (int set);
 //  are then left empty).
 int latency_fill (test_result_t *test);
 
+//  The hosts of test whose requests were measured, as a report lists
+//  them: all, in the test's order; or past fleet of them, the slowest of
+//  the highest p99. *measured gets how many were measured, *shown how many
+//  the array holds. The caller frees the array; NULL if out of memory.
+const host_result_t **latency_hosts_listed (const test_result_t *test, size_t fleet,
+                                            size_t slowest, size_t *shown, size_t *measured);
+
 #endif

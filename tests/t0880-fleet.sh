@@ -122,6 +122,14 @@ echo "$row" | grep -Eq " 6[34](x|: )" || fail "the per-stream column is not summ
 grep -q "slowest hosts" "$SCRATCH/out" || fail "no slowest hosts"
 grep -E "^ +p07 " "$SCRATCH/out" | head -1 | grep -q . || fail "the lost host is not among the slowest"
 [ "$(wc -l < "$SCRATCH/out")" -lt 120 ] || fail "the report is $(wc -l < "$SCRATCH/out") lines"
+# The latency of a fleet: its slowest hosts by p99 and a count of the
+# rest, in the text and on the page; results.json keeps them all.
+grep -Eq "^ +5[56] more hosts, by p99 below these" "$SCRATCH/out" ||
+    fail "the text's latency does not fold the fleet's hosts"
+[ "$(grep -o '<td>@[a-z0-9]*</td>' "$SCRATCH/res/report.html" | wc -l)" -le 24 ] ||
+    fail "the page's latency lists every host"
+grep -q "more hosts, by p99 below these" "$SCRATCH/res/report.html" ||
+    fail "the page's latency does not say how many hosts it folded"
 
 # 3. The status: counts and the worst named, one line each interval.
 grep -Eq "hosts 64: [0-9]+ running, [0-9]+ slow, [1-9][0-9]* lost, [0-9]+ done; worst p07 LOST" \

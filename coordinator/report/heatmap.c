@@ -81,13 +81,14 @@ s_compare_doubles (const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-//  For qsort_r: stream indices of the test arg by agent, then place.
+//  For qsort_r: stream indices of the test arg by agent (c2 before c10),
+//  then place.
 static int
 s_compare_streams (const void *a, const void *b, void *arg)
 {
     const test_result_t *test = arg;
     size_t x = *(const size_t *) a, y = *(const size_t *) b;
-    int by_agent = strcmp (test->streams [x].agent, test->streams [y].agent);
+    int by_agent = strverscmp (test->streams [x].agent, test->streams [y].agent);
     return by_agent? by_agent: (x > y) - (x < y);
 }
 

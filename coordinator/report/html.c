@@ -238,48 +238,63 @@ s_tests_table (const run_result_t *run, FILE *out)
 //  --------------------------------------------------------------------------
 //  The page
 
+//  One row of the latency table; the table's head before the first.
+static void
+s_latency_row (const test_result_t *test, const char *set_name, const latency_summary_t *l,
+               bool *header, FILE *out)
+{
+    if (!*header)
+        fputs ("<h2>Latency</h2>\n<p class=\"meta\">ms; every request of every host "
+               "merged, bucket for bucket: no average of percentiles</p>\n<table><tr>"
+               "<th>test</th><th>requests</th><th>count</th><th>min</th><th>mean</th>"
+               "<th>p50</th><th>p95</th><th>p99</th><th>p99.9</th><th>max</th>"
+               "</tr>\n", out);
+    *header = true;
+    char label [TEST_ROW_NAME_MAX + 16];
+    snprintf (label, sizeof label, test->iteration > 1? "%s #%" PRIu32: "%s",
+              test->name, test->iteration);
+    fputs ("<tr>", out);
+    s_cell (label, out);
+    s_cell (set_name, out);
+    fprintf (out, "<td class=\"n\">%" PRIu64 "</td>", l->count);
+    const double figures [] = { l->min_ns, l->mean_ns, l->p50_ns, l->p95_ns,
+                                l->p99_ns, l->p999_ns, l->max_ns };
+    for (size_t f = 0; f < sizeof figures / sizeof figures [0]; f++)
+        fprintf (out, "<td class=\"n\">%.3f</td>", figures [f] / 1e6);
+    fputs ("</tr>\n", out);
+}
+
 //  The latency of the tests that measured it: a row per test and set of
-//  requests, every host merged, and one per host of a test on several.
+//  requests, every host merged, and one per host of a test on several
+//  (of a fleet, its slowest by p99: results.json has every host).
 static void
 s_latency_table (const run_result_t *run, FILE *out)
 {
     bool header = false;
     for (size_t t = 0; t < run->test_count; t++) {
         const test_result_t *test = &run->tests [t];
-        for (int set = 0; set <= LATENCY_SETS; set++) {
-            bool host_rows = set == LATENCY_SETS;
-            for (size_t h = 0; h < (host_rows? test->host_count: 1); h++) {
-                const latency_summary_t *l = host_rows? &test->hosts [h].latency
-                                                      : &test->summary.latency [set];
-                //  Requests repeat reads or writes when only one of them ran.
-                bool repeats = set == LATENCY_REQUESTS
-                    && (test->summary.latency [LATENCY_READ].count == 0
-                        || test->summary.latency [LATENCY_WRITE].count == 0);
-                if (l->count == 0 || repeats || (host_rows && test->summary.hosts < 2))
-                    continue;
-                if (!header)
-                    fputs ("<h2>Latency</h2>\n<p class=\"meta\">ms; every request of every host "
-                           "merged, bucket for bucket: no average of percentiles</p>\n<table><tr>"
-                           "<th>test</th><th>requests</th><th>count</th><th>min</th><th>mean</th>"
-                           "<th>p50</th><th>p95</th><th>p99</th><th>p99.9</th><th>max</th>"
-                           "</tr>\n", out);
-                header = true;
-                char label [TEST_ROW_NAME_MAX + 16], set_name [JOB_NAME_MAX + 2];
-                snprintf (label, sizeof label, test->iteration > 1? "%s #%" PRIu32: "%s",
-                          test->name, test->iteration);
-                snprintf (set_name, sizeof set_name, "%s%s", host_rows? "@": "",
-                          host_rows? test->hosts [h].agent: latency_set_name (set));
-                fputs ("<tr>", out);
-                s_cell (label, out);
-                s_cell (set_name, out);
-                fprintf (out, "<td class=\"n\">%" PRIu64 "</td>", l->count);
-                const double figures [] = { l->min_ns, l->mean_ns, l->p50_ns, l->p95_ns,
-                                            l->p99_ns, l->p999_ns, l->max_ns };
-                for (size_t f = 0; f < sizeof figures / sizeof figures [0]; f++)
-                    fprintf (out, "<td class=\"n\">%.3f</td>", figures [f] / 1e6);
-                fputs ("</tr>\n", out);
-            }
+        const test_summary_t *summary = &test->summary;
+        for (int set = 0; set < LATENCY_SETS; set++) {
+            //  Requests repeat reads or writes when only one of them ran.
+            bool repeats = set == LATENCY_REQUESTS
+                && (summary->latency [LATENCY_READ].count == 0
+                    || summary->latency [LATENCY_WRITE].count == 0);
+            if (summary->latency [set].count > 0 && !repeats)
+                s_latency_row (test, latency_set_name (set), &summary->latency [set],
+                               &header, out);
         }
+        size_t shown, measured;
+        const host_result_t **hosts = summary->hosts < 2? NULL:
+            latency_hosts_listed (test, HTML_FLEET_HOSTS, HTML_SLOWEST_HOSTS, &shown, &measured);
+        for (size_t h = 0; hosts && h < shown; h++) {
+            char set_name [JOB_NAME_MAX + 2];
+            snprintf (set_name, sizeof set_name, "@%s", hosts [h]->agent);
+            s_latency_row (test, set_name, &hosts [h]->latency, &header, out);
+        }
+        if (hosts && shown < measured)
+            fprintf (out, "<tr><td></td><td colspan=\"9\">%zu more hosts, by p99 below these "
+                          "(every host in results.json)</td></tr>\n", measured - shown);
+        free (hosts);
     }
     if (header)
         fputs ("</table>\n", out);

@@ -19,6 +19,11 @@ void html_escaped (const char *text, FILE *out);
 #define HTML_LINES_STREAMS_MAX  32
 #define HTML_LINES_HOSTS_MAX    16
 
+//  The latency table lists a test's hosts up to this many; past it, the
+//  slowest ones by p99.
+#define HTML_FLEET_HOSTS        16
+#define HTML_SLOWEST_HOSTS      8
+
 //  The opening of a test's section of the page: its name and iterations.
 void html_section_head (const test_result_t *tests, size_t count, FILE *out);
 

@@ -32,42 +32,25 @@ s_line (const char *name, const char *set, const latency_summary_t *l, FILE *out
              l->max_ns / 1e6);
 }
 
-//  Orders hosts by p99, highest first.
-static int
-s_by_p99 (const void *left, const void *right)
-{
-    int64_t a = (*(const host_result_t *const *) left)->latency.p99_ns;
-    int64_t b = (*(const host_result_t *const *) right)->latency.p99_ns;
-    return a < b? 1: a > b? -1: 0;
-}
-
 //  A line per host of the test that measured requests, in the order of
 //  the test's hosts; of a fleet, its slowest by p99 and a count of the
 //  others.
 static void
 s_host_lines (const test_result_t *test, FILE *out)
 {
-    const host_result_t **hosts = calloc (test->host_count? test->host_count: 1,
-                                          sizeof (host_result_t *));
+    size_t shown, measured;
+    const host_result_t **hosts = latency_hosts_listed (test, TEXT_FLEET_ROWS,
+                                                        TEXT_SLOWEST_HOSTS, &shown, &measured);
     if (!hosts)
         return;                 //  the section's summary lines stand alone
-    size_t count = 0;
-    for (size_t h = 0; h < test->host_count; h++)
-        if (test->hosts [h].latency.count > 0)
-            hosts [count++] = &test->hosts [h];
-    size_t shown = count;
-    if (count > TEXT_FLEET_ROWS) {
-        qsort (hosts, count, sizeof hosts [0], s_by_p99);
-        shown = TEXT_SLOWEST_HOSTS;
-    }
     for (size_t h = 0; h < shown; h++) {
         char agent [JOB_NAME_MAX * PRINTABLE_GROWTH + 2] = "@";
         printable (hosts [h]->agent, agent + 1, sizeof agent - 1);
         s_line ("", agent, &hosts [h]->latency, out);
     }
-    if (shown < count)
+    if (shown < measured)
         fprintf (out, "%-*s %zu more hosts, by p99 below these (every host in "
-                      "results.json)\n", S_NAME_WIDTH, "", count - shown);
+                      "results.json)\n", S_NAME_WIDTH, "", measured - shown);
     free (hosts);
 }
 
