@@ -14,6 +14,7 @@
 #include "auth.h"
 #include "confine.h"
 #include "hostinfo.h"
+#include "listen.h"
 #include "log.h"
 #include "session.h"
 #include "test.h"
@@ -23,7 +24,6 @@
 #include "../proto/msg.h"
 #include "../proto/version.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -37,8 +37,6 @@
 #include <unistd.h>
 
 #define S_LINGER_MS             500         //  time the last results get to leave at exit
-#define S_HEARTBEAT_IVL_MS      5000        //  ZMTP heartbeats find dead connections
-#define S_HEARTBEAT_TIMEOUT_MS  15000
 #define S_START_LEAD_MAX_NS     (3600 * NS_PER_SEC)    //  START instants further off are refused
 //  The buffers of one test may take MemTotal / S_MEMORY_SHARE unless
 //  --max-memory says otherwise: they stay resident for the whole test,
@@ -622,47 +620,6 @@ s_loop (agent_t *self, zsock_t *pipe)
 //  --------------------------------------------------------------------------
 //  Public
 
-//  True for endpoints only this host can reach.
-bool
-agent_endpoint_is_loopback (const char *endpoint)
-{
-    if (strncmp (endpoint, "ipc://", 6) == 0 || strncmp (endpoint, "inproc://", 9) == 0)
-        return true;
-    if (strncmp (endpoint, "tcp://", 6) != 0)
-        return false;
-    const char *host = endpoint + 6;
-    const char *colon = strrchr (host, ':');
-    if (!colon)
-        return false;
-    size_t host_len = (size_t) (colon - host);
-    if ((host_len == 9 && strncmp (host, "localhost", 9) == 0)
-    ||  (host_len == 5 && strncmp (host, "[::1]", 5) == 0))
-        return true;
-
-    char address [INET_ADDRSTRLEN];
-    struct in_addr in;
-    if (host_len >= sizeof (address))
-        return false;
-    memcpy (address, host, host_len);
-    address [host_len] = '\0';
-    return inet_pton (AF_INET, address, &in) == 1
-        && (ntohl (in.s_addr) >> 24) == 127;
-}
-
-//  An agent's keys directory: its own pair and at least one coordinator.
-keys_t *
-agent_keys_new (const char *dir, char *err, size_t errlen)
-{
-    keys_t *keys = keys_new (dir, err, errlen);
-    if (keys && keys_peer_count (keys) == 0) {
-        snprintf (err, errlen, "keys %s: no coordinator public key (*" KEYS_PUBLIC_SUFFIX
-                  ") beside the agent's own: copy in the NAME" KEYS_PUBLIC_SUFFIX
-                  " of every coordinator to trust", dir);
-        keys_destroy (&keys);
-    }
-    return keys;
-}
-
 //  Every stream holds its file and that file's directory open (a copy its
 //  source too): three descriptors for each of up to S_TEST_STREAMS_MAX
 //  streams is more than the usual soft limit of 1024. Raise the soft limit
@@ -678,39 +635,6 @@ s_raise_fd_limit (agent_t *self)
             s_log (self, "event=fd-limit soft=%llu was=%llu",
                    (unsigned long long) limit.rlim_cur, (unsigned long long) before);
     }
-}
-
-//  Create, configure and bind the socket. Returns 0, or -1 with err.
-static int
-s_bind (agent_t *self, const char *endpoint, char *err, size_t errlen)
-{
-    self->router = zsock_new (ZMQ_ROUTER);
-    if (!self->router) {
-        snprintf (err, errlen, "zsock_new(ROUTER): %s", zmq_strerror (zmq_errno ()));
-        return -1;
-    }
-    //  libzmq drops any frame larger than this (and the connection that
-    //  sent it) before the decoder sees it.
-    zsock_set_maxmsgsize (self->router, MSG_FRAME_MAX);
-    zsock_set_heartbeat_ivl (self->router, S_HEARTBEAT_IVL_MS);
-    zsock_set_heartbeat_timeout (self->router, S_HEARTBEAT_TIMEOUT_MS);
-    //  With keys: a CURVE server (encrypted, and every client asked of the
-    //  ZAP handler, which is already running).
-    if (self->keys) {
-        zcert_apply (keys_own (self->keys), self->router);
-        zsock_set_curve_server (self->router, 1);
-        zsock_set_zap_domain (self->router, "iofleet");
-    }
-    if (zsock_bind (self->router, "%s", endpoint) == -1) {
-        snprintf (err, errlen, "bind(%s): %s", endpoint, zmq_strerror (zmq_errno ()));
-        return -1;
-    }
-    self->endpoint = zsock_last_endpoint (self->router);
-    if (!self->endpoint) {
-        snprintf (err, errlen, "bind(%s): cannot read the bound endpoint", endpoint);
-        return -1;
-    }
-    return 0;
 }
 
 //  Build an agent: roots, security rule, eventfd, bound socket.
@@ -775,7 +699,9 @@ agent_new (const agent_config_t *config, char *err, size_t errlen)
         snprintf (err, errlen, "eventfd: %s", strerror (errno));
         goto fail;
     }
-    if (s_bind (self, config->bind_endpoint, err, errlen) == -1)
+    self->router = agent_listen (config->bind_endpoint, self->keys, &self->endpoint,
+                                 err, errlen);
+    if (!self->router)
         goto fail;
 
     s_log (self, "event=bound endpoint=%s version=%s protocol=%d", self->endpoint,

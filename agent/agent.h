@@ -14,6 +14,7 @@
 #ifndef IOFLEET_AGENT_H
 #define IOFLEET_AGENT_H
 
+#include "listen.h"
 #include "../proto/keys.h"
 
 #include <czmq.h>
@@ -62,13 +63,5 @@ int agent_run (agent_t *self);
 //  zactor_new (agent_actor, agent). It ends on $TERM (zactor_destroy),
 //  cleaning up like agent_run; destroy the agent afterwards.
 void agent_actor (zsock_t *pipe, void *args);
-
-//  True for endpoints only this host can reach: tcp:// on 127.x.x.x,
-//  localhost or [::1], and ipc:// or inproc://.
-bool agent_endpoint_is_loopback (const char *endpoint);
-
-//  Load an agent's keys directory (proto/keys.h) and check that it
-//  trusts at least one coordinator. Returns NULL with a reason in err.
-keys_t *agent_keys_new (const char *dir, char *err, size_t errlen);
 
 #endif
