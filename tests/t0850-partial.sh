@@ -108,7 +108,7 @@ rc=0
 "$BIN/iofleet" run "$SCRATCH/full.ini" -o "$SCRATCH/full" > "$SCRATCH/full.txt" 2> "$SCRATCH/full.err" || rc=$?
 cat "$SCRATCH/full.txt"
 [ "$rc" = 1 ] || fail "exit $rc with a failed stream, expected 1"
-grep -Eq "^full +2 +[0-9.+]+ +[0-9.]+ partial " "$SCRATCH/full.txt" ||
+grep -Eq "^full +2 +[0-9.+x]+ +[0-9.]+ partial " "$SCRATCH/full.txt" ||
     fail "a failed stream does not make the combined figure partial"
 [ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tests"][0]["summary"]["partial"])' "$SCRATCH/full/results.json")" = True ] ||
     fail "the JSON does not say partial for a failed stream"
