@@ -26,11 +26,16 @@ latency_store (latency_packed_t *slot, const histogram_t *h)
         msgpack_sbuffer_destroy (&buffer);
         return -1;
     }
-    size_t size = buffer.size;
-    slot->packed = msgpack_sbuffer_release (&buffer);
-    slot->size = slot->packed? size: 0;
-    msgpack_sbuffer_destroy (&buffer);
-    return slot->packed? 0: -1;
+    //  The buffer grows from 8 KiB; a stream's histogram packs into a
+    //  few hundred bytes, and a fleet's run keeps thousands of them.
+    char *packed = (char *) realloc (buffer.data, buffer.size);
+    if (!packed) {
+        msgpack_sbuffer_destroy (&buffer);
+        return -1;
+    }
+    slot->packed = packed;
+    slot->size = buffer.size;
+    return 0;
 }
 
 int
