@@ -191,7 +191,7 @@ s_fill_totals (const test_result_t *test, test_summary_t *summary)
     for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
         const stream_result_t *stream = &test->streams [nbr];
         summary->bytes += stream->bytes;
-        if (stream->error [0] || !stream->finished)
+        if (stream->error || !stream->finished)
             summary->failed_streams++;
         if (stream->lost)
             summary->lost_streams++;

@@ -109,9 +109,9 @@ s_read_rows (archive_t *self, const archive_table_t *table, const char *where, i
         }
         char *row = (char *) *array + *count * size;
         memset (row, 0, size);
-        archive_read_row (stmt, 0, table, row);
-        (*count)++;
-        rc = SQLITE_OK;
+        int read = archive_read_row (stmt, 0, table, row);
+        (*count)++;                 //  what it holds is freed with the rest
+        rc = read? SQLITE_NOMEM: SQLITE_OK;
     }
     if (rc != SQLITE_DONE && rc != SQLITE_OK)
         archive_error (self->path, rc == SQLITE_NOMEM? NULL: self->db, table->name, err, errlen);

@@ -146,7 +146,7 @@ static const column_t s_stream_columns [] = {
     COL ("job", COLUMN_TEXT, stream_result_t, job),
     COL ("class", COLUMN_CLASS, stream_result_t, job_class),
     COL ("stream", COLUMN_U32, stream_result_t, index),
-    COL ("path", COLUMN_TEXT, stream_result_t, path),
+    COL ("path", COLUMN_STRING, stream_result_t, path),
     COL ("finished", COLUMN_BOOL, stream_result_t, finished),
     COL ("lost", COLUMN_BOOL, stream_result_t, lost),
     COL ("bytes", COLUMN_U64, stream_result_t, bytes),
@@ -158,7 +158,7 @@ static const column_t s_stream_columns [] = {
     COL ("usr_ns", COLUMN_I64, stream_result_t, usr_ns),
     COL ("sys_ns", COLUMN_I64, stream_result_t, sys_ns),
     COL ("clock_uncertainty_ns", COLUMN_I64, stream_result_t, clock_uncertainty_ns),
-    COL ("error", COLUMN_TEXT, stream_result_t, error),
+    COL ("error", COLUMN_STRING, stream_result_t, error),
     COL ("samples", COLUMN_SIZE, stream_result_t, sample_count),
     COL ("direct", COLUMN_BOOL, stream_result_t, direct),
     COL ("fsync", COLUMN_FSYNC, stream_result_t, fsync_mode),
@@ -195,7 +195,8 @@ static const char *
 s_sql_type (column_type_t type)
 {
     switch (type) {
-        case COLUMN_TEXT: case COLUMN_CLASS: case COLUMN_FSYNC: case COLUMN_UTC:
+        case COLUMN_TEXT: case COLUMN_STRING: case COLUMN_CLASS: case COLUMN_FSYNC:
+        case COLUMN_UTC:
             return "TEXT";
         case COLUMN_REAL: case COLUMN_DERIVED:
             return "REAL";
@@ -373,6 +374,11 @@ archive_bind_row (sqlite3_stmt *stmt, int first, const archive_table_t *table, c
             case COLUMN_TEXT:
                 rc = sqlite3_bind_text (stmt, param, field, -1, SQLITE_TRANSIENT);
                 break;
+            case COLUMN_STRING: {
+                const char *text = *(char *const *) field;
+                rc = sqlite3_bind_text (stmt, param, text? text: "", -1, SQLITE_TRANSIENT);
+                break;
+            }
             case COLUMN_I64:
                 rc = sqlite3_bind_int64 (stmt, param, *(const int64_t *) field);
                 break;
@@ -420,9 +426,10 @@ archive_bind_row (sqlite3_stmt *stmt, int first, const archive_table_t *table, c
 }
 
 //  Read a SELECT's columns into a row's fields.
-void
+int
 archive_read_row (sqlite3_stmt *stmt, int first, const archive_table_t *table, void *row)
 {
+    int failed = 0;
     for (size_t nbr = 0; nbr < table->column_count; nbr++) {
         const column_t *column = &table->columns [nbr];
         char *field = (char *) row + column->offset;
@@ -432,6 +439,11 @@ archive_read_row (sqlite3_stmt *stmt, int first, const archive_table_t *table, v
         switch (column->type) {
             case COLUMN_TEXT:
                 snprintf (field, column->size, "%s", text? text: "");
+                break;
+            case COLUMN_STRING:
+                *(char **) field = text && text [0]? strdup (text): NULL;
+                if (text && text [0] && !*(char **) field)
+                    failed = -1;
                 break;
             case COLUMN_I64: *(int64_t *) field = integer; break;
             case COLUMN_U64: *(uint64_t *) field = integer < 0? 0: (uint64_t) integer; break;
@@ -457,4 +469,5 @@ archive_read_row (sqlite3_stmt *stmt, int first, const archive_table_t *table, v
                 break;              //  derived from other columns
         }
     }
+    return failed;
 }

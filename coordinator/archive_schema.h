@@ -29,6 +29,7 @@ void archive_error (const char *path, sqlite3 *db, const char *what, char *err, 
 //  How a field is stored.
 typedef enum {
     COLUMN_TEXT,                    //  char [size], TEXT
+    COLUMN_STRING,                  //  char *, malloc'ed, NULL for ""; TEXT
     COLUMN_I64,                     //  int64_t, INTEGER
     COLUMN_U64,                     //  uint64_t, INTEGER (clamped to INT64_MAX)
     COLUMN_U32,                     //  uint32_t, INTEGER
@@ -88,7 +89,8 @@ char *archive_select_sql (const archive_table_t *table, const char *where);
 int archive_bind_row (sqlite3_stmt *stmt, int first, const archive_table_t *table,
                       const void *row);
 
-//  Read a row's columns from result column first on into row.
-void archive_read_row (sqlite3_stmt *stmt, int first, const archive_table_t *table, void *row);
+//  Read a row's columns from result column first on into row. Returns 0, or
+//  -1 when a string found no memory (what was read is the row's to free).
+int archive_read_row (sqlite3_stmt *stmt, int first, const archive_table_t *table, void *row);
 
 #endif

@@ -36,6 +36,40 @@ stream_result_add_sample (stream_result_t *stream, int64_t t_ns, uint64_t bytes)
     return 0;
 }
 
+//  An error whose text found no memory.
+static char s_error_no_memory [] = "failed (no memory for its reason)";
+
+//  Replace *field with a copy of text, or NULL for none; on no memory,
+//  with fallback (not freed).
+static int
+s_set_text (char **field, const char *text, char *fallback)
+{
+    if (*field != s_error_no_memory)
+        free (*field);
+    *field = NULL;
+    if (!text || !text [0])
+        return 0;
+    *field = strdup (text);
+    if (*field)
+        return 0;
+    *field = fallback;
+    return -1;
+}
+
+int
+stream_result_set_path (stream_result_t *stream, const char *text)
+{
+    assert (stream);
+    return s_set_text (&stream->path, text, NULL);
+}
+
+int
+stream_result_set_error (stream_result_t *stream, const char *text)
+{
+    assert (stream);
+    return s_set_text (&stream->error, text, s_error_no_memory);
+}
+
 //  Free what a run result holds and leave it empty.
 void
 run_result_clear (run_result_t *run)
@@ -47,6 +81,8 @@ run_result_clear (run_result_t *run)
         for (size_t stream_nbr = 0; stream_nbr < test->stream_count; stream_nbr++) {
             stream_result_t *stream = &test->streams [stream_nbr];
             free (stream->samples);
+            stream_result_set_path (stream, NULL);
+            stream_result_set_error (stream, NULL);
             for (int kind = 0; kind < MSG_LATENCY_KINDS; kind++)
                 latency_free (&stream->latency [kind]);
         }

@@ -60,7 +60,8 @@ typedef struct {
     char job [JOB_NAME_MAX + 1];            //  [job NAME]
     int job_class;                          //  CLASS_DISK or CLASS_NETWORK, resolved
     uint32_t index;                         //  0-based stream index in the job
-    char path [JOB_PATH_MAX + 1];           //  file it wrote
+    char *path;                             //  file it wrote (stream_result_set_path), NULL if
+                                            //  none: a fleet keeps thousands of streams
     bool finished;                          //  a RESULT arrived
     bool lost;                              //  its agent was lost: no RESULT will come
     uint64_t bytes;                         //  bytes of the timed part
@@ -83,7 +84,7 @@ typedef struct {
     bool ops_writes;                        //  its writes count as operations (rate_requests)
     uint64_t set_bytes;                     //  the job's file set (randrw), on its first
                                             //  stream only, so a host counts it once; else 0
-    char error [MSG_TEXT_MAX + 1];          //  empty if none
+    char *error;                            //  what failed (stream_result_set_error), NULL if none
     latency_packed_t latency [MSG_LATENCY_KINDS];   //  its requests' latency, by kind
     sample_point_t *samples;                //  in time order
     size_t sample_count;
@@ -235,6 +236,12 @@ typedef struct {
 
 //  Append a sample to a stream, growing its array. Returns 0 or -1 (memory).
 int stream_result_add_sample (stream_result_t *stream, int64_t t_ns, uint64_t bytes);
+
+//  Set a stream's path, or its error, to a copy of text (NULL or "" for
+//  none). Returns 0, or -1 (memory): the path is then NULL, and the error
+//  a fixed text, so that a failed stream never passes for a good one.
+int stream_result_set_path (stream_result_t *stream, const char *text);
+int stream_result_set_error (stream_result_t *stream, const char *text);
 
 //  Append a point to a monitor's series. Returns 0 or -1 (memory).
 int monitor_result_add_point (monitor_result_t *monitor, const msg_monitor_t *point);

@@ -52,7 +52,7 @@ s_tally_streams (const test_result_t *result, const size_t *stream_host, size_t 
         if (stream_host [s] >= count)
             continue;
         s_tally_t *tally = &tallies [stream_host [s]];
-        tally->running |= !stream->finished && !stream->error [0];
+        tally->running |= !stream->finished && !stream->error;
         if (!stream->sample_count)
             continue;
         const sample_point_t *last = &stream->samples [stream->sample_count - 1];

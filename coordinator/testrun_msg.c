@@ -97,9 +97,9 @@ testrun_fail_streams (testrun_t *tr, session_t *session, int32_t job_id, const c
             continue;
         for (uint64_t k = 0; k < testrun_timed_streams (tr->job_spec [j]); k++) {
             stream_result_t *stream = &result->streams [tr->first_stream [j] + k];
-            if (stream->finished || stream->error [0])
+            if (stream->finished || stream->error)
                 continue;
-            msg_strcpy (stream->error, reason [0]? reason: "failed", sizeof stream->error);
+            stream_result_set_error (stream, reason [0]? reason: "failed");
             stream->lost = lost;
             tr->streams_reported++;
         }
@@ -223,10 +223,13 @@ testrun_new_phase_result (testrun_t *tr, uint32_t phase)
             if (desc->stream_results && !result->bound [0])
                 msg_strcpy (result->bound, workload_bound_name (workload_bound (spec)),
                             sizeof result->bound);
-            if (desc->files [0].option)
-                workload_file_path (spec, desc->files [0].naming == FILES_SHARED
+            char path [JOB_PATH_MAX + 1] = "";
+            if (desc->files [0].option
+            &&  workload_file_path (spec, desc->files [0].naming == FILES_SHARED
                                           && desc->files [1].option? 1: 0,
-                                    k, stream->path, sizeof stream->path);
+                                    k, path, sizeof path) == 0
+            &&  stream_result_set_path (stream, path))
+                return -1;
         }
         if (desc->samples_host) {
             tr->job_monitor [j] = result->monitor_count;
@@ -315,7 +318,7 @@ s_on_result (testrun_t *tr, session_t *session, const msg_result_t *result)
         tr->dropped++;
         return;
     }
-    if (!stream->error [0])
+    if (!stream->error)
         tr->streams_reported++;     //  not yet counted as failed
     stream->finished = true;
     stream->bytes = result->bytes;
@@ -328,14 +331,15 @@ s_on_result (testrun_t *tr, session_t *session, const msg_result_t *result)
     stream->usr_ns = result->usr_ns;
     stream->sys_ns = result->sys_ns;
     stream->clock_uncertainty_ns = session_uncertainty_ns (session);
-    msg_strcpy (stream->error, result->error, sizeof stream->error);
+    stream_result_set_error (stream, result->error);
     //  Out of memory for a few hundred bytes leaves the stream's latency
     //  unmeasured; its other figures stand.
     for (int kind = 0; kind < MSG_LATENCY_KINDS; kind++)
         latency_store (&stream->latency [kind], &result->latency [kind]);
+    //  Without memory for it, the path the plan gave stays.
     if (result->path [0])
-        msg_strcpy (stream->path, result->path, sizeof stream->path);
-    if (stream->error [0])
+        stream_result_set_path (stream, result->path);
+    if (stream->error)
         tr->failed = true;
 }
 
@@ -522,7 +526,7 @@ testrun_watch_progress (testrun_t *tr, int64_t now_ns)
         bool open = false;
         for (uint64_t k = 0; k < testrun_timed_streams (spec) && !open; k++) {
             stream_result_t *stream = &result->streams [tr->first_stream [j] + k];
-            open = !stream->finished && !stream->error [0];
+            open = !stream->finished && !stream->error;
         }
         if (!open)
             continue;

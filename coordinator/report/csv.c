@@ -75,7 +75,7 @@ s_stream_fields (const test_result_t *test, const stream_result_t *stream, FILE 
     report_csv_text (stream->job, out);
     fprintf (out, ",%s,%" PRIu32 ",", stream->job_class == CLASS_NETWORK? "network": "disk",
              stream->index);
-    report_csv_text (stream->path, out);
+    report_csv_text (stream->path? stream->path: "", out);
     fprintf (out, ",%s,%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",",
              stream->finished? "true": "false", stream->bytes,
              stream->start_ns, stream->last_write_ns, stream->end_ns);
@@ -85,7 +85,7 @@ s_stream_fields (const test_result_t *test, const stream_result_t *stream, FILE 
     fprintf (out, ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%zu,",
              stream->usr_ns, stream->sys_ns, stream->clock_uncertainty_ns,
              stream->sample_count);
-    report_csv_text (stream->error, out);
+    report_csv_text (stream->error? stream->error: "", out);
     fprintf (out, ",%s", stream->bytes_sampled? "true": "false");
 }
 

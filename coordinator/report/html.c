@@ -192,7 +192,7 @@ s_tests_table (const run_result_t *run, FILE *out)
         uint32_t failed = test->summary.failed_streams, listed = 0;
         for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
             const stream_result_t *stream = &test->streams [nbr];
-            if (stream->finished && !stream->error [0])
+            if (stream->finished && !stream->error)
                 continue;
             if (failed > HTML_LINES_STREAMS_MAX && listed++ == HTML_LINES_HOSTS_MAX) {
                 fprintf (out, "<p class=\"failed\">failed: test ");
@@ -208,7 +208,7 @@ s_tests_table (const run_result_t *run, FILE *out)
             fputs (" job ", out);
             html_escaped (stream->job, out);
             fprintf (out, " stream %" PRIu32 ": ", stream->index);
-            html_escaped (stream->error [0]? stream->error: "no result from the agent", out);
+            html_escaped (stream->error? stream->error: "no result from the agent", out);
             if (stream->bytes_sampled)
                 fprintf (out, " (last sample %" PRIu64 " bytes at %.3f s)", stream->bytes,
                          (double) stream->sampled_ns / NS_PER_SEC);

@@ -8,6 +8,7 @@
     non-ASCII bytes as '?', rather than failing the whole file.
 */
 #include "report.h"
+#include "json_stream.h"
 #include "latency_json.h"
 #include "../aggregate.h"
 #include "../../proto/clock.h"
@@ -345,7 +346,7 @@ s_stream_json (const stream_result_t *stream)
     s_set (&builder, "job", s_json_text (stream->job));
     s_set (&builder, "class", json_string (stream->job_class == CLASS_NETWORK? "network": "disk"));
     s_set (&builder, "index", json_integer (stream->index));
-    s_set (&builder, "path", s_json_text (stream->path));
+    s_set (&builder, "path", s_json_text (stream->path? stream->path: ""));
     s_set (&builder, "finished", json_boolean (stream->finished));
     s_set (&builder, "lost", json_boolean (stream->lost));
     s_set (&builder, "bytes", s_json_count (stream->bytes));
@@ -370,7 +371,7 @@ s_stream_json (const stream_result_t *stream)
     s_set (&builder, "usr_ns", json_integer (stream->usr_ns));
     s_set (&builder, "sys_ns", json_integer (stream->sys_ns));
     s_set (&builder, "clock_uncertainty_ns", json_integer (stream->clock_uncertainty_ns));
-    s_set (&builder, "error", s_json_text (stream->error));
+    s_set (&builder, "error", s_json_text (stream->error? stream->error: ""));
     s_set (&builder, "samples", s_json_count (stream->sample_count));
     s_set (&builder, "direct", json_boolean (stream->direct));
     s_set (&builder, "fsync", json_string (jobspec_fsync_name (stream->fsync_mode)));
@@ -381,9 +382,10 @@ s_stream_json (const stream_result_t *stream)
     return s_finish (&builder);
 }
 
-//  One run of one test with its summary and its streams.
+//  One run of one test with its summary and its streams; unless whole,
+//  its streams and hosts are left empty for the writer to fill.
 static json_t *
-s_test_json (const test_result_t *test)
+s_test_json (const test_result_t *test, bool whole)
 {
     builder_t builder = s_builder ();
     if (!builder.ok)
@@ -403,12 +405,12 @@ s_test_json (const test_result_t *test)
     s_set (&builder, "announced_wall_ns", json_integer (test->announced_wall_ns));
     s_set (&builder, "summary", s_summary_json (&test->summary));
     json_t *streams = json_array ();
-    for (size_t nbr = 0; streams && nbr < test->stream_count; nbr++)
+    for (size_t nbr = 0; whole && streams && nbr < test->stream_count; nbr++)
         if (json_array_append_new (streams, s_stream_json (&test->streams [nbr])) < 0)
             builder.ok = false;
     s_set (&builder, "streams", streams);
     json_t *hosts = json_array ();
-    for (size_t nbr = 0; hosts && nbr < test->host_count; nbr++)
+    for (size_t nbr = 0; whole && hosts && nbr < test->host_count; nbr++)
         if (json_array_append_new (hosts, s_host_json (&test->hosts [nbr])) < 0)
             builder.ok = false;
     s_set (&builder, "hosts", hosts);
@@ -447,7 +449,7 @@ s_run_json (const run_result_t *run)
     s_set (&builder, "agents", agents);
     json_t *tests = json_array ();
     for (size_t nbr = 0; tests && nbr < run->test_count; nbr++)
-        if (json_array_append_new (tests, s_test_json (&run->tests [nbr])) < 0)
+        if (json_array_append_new (tests, s_test_json (&run->tests [nbr], true)) < 0)
             builder.ok = false;
     s_set (&builder, "tests", tests);
     s_set (&builder, "iterations", s_iterations_json (run));
@@ -478,28 +480,33 @@ report_json_text (const run_result_t *run)
     return text;
 }
 
-//  Write text with every line after the first indented by four spaces:
-//  a test's object dumped alone, as it stands in the tests array.
+//  Writers of one element of the arrays a document streams.
 static int
-s_write_indented (const char *text, FILE *out)
+s_write_stream (FILE *out, int depth, const void *items, size_t nbr)
 {
-    for (const char *line = text; *line; ) {
-        const char *end = strchr (line, '\n');
-        size_t length = end? (size_t) (end - line + 1): strlen (line);
-        if (line != text && fputs ("    ", out) < 0)
-            return -1;
-        if (fwrite (line, 1, length, out) != length)
-            return -1;
-        line += length;
-    }
-    return 0;
+    return json_stream_value (out, depth, s_stream_json (&((const stream_result_t *) items) [nbr]));
 }
 
-//  Print the results document, the same text as report_json_text, but
-//  one test's tree at a time: a fleet's run holds thousands of streams
-//  per test, and the whole document's tree would be many times the size
-//  of its text. The document is dumped without its tests, and each test
-//  is dumped where their empty array stood, indented as jansson would.
+static int
+s_write_host (FILE *out, int depth, const void *items, size_t nbr)
+{
+    return json_stream_value (out, depth, s_host_json (&((const host_result_t *) items) [nbr]));
+}
+
+static int
+s_write_test (FILE *out, int depth, const void *items, size_t nbr)
+{
+    const test_result_t *test = &((const test_result_t *) items) [nbr];
+    const json_stream_array_t arrays [] = {
+        { "streams", test->stream_count, s_write_stream, test->streams },
+        { "hosts", test->host_count, s_write_host, test->hosts }
+    };
+    return json_stream_object (out, depth, s_test_json (test, false), arrays, 2);
+}
+
+//  Print the results document, the same text as report_json_text, one
+//  stream or host at a time: a fleet's run holds thousands of streams
+//  per test, and the tree of a test would be many times its text.
 int
 report_json (const run_result_t *run, FILE *out)
 {
@@ -508,38 +515,15 @@ report_json (const run_result_t *run, FILE *out)
     run_result_t header = *run;
     header.test_count = 0;
     json_t *root = s_run_json (&header);
-    if (!root)
-        return -1;
     //  The iterations are the whole run's, not the header's.
-    if (json_object_set_new (root, "iterations", s_iterations_json (run)) < 0) {
+    if (root && json_object_set_new (root, "iterations", s_iterations_json (run)) < 0) {
         json_decref (root);
+        root = NULL;
+    }
+    const json_stream_array_t tests = { "tests", run->test_count, s_write_test, run->tests };
+    if (json_stream_object (out, 0, root, &tests, 1) || fputc ('\n', out) == EOF)
         return -1;
-    }
-    char *text = json_dumps (root, JSON_INDENT (2));
-    json_decref (root);
-    //  A string cannot hold a line break, so this is the key's place.
-    static const char tests_key [] = "\n  \"tests\": []";
-    char *at = text? strstr (text, tests_key): NULL;
-    int rc = at? 0: -1;
-    if (at) {
-        size_t before = (size_t) (at - text) + strlen (tests_key) - 1;
-        if (fwrite (text, 1, before, out) != before)
-            rc = -1;
-        for (size_t nbr = 0; rc == 0 && nbr < run->test_count; nbr++) {
-            json_t *test = s_test_json (&run->tests [nbr]);
-            char *dumped = test? json_dumps (test, JSON_INDENT (2)): NULL;
-            json_decref (test);
-            if (!dumped || fputs (nbr? ",\n    ": "\n    ", out) < 0
-            ||  s_write_indented (dumped, out))
-                rc = -1;
-            free (dumped);
-        }
-        if (rc == 0 && fprintf (out, "%s%s\n", run->test_count? "\n  ": "",
-                                at + strlen (tests_key) - 1) < 0)
-            rc = -1;
-    }
-    free (text);
-    return rc == 0 && !ferror (out)? 0: -1;
+    return ferror (out)? -1: 0;
 }
 
 //  A string as a JSON literal with its quotes, for the caller to free.

@@ -259,7 +259,10 @@ s_read_stream (jsonread_t *self, json_t *object, stream_result_t *stream)
         jsonread_fail (self, "class", "\"%s\" is neither disk nor network", job_class);
     stream->job_class = strcmp (job_class, "network") == 0? CLASS_NETWORK: CLASS_DISK;
     stream->index = (uint32_t) jsonread_integer (self, object, "index", 0, UINT32_MAX);
-    jsonread_string (self, object, "path", stream->path, sizeof stream->path);
+    char path [JOB_PATH_MAX + 1];
+    jsonread_string (self, object, "path", path, sizeof path);
+    if (stream_result_set_path (stream, path))
+        jsonread_fail (self, "path", "no memory for it");
     stream->finished = jsonread_boolean (self, object, "finished");
     stream->lost = jsonread_boolean (self, object, "lost");
     stream->bytes = (uint64_t) jsonread_integer (self, object, "bytes", 0, INT64_MAX);
@@ -284,7 +287,10 @@ s_read_stream (jsonread_t *self, json_t *object, stream_result_t *stream)
     stream->sys_ns = s_cpu_ns (self, object, "sys_ns", "sys_s");
     stream->clock_uncertainty_ns = jsonread_integer (self, object, "clock_uncertainty_ns",
                                               INT64_MIN, INT64_MAX);
-    jsonread_string (self, object, "error", stream->error, sizeof stream->error);
+    char error [MSG_TEXT_MAX + 1];
+    jsonread_string (self, object, "error", error, sizeof error);
+    if (stream_result_set_error (stream, error))
+        jsonread_fail (self, "error", "no memory for it");
     stream->direct = jsonread_boolean (self, object, "direct");
     char fsync [16];
     jsonread_string (self, object, "fsync", fsync, sizeof fsync);

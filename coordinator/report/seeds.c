@@ -35,7 +35,7 @@ s_host_figure (const test_result_t *phase, const char *agent)
     double count = 0, cpu_ns = 0;
     for (size_t nbr = 0; nbr < phase->stream_count; nbr++) {
         const stream_result_t *stream = &phase->streams [nbr];
-        if (strcmp (stream->agent, agent) != 0 || !stream->finished || stream->error [0])
+        if (strcmp (stream->agent, agent) != 0 || !stream->finished || stream->error)
             continue;
         if (!figure.any || stream->start_ns < first_ns)
             first_ns = stream->start_ns;

@@ -434,7 +434,7 @@ s_print_failures (const run_result_t *run, FILE *out)
         bool many = failed > TEXT_FLEET_ROWS;
         for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
             const stream_result_t *stream = &test->streams [nbr];
-            if (stream->finished && !stream->error [0])
+            if (stream->finished && !stream->error)
                 continue;
             if (many && listed++ == TEXT_FAILURES_LISTED) {
                 fprintf (out, "FAILED  test %s: %" PRIu32 " streams more (results.json and "
@@ -446,7 +446,7 @@ s_print_failures (const run_result_t *run, FILE *out)
             fprintf (out, "FAILED  test %s agent %s job %s stream %" PRIu32 ": %s ",
                      label, printable (stream->agent, agent, sizeof agent),
                      printable (stream->job, job, sizeof job), stream->index,
-                     printable (stream->error [0]? stream->error: "no result from the agent",
+                     printable (stream->error? stream->error: "no result from the agent",
                                 error, sizeof error));
             //  A stream without a RESULT: its last word is its last sample.
             if (stream->bytes_sampled)

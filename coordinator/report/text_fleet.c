@@ -184,7 +184,7 @@ s_gather_hosts (const test_result_t *test, s_host_t *hosts)
             const stream_result_t *stream = streams [s];
             host->streams++;
             host->bytes += stream->bytes;
-            if (stream->error [0] || !stream->finished)
+            if (stream->error || !stream->finished)
                 host->failed++;
             double mbps = aggregate_stream_rate_mbps (stream);
             if (isfinite (mbps) && !(mbps >= host->slowest_mbps))

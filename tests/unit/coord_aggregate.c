@@ -308,8 +308,8 @@ test_failed_streams (void **state)
         s_stream ("a1", CLASS_DISK, 1, 1048576, 0, 200 * MS, 200 * MS),
         s_stream ("a2", CLASS_DISK, 0, 0, 0, 0, 0)
     };
-    snprintf (streams [1].error, sizeof (streams [1].error),
-              "write(/x/dd2.2): No space left on device");
+    assert_int_equal (stream_result_set_error (&streams [1],
+                                               "write(/x/dd2.2): No space left on device"), 0);
     streams [2].finished = false;
     test_result_t test = s_test (streams, 3);
     aggregate_test (&test);
@@ -325,6 +325,7 @@ test_failed_streams (void **state)
     //  Only a1 started: no second host to be skewed against.
     assert_int_equal (test.summary.host_skew_ns, 0);
     assert_string_equal (test.summary.disk.notation, "100+5.24+-");
+    stream_result_set_error (&streams [1], NULL);
 }
 
 //  A stream lost before its RESULT, with samples: its bytes are its last
@@ -385,7 +386,7 @@ test_failed_fsync_window (void **state)
     //  Writes from 0.1 s to 0.5 s, then the fsync failed: end never
     //  reached (0). No rate, but the stream did run until its last write.
     stream_result_t stream = s_stream ("a1", CLASS_DISK, 0, 4000000, 100 * MS, 500 * MS, 0);
-    snprintf (stream.error, sizeof (stream.error), "fsync(/x/f): Input/output error");
+    assert_int_equal (stream_result_set_error (&stream, "fsync(/x/f): Input/output error"), 0);
     test_result_t test = s_test (&stream, 1);
     aggregate_test (&test);
     assert_true (isnan (aggregate_stream_rate_mbps (&stream)));
@@ -395,6 +396,7 @@ test_failed_fsync_window (void **state)
     assert_int_equal (test.summary.last_end_ns, 500 * MS);
     assert_float_equal (test.summary.combined_mbps, 10, RATE_EPSILON);
     assert_int_equal (test.summary.failed_streams, 1);
+    stream_result_set_error (&stream, NULL);
 }
 
 static void

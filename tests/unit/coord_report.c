@@ -46,7 +46,9 @@ s_stream_set (stream_result_t *stream, const char *agent, const char *job, int j
     memset (stream, 0, sizeof (*stream));
     snprintf (stream->agent, sizeof (stream->agent), "%s", agent);
     snprintf (stream->job, sizeof (stream->job), "%s", job);
-    snprintf (stream->path, sizeof (stream->path), "/x/%s.%u", job, index);
+    char path [JOB_PATH_MAX + 1];
+    snprintf (path, sizeof path, "/x/%s.%u", job, index);
+    assert_int_equal (stream_result_set_path (stream, path), 0);
     stream->job_class = job_class;
     stream->index = index;
     stream->finished = true;
@@ -132,8 +134,8 @@ s_run_build (run_result_t *run)
                   3 * US, 398 * MS, 410200 * US, 20 * US);
     s_stream_set (&dd2->streams [1], "a1", "dd2", CLASS_DISK, 1, 1048576,
                   12 * US, 20 * MS, 21 * MS, 20 * US);
-    snprintf (dd2->streams [1].error, sizeof (dd2->streams [1].error),
-              "write(/x/dd2.2): No space left on device");
+    assert_int_equal (stream_result_set_error (&dd2->streams [1],
+                                               "write(/x/dd2.2): No space left on device"), 0);
     assert_int_equal (stream_result_add_sample (&dd2->streams [0], 100 * MS, 67108864), 0);
     assert_int_equal (stream_result_add_sample (&dd2->streams [0], 200 * MS, 134217728), 0);
     assert_int_equal (stream_result_add_sample (&dd2->streams [1], 10 * MS, 524288), 0);
@@ -165,8 +167,8 @@ s_run_build (run_result_t *run)
     test_result_t *lost1 = s_test_set (&run->tests [2], "lost1", 1, 1);
     s_stream_set (&lost1->streams [0], "a2", "lost1", CLASS_DISK, 0, 0, 0, 0, 0, 0);
     lost1->streams [0].finished = false;
-    snprintf (lost1->streams [0].path, sizeof (lost1->streams [0].path), "/x/lost\xff.0");
-    snprintf (lost1->streams [0].error, sizeof (lost1->streams [0].error), "agent a2 lost");
+    assert_int_equal (stream_result_set_path (&lost1->streams [0], "/x/lost\xff.0"), 0);
+    assert_int_equal (stream_result_set_error (&lost1->streams [0], "agent a2 lost"), 0);
 
     for (size_t nbr = 0; nbr < run->test_count; nbr++)
         aggregate_test (&run->tests [nbr]);

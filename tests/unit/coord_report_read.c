@@ -40,7 +40,9 @@ s_stream (stream_result_t *stream, const char *agent, const char *job, int job_c
     memset (stream, 0, sizeof *stream);
     snprintf (stream->agent, sizeof stream->agent, "%s", agent);
     snprintf (stream->job, sizeof stream->job, "%s", job);
-    snprintf (stream->path, sizeof stream->path, "/data/%s.%u", job, index);
+    char path [JOB_PATH_MAX + 1];
+    snprintf (path, sizeof path, "/data/%s.%u", job, index);
+    assert_int_equal (stream_result_set_path (stream, path), 0);
     stream->job_class = job_class;
     stream->index = index;
     stream->finished = true;
@@ -112,8 +114,8 @@ s_setup (void **state)
     broken->stream_count = 1;
     s_stream (&broken->streams [0], "nfs1", "dd1", CLASS_DISK, 0, 0, 0, 0);
     broken->streams [0].finished = false;
-    snprintf (broken->streams [0].error, sizeof broken->streams [0].error,
-              "agent lost: no word, \"for\" 5.0 s");
+    assert_int_equal (stream_result_set_error (&broken->streams [0],
+                                               "agent lost: no word, \"for\" 5.0 s"), 0);
     aggregate_test (broken);
     //  Nothing ran: the rates are NAN and go to the file as null.
     assert_true (isnan (broken->summary.combined_mbps));

@@ -69,7 +69,9 @@ s_make_run (run_result_t *run, size_t streams, size_t hosts, size_t samples)
         assert_int_equal (latency_store (&stream->latency [MSG_LATENCY_WRITE], latency), 0);
         snprintf (stream->agent, sizeof stream->agent, "c%05zu", s % hosts);
         snprintf (stream->job, sizeof stream->job, "dd.c%05zu", s % hosts);
-        snprintf (stream->path, sizeof stream->path, "/data/dd-c%05zu", s % hosts);
+        char path [JOB_PATH_MAX + 1];
+        snprintf (path, sizeof path, "/data/dd-c%05zu", s % hosts);
+        assert_int_equal (stream_result_set_path (stream, path), 0);
         stream->index = (uint32_t) (s / hosts);
         stream->finished = true;
         //  A rate of its own, which wanders from interval to interval.
@@ -252,7 +254,7 @@ test_text_of_a_fleet (void **state)
     test_result_t *test = &run.tests [0];
     test->streams [7].bytes /= 4;
     test->streams [11].finished = false;
-    snprintf (test->streams [11].error, sizeof test->streams [11].error, "agent lost");
+    assert_int_equal (stream_result_set_error (&test->streams [11], "agent lost"), 0);
     aggregate_test (test);
     char *text = s_render_text (report_text, &run);
     assert_non_null (strstr (text, "64 agents (results.json lists every one)"));
@@ -320,8 +322,21 @@ test_json_streamed_is_the_document (void **state)
         free (streamed);
         run.test_count = kept;
     }
-    //  The copies share the first test's arrays: only one is freed.
+    //  A test without streams or hosts: empty arrays, as jansson writes them.
     run.test_count = 1;
+    size_t streams = run.tests [0].stream_count, hosts = run.tests [0].host_count;
+    run.tests [0].stream_count = 0;
+    run.tests [0].host_count = 0;
+    char *whole = report_json_text (&run);
+    char *streamed = s_render_text (report_json, &run);
+    assert_non_null (whole);
+    assert_non_null (strstr (whole, "\"streams\": [],"));
+    assert_string_equal (streamed, whole);
+    free (whole);
+    free (streamed);
+    run.tests [0].stream_count = streams;
+    run.tests [0].host_count = hosts;
+    //  The copies share the first test's arrays: only one is freed.
     run_result_clear (&run);
 }
 

@@ -29,7 +29,7 @@ s_stream (stream_result_t *stream, const char *agent, uint64_t bytes, int64_t en
     memset (stream, 0, sizeof *stream);
     snprintf (stream->agent, sizeof stream->agent, "%s", agent);
     snprintf (stream->job, sizeof stream->job, "held-%s", agent);
-    snprintf (stream->path, sizeof stream->path, "/x/held");
+    assert_int_equal (stream_result_set_path (stream, "/x/held"), 0);
     stream->finished = true;
     stream->bytes = bytes;
     stream->start_ns = 1 * MS;
@@ -66,7 +66,7 @@ s_run_build (run_result_t *run)
     s_stream (lost, "a3", 0, 0);
     lost->finished = false;
     lost->lost = true;
-    snprintf (lost->error, sizeof lost->error, "agent lost\n\x1b]0;pwned\x07");
+    assert_int_equal (stream_result_set_error (lost, "agent lost\n\x1b]0;pwned\x07"), 0);
     assert_int_equal (stream_result_add_sample (lost, 500 * MS, 4000000), 0);
     assert_int_equal (stream_result_add_sample (lost, 1000 * MS, 8000000), 0);
 
@@ -78,8 +78,8 @@ s_run_build (run_result_t *run)
     aborted->stream_count = 2;
     s_stream (&aborted->streams [0], "a1", 10000000, 1000 * MS);
     s_stream (&aborted->streams [1], "a2", 5000000, 1000 * MS);
-    snprintf (aborted->streams [1].error, sizeof aborted->streams [1].error,
-              "aborted: an agent was lost (on_lost = abort)");
+    assert_int_equal (stream_result_set_error (&aborted->streams [1],
+                                               "aborted: an agent was lost (on_lost = abort)"), 0);
     for (size_t nbr = 0; nbr < run->test_count; nbr++)
         aggregate_test (&run->tests [nbr]);
 }
