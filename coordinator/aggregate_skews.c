@@ -205,6 +205,7 @@ s_fill_stop (const test_result_t *test, stop_summary_t *stop)
     }
 }
 
+//  The hosts and the skews, then the stop figures.
 void
 aggregate_skews (const test_result_t *test, test_summary_t *summary)
 {
