@@ -38,7 +38,8 @@ typedef struct {
     uint64_t writes;                //  its write requests
     uint64_t fsyncs;                //  its fsync and fdatasync calls
     int64_t start_ns;               //  instant it really began, 0 if never
-    int64_t last_write_ns;          //  end of its last I/O call
+    int64_t last_issue_ns;          //  when its last read or write call was issued
+    int64_t last_write_ns;          //  end of that call
     int64_t end_ns;                 //  after fsync and close
     int64_t usr_ns;                 //  user CPU of the thread (and the workload's own) during it
     int64_t sys_ns;                 //  system CPU of the thread (and the workload's own) during it
@@ -199,7 +200,7 @@ s_reset_figures (workload_stream_t *ws)
     ws->reads = ws->writes = ws->fsyncs = 0;
     for (int kind = 0; kind < MSG_LATENCY_KINDS; kind++)
         histogram_init (&ws->latency [kind]);
-    ws->last_write_ns = 0;
+    ws->last_issue_ns = ws->last_write_ns = 0;
     ws->end_ns = 0;
     ws->extra_usr_ns = ws->extra_sys_ns = 0;
     ws->ramp_over = false;
@@ -243,8 +244,9 @@ s_run_phase (stream_t *self, uint32_t phase, int64_t start_at_ns, int64_t starte
     if (ws->count_from_ns > started_ns)
         figures->start_ns = ws->count_from_ns < ws->end_ns? ws->count_from_ns: ws->end_ns;
     //  A write that ended in the ramp is no figure's.
-    figures->last_write_ns = ws->last_write_ns > figures->start_ns || ws->last_write_ns == 0?
-                             ws->last_write_ns: figures->start_ns;
+    bool in_ramp = ws->last_write_ns != 0 && ws->last_write_ns <= figures->start_ns;
+    figures->last_issue_ns = in_ramp? figures->start_ns: ws->last_issue_ns;
+    figures->last_write_ns = in_ramp? figures->start_ns: ws->last_write_ns;
     figures->end_ns = ws->end_ns;
     //  The ramp's CPU is left out with its requests: counted from the
     //  first request after it, none at all if the ramp outlasted them.
@@ -514,6 +516,7 @@ stream_take_result (stream_t *self, msg_result_t *result)
     result->writes = figures->writes;
     result->fsyncs = figures->fsyncs;
     result->start_ns = figures->start_ns;
+    result->last_issue_ns = figures->last_issue_ns;
     result->last_write_ns = figures->last_write_ns;
     result->end_ns = figures->end_ns;
     result->usr_ns = figures->usr_ns;

@@ -6,7 +6,8 @@
     stream has a window only once its RESULT arrived and its end lies after
     its start; a stream that failed before it began reports zeros and has
     none. Rates are bytes per nanosecond times 1000, which is MB/s with
-    MB = 10^6 bytes.
+    MB = 10^6 bytes. How together the streams started and ended is
+    aggregate_skews.c's.
 */
 #include "aggregate.h"
 #include "latency.h"
@@ -18,22 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-//  Host figures gathered over the streams of one agent.
-typedef struct {
-    bool started;                   //  at least one stream has a window
-    int64_t earliest_start_ns;      //  earliest start among those
-    int64_t uncertainty_ns;         //  the agent's clock uncertainty
-} host_figures_t;
-
-//  Tally of host figures over all hosts of a test.
-typedef struct {
-    uint32_t hosts;                 //  distinct agents
-    uint32_t hosts_started;         //  of which have a started stream
-    int64_t earliest_min_ns;        //  min over hosts of their first start
-    int64_t earliest_max_ns;        //  max over hosts of their first start
-    int64_t uncertainty_top_ns [2]; //  the two largest uncertainties, largest first
-} host_tally_t;
 
 //  First start and last end over a set of streams.
 typedef struct {
@@ -51,8 +36,8 @@ typedef struct {
 //  absurd values give absurd figures rather than an overflow.
 
 //  later - earlier in ns, saturated to the int64_t range.
-static int64_t
-s_difference_ns (int64_t later_ns, int64_t earlier_ns)
+int64_t
+aggregate_difference_ns (int64_t later_ns, int64_t earlier_ns)
 {
     int64_t difference_ns;
     if (__builtin_sub_overflow (later_ns, earlier_ns, &difference_ns))
@@ -73,8 +58,8 @@ s_rate_mbps (double bytes, int64_t from_ns, int64_t to_ns)
 //  When the end after fsync was never reached (the fsync failed) but
 //  writes were made, the window closes at the last write: the stream did
 //  run until then, and the test's span should say so.
-static bool
-s_stream_window (const stream_result_t *stream, int64_t *start_ns, int64_t *end_ns)
+bool
+aggregate_stream_window (const stream_result_t *stream, int64_t *start_ns, int64_t *end_ns)
 {
     if (!stream->finished)
         return false;
@@ -101,7 +86,7 @@ double
 aggregate_stream_ops_per_s (const stream_result_t *stream)
 {
     int64_t start_ns, end_ns;
-    if (!s_stream_window (stream, &start_ns, &end_ns) || end_ns <= start_ns)
+    if (!aggregate_stream_window (stream, &start_ns, &end_ns) || end_ns <= start_ns)
         return NAN;
     return (double) aggregate_stream_ops (stream) / ((double) (end_ns - start_ns) / 1e9);
 }
@@ -174,7 +159,7 @@ s_span_add (span_t *span, const stream_result_t *stream)
         end_ns = stream->sampled_ns;
     }
     else
-    if (!s_stream_window (stream, &start_ns, &end_ns))
+    if (!aggregate_stream_window (stream, &start_ns, &end_ns))
         return;
     if (!span->any || start_ns < span->first_start_ns)
         span->first_start_ns = start_ns;
@@ -226,7 +211,7 @@ s_fill_all_running (const test_result_t *test, test_summary_t *summary)
     int64_t latest_start_ns = 0, earliest_end_ns = 0;
     for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
         int64_t start_ns, end_ns;
-        if (!s_stream_window (&test->streams [nbr], &start_ns, &end_ns))
+        if (!aggregate_stream_window (&test->streams [nbr], &start_ns, &end_ns))
             return;
         if (nbr == 0 || start_ns > latest_start_ns)
             latest_start_ns = start_ns;
@@ -242,134 +227,8 @@ s_fill_all_running (const test_result_t *test, test_summary_t *summary)
         bytes += aggregate_bytes_at (stream, earliest_end_ns)
                - aggregate_bytes_at (stream, latest_start_ns);
     }
-    summary->all_running_ns = s_difference_ns (earliest_end_ns, latest_start_ns);
+    summary->all_running_ns = aggregate_difference_ns (earliest_end_ns, latest_start_ns);
     summary->all_running_mbps = s_rate_mbps (bytes, latest_start_ns, earliest_end_ns);
-}
-
-//  Fold one stream into the figures of its host.
-static void
-s_host_add_stream (host_figures_t *host, const stream_result_t *stream)
-{
-    int64_t start_ns, end_ns;
-    if (s_stream_window (stream, &start_ns, &end_ns)
-    &&  (!host->started || start_ns < host->earliest_start_ns)) {
-        host->earliest_start_ns = start_ns;
-        host->started = true;
-    }
-    if (stream->clock_uncertainty_ns > host->uncertainty_ns)
-        host->uncertainty_ns = stream->clock_uncertainty_ns;
-}
-
-//  Fold one host into the tally.
-static void
-s_tally_add_host (host_tally_t *tally, const host_figures_t *host)
-{
-    tally->hosts++;
-    if (host->started) {
-        if (tally->hosts_started == 0 || host->earliest_start_ns < tally->earliest_min_ns)
-            tally->earliest_min_ns = host->earliest_start_ns;
-        if (tally->hosts_started == 0 || host->earliest_start_ns > tally->earliest_max_ns)
-            tally->earliest_max_ns = host->earliest_start_ns;
-        tally->hosts_started++;
-    }
-    if (host->uncertainty_ns > tally->uncertainty_top_ns [0]) {
-        tally->uncertainty_top_ns [1] = tally->uncertainty_top_ns [0];
-        tally->uncertainty_top_ns [0] = host->uncertainty_ns;
-    }
-    else
-    if (host->uncertainty_ns > tally->uncertainty_top_ns [1])
-        tally->uncertainty_top_ns [1] = host->uncertainty_ns;
-}
-
-//  qsort order of stream pointers by agent name.
-static int
-s_compare_agent (const void *left, const void *right)
-{
-    const stream_result_t *const *left_stream = left;
-    const stream_result_t *const *right_stream = right;
-    return strcmp ((*left_stream)->agent, (*right_stream)->agent);
-}
-
-//  Tally the hosts of a test. Streams are grouped by agent through a
-//  sorted array of pointers, so that a fleet of hundreds of agents costs
-//  n log n; should that array not fit in memory, each stream's host is
-//  looked up among the streams before it instead, which is slower but
-//  gives the same figures.
-static void
-s_tally_hosts (const test_result_t *test, host_tally_t *tally)
-{
-    const size_t count = test->stream_count;
-    const stream_result_t **sorted = count? calloc (count, sizeof (*sorted)): NULL;
-    if (sorted) {
-        for (size_t nbr = 0; nbr < count; nbr++)
-            sorted [nbr] = &test->streams [nbr];
-        qsort (sorted, count, sizeof (*sorted), s_compare_agent);
-        size_t group_start = 0;
-        while (group_start < count) {
-            host_figures_t host = { 0 };
-            size_t nbr = group_start;
-            while (nbr < count && strcmp (sorted [nbr]->agent, sorted [group_start]->agent) == 0)
-                s_host_add_stream (&host, sorted [nbr++]);
-            s_tally_add_host (tally, &host);
-            group_start = nbr;
-        }
-        free (sorted);
-        return;
-    }
-    for (size_t first = 0; first < count; first++) {
-        const char *agent = test->streams [first].agent;
-        bool seen = false;
-        for (size_t before = 0; before < first && !seen; before++)
-            seen = strcmp (test->streams [before].agent, agent) == 0;
-        if (seen)
-            continue;
-        host_figures_t host = { 0 };
-        for (size_t nbr = first; nbr < count; nbr++)
-            if (strcmp (test->streams [nbr].agent, agent) == 0)
-                s_host_add_stream (&host, &test->streams [nbr]);
-        s_tally_add_host (tally, &host);
-    }
-}
-
-//  Hosts, the two skews and the bound on their error.
-static void
-s_fill_skews (const test_result_t *test, test_summary_t *summary)
-{
-    host_tally_t tally = { 0 };
-    s_tally_hosts (test, &tally);
-    summary->hosts = tally.hosts;
-    if (tally.hosts_started > 1)
-        summary->host_skew_ns = s_difference_ns (tally.earliest_max_ns, tally.earliest_min_ns);
-
-    //  A difference of two hosts' times is off by at most the sum of their
-    //  two offsets' errors; the two largest bound every pair. One host
-    //  reads one clock, and its streams' differences carry no such error.
-    if (tally.hosts > 1
-    &&  __builtin_add_overflow (tally.uncertainty_top_ns [0], tally.uncertainty_top_ns [1],
-                                &summary->clock_uncertainty_ns))
-        summary->clock_uncertainty_ns = INT64_MAX;
-
-    bool any = false;
-    int64_t min_start_ns = 0, max_start_ns = 0, min_end_ns = 0, max_end_ns = 0;
-    for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
-        int64_t start_ns, end_ns;
-        if (!s_stream_window (&test->streams [nbr], &start_ns, &end_ns))
-            continue;
-        if (!any || start_ns < min_start_ns)
-            min_start_ns = start_ns;
-        if (!any || start_ns > max_start_ns)
-            max_start_ns = start_ns;
-        if (!any || end_ns < min_end_ns)
-            min_end_ns = end_ns;
-        if (!any || end_ns > max_end_ns)
-            max_end_ns = end_ns;
-        any = true;
-    }
-    summary->stream_skew_ns = s_difference_ns (max_start_ns, min_start_ns);
-    //  Streams that stop at one instant (a runtime) end within this of
-    //  each other; the figure means little for streams that end when
-    //  their bytes are done.
-    summary->end_skew_ns = s_difference_ns (max_end_ns, min_end_ns);
 }
 
 //  Figures of one class: its streams, bytes, combined rate over its own
@@ -578,7 +437,7 @@ aggregate_test (test_result_t *test)
     s_fill_unfinished (test);
     s_fill_totals (test, summary);
     s_fill_all_running (test, summary);
-    s_fill_skews (test, summary);
+    aggregate_skews (test, summary);
     s_fill_class (test, CLASS_DISK, &summary->disk);
     s_fill_class (test, CLASS_NETWORK, &summary->network);
     aggregate_host_sums_t *sums = aggregate_host_sums (test);

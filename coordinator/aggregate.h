@@ -102,6 +102,20 @@ const stream_result_t **aggregate_streams_by_agent (const test_result_t *test);
 size_t aggregate_agent_run (const stream_result_t *const *streams, size_t count,
                             const char *agent, size_t *length);
 
+//  later - earlier in ns, saturated to the int64_t range: times come
+//  from agents, and absurd ones give absurd figures, not an overflow.
+int64_t aggregate_difference_ns (int64_t later_ns, int64_t earlier_ns);
+
+//  The stream's window in *start_ns .. *end_ns on the test's timeline;
+//  false if it has none (no RESULT, or an end not after its start). An
+//  end after fsync never reached (the fsync failed) closes it at the
+//  last write.
+bool aggregate_stream_window (const stream_result_t *stream, int64_t *start_ns, int64_t *end_ns);
+
+//  The hosts, the skews with the bound on their error, and the stop
+//  figures of summary, from the test's streams (aggregate_skews.c).
+void aggregate_skews (const test_result_t *test, test_summary_t *summary);
+
 //  Fill test->summary from its streams and hosts, then test->warnings
 //  (warnings.h). A stream without a RESULT but with samples first gets its last sample's
 //  bytes (bytes_sampled): counted in the test's bytes and combined rates

@@ -30,7 +30,7 @@
 
 #define ARCHIVE_DEFAULT_PATH    "results/iofleet.db"
 #define ARCHIVE_FILE_NAME       "iofleet.db"    //  beside a run's results directory
-#define ARCHIVE_SCHEMA_VERSION  1
+#define ARCHIVE_SCHEMA_VERSION  2       //  2: streams' stop_ns and last_issue_ns
 #define ARCHIVE_BUSY_MS         500     //  under the shortest lease (1 s): the run's
                                         //  loop waits this long for a locked database
 

@@ -15,8 +15,10 @@
 #include <time.h>
 
 //  A column from a field of a struct.
-#define COL(name, kind, type, field) \
-    { name, kind, offsetof (type, field), sizeof (((type *) 0)->field), NULL, 0 }
+#define COL(name, kind, type, field) COL_SINCE (name, kind, type, field, 0)
+//  One that schema version `since` added.
+#define COL_SINCE(name, kind, type, field, since) \
+    { name, kind, offsetof (type, field), sizeof (((type *) 0)->field), NULL, since }
 //  A figure computed from the row.
 #define DERIVED(name, function) { name, COLUMN_DERIVED, 0, 0, function, 0 }
 #define COUNT(columns) (sizeof (columns) / sizeof ((columns) [0]))
@@ -151,6 +153,8 @@ static const column_t s_stream_columns [] = {
     COL ("lost", COLUMN_BOOL, stream_result_t, lost),
     COL ("bytes", COLUMN_U64, stream_result_t, bytes),
     COL ("start_ns", COLUMN_I64, stream_result_t, start_ns),
+    COL_SINCE ("stop_ns", COLUMN_I64, stream_result_t, stop_ns, 2),
+    COL_SINCE ("last_issue_ns", COLUMN_I64, stream_result_t, last_issue_ns, 2),
     COL ("last_write_ns", COLUMN_I64, stream_result_t, last_write_ns),
     COL ("end_ns", COLUMN_I64, stream_result_t, end_ns),
     DERIVED ("rate_mbps", s_stream_rate),

@@ -73,13 +73,16 @@ typedef struct {
     bool bytes_sampled;                     //  no RESULT: bytes are its last sample's,
     int64_t sampled_ns;                     //  taken then; a lower bound (aggregate_test)
     int64_t start_ns;                       //  instant it really began
-    int64_t last_write_ns;                  //  end of its last write
+    int64_t last_issue_ns;                  //  when its last read or write was issued
+    int64_t last_write_ns;                  //  end of its last write (that request)
     int64_t end_ns;                         //  after fsync/close: the rate's end
     int64_t usr_ns;                         //  thread user CPU
     int64_t sys_ns;                         //  thread system CPU
     int64_t clock_uncertainty_ns;           //  its agent's offset is good to ± this
     bool direct;                            //  O_DIRECT, from the job
     uint64_t bs_bytes;                      //  bytes per I/O call, from the job
+    int64_t stop_ns;                        //  time-bound: the instant it was to stop (its
+                                            //  job's runtime), 0 otherwise
     int fsync_mode;                         //  fsync_mode_t, from the job
     bool ops_writes;                        //  its writes count as operations (rate_requests)
     uint64_t set_bytes;                     //  the job's file set (randrw), on its first
@@ -99,6 +102,25 @@ typedef struct {
     char notation [128];                    //  per-stream rates as engineers write them: "2x44.5"
     latency_summary_t latency;              //  its requests (reads and writes), merged
 } class_summary_t;
+
+//  How the streams of a time-bound test stopped, each measured against
+//  its own stop instant (aggregate_skews.c), over the streams that ran
+//  to it: finished without an error, a request issued. A stream's
+//  lateness (its last request's end past the instant) is that request's
+//  time in flight at the instant, since an agent issues none from the
+//  instant on (the clocks' uncertainty aside); its fsync and close come
+//  after. The end skew is at most in_flight_ns + tail_ns, and the
+//  clocks' uncertainty.
+typedef struct {
+    uint32_t streams;                       //  streams these figures are over, 0 for none
+    int64_t instant_ns;                     //  the stop instant (the latest, should jobs differ)
+    int64_t late_ns;                        //  latest end of a last request past its instant
+    int64_t issue_late_ns;                  //  latest issue of a last request past it (< 0:
+                                            //  every one was issued before)
+    int64_t in_flight_ns;                   //  longest last request in flight at the instant
+                                            //  (ended at or after it), issue to end; 0 if none
+    int64_t tail_ns;                        //  longest fsync and close after the last request
+} stop_summary_t;
 
 //  Figures of a whole test. Rates in MB/s (10^6 bytes per second).
 typedef struct {
@@ -128,6 +150,7 @@ typedef struct {
     latency_summary_t latency [LATENCY_SETS];   //  every stream of every host, merged
     int64_t end_skew_ns;                    //  latest - earliest end of any stream: how far
                                             //  apart a time-bound test's streams stopped
+    stop_summary_t stop;                    //  and how late each stopped, and why
 } test_summary_t;
 
 //  One agent's host over one test: its HOST message and what it means.

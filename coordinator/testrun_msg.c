@@ -214,6 +214,7 @@ testrun_new_phase_result (testrun_t *tr, uint32_t phase)
             stream->index = (uint32_t) k;
             stream->direct = spec->direct;
             stream->bs_bytes = spec->bs_bytes;
+            stream->stop_ns = spec->runtime_ns;    //  0 on the timeline is the start
             stream->fsync_mode = spec->fsync_mode;
             stream->reads_data = reads;
             stream->cold = spec->drop_caches;
@@ -326,6 +327,7 @@ s_on_result (testrun_t *tr, session_t *session, const msg_result_t *result)
     stream->writes = result->writes;
     stream->fsyncs = result->fsyncs;
     stream->start_ns = s_timeline (tr, session, result->start_ns);
+    stream->last_issue_ns = s_timeline (tr, session, result->last_issue_ns);
     stream->last_write_ns = s_timeline (tr, session, result->last_write_ns);
     stream->end_ns = s_timeline (tr, session, result->end_ns);
     stream->usr_ns = result->usr_ns;

@@ -225,6 +225,7 @@ s_encode_result (const msg_t *msg, msg_writer_t *w)
     PUT_UINT (w, m, writes);
     PUT_UINT (w, m, fsyncs);
     PUT_INT (w, m, start_ns);
+    PUT_INT (w, m, last_issue_ns);
     PUT_INT (w, m, last_write_ns);
     PUT_INT (w, m, end_ns);
     PUT_INT (w, m, usr_ns);
@@ -251,6 +252,7 @@ s_decode_result (msg_reader_t *r, msg_t *msg)
     GET_U64 (r, m, writes);
     GET_U64 (r, m, fsyncs);
     GET_I64 (r, m, start_ns);
+    GET_I64 (r, m, last_issue_ns);
     GET_I64 (r, m, last_write_ns);
     GET_I64 (r, m, end_ns);
     GET_I64 (r, m, usr_ns);

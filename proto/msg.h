@@ -167,7 +167,8 @@ typedef struct {
     uint64_t writes;                        //  write requests
     uint64_t fsyncs;                        //  fsync and fdatasync calls
     int64_t start_ns;                       //  instant the stream really began
-    int64_t last_write_ns;                  //  end of the last write call
+    int64_t last_issue_ns;                  //  when the last read or write call was issued
+    int64_t last_write_ns;                  //  end of that call: the last write (or read)
     int64_t end_ns;                         //  after fsync and close
     int64_t usr_ns;                         //  user CPU of the stream's thread
     int64_t sys_ns;                         //  system CPU of the stream's thread

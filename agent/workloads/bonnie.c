@@ -62,7 +62,8 @@ typedef struct {
     uint64_t reads;                 //  seeks done (a read each)
     uint64_t writes;                //  write calls of its write-backs
     histogram_t latency [MSG_LATENCY_KINDS];    //  time of its read and write calls
-    int64_t last_io_ns;             //  end of its last I/O call, 0 if none
+    int64_t last_issue_ns;          //  when its last I/O call was issued, 0 if none
+    int64_t last_io_ns;             //  end of that call, 0 if none
     int64_t usr_ns;                 //  user CPU of its seeks
     int64_t sys_ns;                 //  system CPU of its seeks
 } s_seeker_t;
@@ -135,6 +136,7 @@ s_seek_once (s_seeker_t *seeker, uint64_t offset, bool write_back)
     } while (got == -1 && errno == EINTR);
     seeker->reads++;
     histogram_record (&seeker->latency [MSG_LATENCY_READ], end_ns - begin_ns);
+    seeker->last_issue_ns = begin_ns;
     seeker->last_io_ns = end_ns;
     if (got <= 0) {
         s_seeker_fail (seeker, got == 0? EIO: errno, "read", offset,
@@ -159,6 +161,7 @@ s_seek_once (s_seeker_t *seeker, uint64_t offset, bool write_back)
             continue;
         seeker->writes++;
         histogram_record (&seeker->latency [MSG_LATENCY_WRITE], end_ns - begin_ns);
+        seeker->last_issue_ns = begin_ns;
         seeker->last_io_ns = end_ns;
         if (written <= 0) {
             s_seeker_fail (seeker, written == 0? EIO: errno, "write", offset + written_bytes,
@@ -276,8 +279,10 @@ s_seeks_run (workload_stream_t *ws, s_bonnie_t *state)
             histogram_merge (&ws->latency [kind], &seeker->latency [kind]);
         ws->extra_usr_ns += seeker->usr_ns;
         ws->extra_sys_ns += seeker->sys_ns;
-        if (seeker->last_io_ns > ws->last_write_ns)
+        if (seeker->last_io_ns > ws->last_write_ns) {
+            ws->last_issue_ns = seeker->last_issue_ns;
             ws->last_write_ns = seeker->last_io_ns;
+        }
     }
     int status = WORKLOAD_DONE;
     if (state->err_no) {

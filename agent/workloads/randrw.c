@@ -446,10 +446,10 @@ s_request_failed (workload_stream_t *ws, s_set_t *set, bool read, uint64_t index
 }
 
 //  fsync the files of the set (with only_written, those the stream wrote
-//  in the phase), each call timed and counted; *end_ns is when the last
-//  ended. Returns 0, or -1 with the failure recorded.
+//  in the phase), each call timed and counted. Returns 0, or -1 with the
+//  failure recorded.
 static int
-s_fsync_files (workload_stream_t *ws, s_stream_t *stream, bool only_written, int64_t *end_ns)
+s_fsync_files (workload_stream_t *ws, s_stream_t *stream, bool only_written)
 {
     s_set_t *set = stream->set;
     for (uint64_t index = 0; index < set->count; index++) {
@@ -458,8 +458,7 @@ s_fsync_files (workload_stream_t *ws, s_stream_t *stream, bool only_written, int
         int64_t begin_ns = clock_now_ns ();
         int rc = fsync (set->files [index].fd);
         int err_no = errno;
-        *end_ns = clock_now_ns ();
-        workload_count (ws, MSG_LATENCY_FSYNC, begin_ns, *end_ns, 0);
+        workload_count (ws, MSG_LATENCY_FSYNC, begin_ns, clock_now_ns (), 0);
         if (rc == -1) {
             char path [JOB_PATH_MAX + 1], shown [CONFINE_SHOWN_MAX];
             s_file_path (ws->spec, index, path, sizeof (path), shown, sizeof (shown));
@@ -517,10 +516,13 @@ s_randrw_run (workload_stream_t *ws, uint32_t phase)
         uint64_t index = block / set->file_blocks;
         uint64_t offset = (block % set->file_blocks) * bs_bytes;
         int fd = set->files [index].fd;
-        ssize_t moved;
+        //  No request is issued at or after the stop instant (an fsync
+        //  round may have crossed it).
         int64_t begin_ns, end_ns;
+        if (!workload_may_issue (ws, &begin_ns))
+            break;
+        ssize_t moved;
         do {
-            begin_ns = clock_now_ns ();
             moved = read? pread (fd, stream->buffer, bs_bytes, (off_t) offset)
                         : pwrite (fd, stream->buffer, bs_bytes, (off_t) offset);
             end_ns = clock_now_ns ();
@@ -538,16 +540,13 @@ s_randrw_run (workload_stream_t *ws, uint32_t phase)
         done++;
         if (fsync_every && ++since_fsync == fsync_every) {
             since_fsync = 0;
-            if (s_fsync_files (ws, stream, false, &end_ns) == -1) {
+            if (s_fsync_files (ws, stream, false) == -1) {
                 status = WORKLOAD_FAILED;
                 break;
             }
         }
-        if (workload_time_up (ws, end_ns))
-            break;
     }
-    int64_t end_ns;
-    if (status == WORKLOAD_DONE && writes && s_fsync_files (ws, stream, true, &end_ns) == -1)
+    if (status == WORKLOAD_DONE && writes && s_fsync_files (ws, stream, true) == -1)
         status = WORKLOAD_FAILED;
     ws->end_ns = clock_now_ns ();
     return status;

@@ -250,6 +250,8 @@ s_read_run (workload_stream_t *ws, uint32_t phase)
         //  A file that grew since prepare gives no more than was asked.
         ssize_t got = workload_source_read (ws, &state->source, state->buffer,
                                             (size_t) ask_bytes, offset, want_bytes);
+        if (got == WORKLOAD_TIME_UP)
+            break;
         if (got == -1) {
             status = WORKLOAD_FAILED;
             break;
@@ -263,8 +265,6 @@ s_read_run (workload_stream_t *ws, uint32_t phase)
         }
         offset += (uint64_t) got < want_bytes? (uint64_t) got: want_bytes;
         workload_pace (ws, (uint64_t) got);
-        if (workload_time_up (ws, ws->last_write_ns))
-            break;
     }
     ws->end_ns = clock_now_ns ();
     return status;

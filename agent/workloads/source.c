@@ -184,8 +184,9 @@ workload_source_read (workload_stream_t *ws, workload_source_t *source,
     ssize_t got;
     int err_no = 0;
     int64_t begin_ns, end_ns;
+    if (!workload_may_issue (ws, &begin_ns))
+        return WORKLOAD_TIME_UP;
     do {
-        begin_ns = clock_now_ns ();
         if (source->nfs) {
             got = nfs_pread (source->nfs, source->nfsfh, offset, want_bytes, buffer);
             err_no = got < 0? (int) -got: 0;

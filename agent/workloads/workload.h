@@ -50,15 +50,21 @@
     request under its kind (its histogram, reads, writes or fsyncs, and
     its bytes) unless it completed in the ramp; nothing on that path
     locks, allocates or calls the kernel. A time-bound phase (runtime)
-    ends with the first request that completes at or after ws->stop_ns,
-    one instant for every stream of the test on every host; the flush
-    after it is timed as usual.
+    ends at ws->stop_ns, one instant for every stream of the test on
+    every host: the clock read that begins each request is held against
+    it (workload_may_issue), and once the instant has come no request is
+    issued, so a stream's last request is the one in flight at the
+    instant (or one that ended just before it); the flush after it is
+    timed as usual. workload_count keeps when the last read or write was
+    issued and when it ended, so that the report can tell how late each
+    stream stopped, and why.
 */
 #ifndef IOFLEET_WORKLOAD_H
 #define IOFLEET_WORKLOAD_H
 
 #include "../confine.h"
 
+#include "../../proto/clock.h"
 #include "../../proto/jobspec.h"
 #include "../../proto/msg.h"
 #include "../../proto/workload.h"
@@ -75,6 +81,10 @@
 #define WORKLOAD_DONE       0       //  did all it was asked to
 #define WORKLOAD_FAILED    -1       //  stopped on an error, recorded in ws->error
 #define WORKLOAD_STOPPED    1       //  left early because ws->stop was set
+
+//  What a request helper returns when a time-bound phase's stop instant
+//  came before it issued anything (workload_write_full, _source_read).
+#define WORKLOAD_TIME_UP   -2
 
 //  One stream as a workload sees it. The figures of the timed part
 //  (bytes .. end_ns) start again at zero with every phase.
@@ -99,8 +109,8 @@ typedef struct {
     _Atomic uint64_t bytes;                 //  progress of the phase, read by samples
     int64_t start_ns;                       //  when the phase began (for `rate`)
     int64_t paced_ns;                       //  `rate`: instant the bytes so far are paid up to
-    int64_t stop_ns;                        //  runtime: the phase ends with the first request
-                                            //  done at or after it; 0 without
+    int64_t stop_ns;                        //  runtime: no request is issued at or after
+                                            //  it; 0 without
     int64_t count_from_ns;                  //  ramp: requests done before it count nowhere;
                                             //  0 without
     bool ramp_over;                         //  a request was counted after the ramp
@@ -112,7 +122,9 @@ typedef struct {
     uint64_t writes;                        //  write requests of the phase
     uint64_t fsyncs;                        //  fsync and fdatasync calls of the phase
     histogram_t latency [MSG_LATENCY_KINDS];    //  time of each request counted, by kind
-    int64_t last_write_ns;                  //  end of the phase's last I/O call, 0 if none
+    int64_t last_issue_ns;                  //  when the phase's last read or write call was
+                                            //  issued, 0 if none
+    int64_t last_write_ns;                  //  end of that call, 0 if none
     int64_t end_ns;                         //  after fsync and close, 0 if not reached
     int64_t extra_usr_ns;                   //  user CPU of the workload's own threads in the
                                             //  phase (bonnie's seekers), added to the stream's
@@ -279,7 +291,9 @@ void workload_pace (workload_stream_t *ws, uint64_t call_bytes);
 
 //  Write all length_bytes of buffer to fd (short writes continue where
 //  they stopped), adding to *done_bytes; every call is timed and counted
-//  (workload_count). Returns 0, or -1 with the failure recorded in ws.
+//  (workload_count). Returns 0; WORKLOAD_TIME_UP if the phase's stop
+//  instant came before the first call (nothing written: a block begun
+//  is written whole); or -1 with the failure recorded in ws.
 int workload_write_full (workload_stream_t *ws, int fd, const unsigned char *buffer,
                          size_t length_bytes, uint64_t *done_bytes);
 
@@ -287,7 +301,7 @@ int workload_write_full (workload_stream_t *ws, int fd, const unsigned char *buf
 //  shorter), checking the stop flag before every block; with random_state,
 //  the buffer gets fresh random bytes before every block. With a runtime
 //  the file is written again from its start each time it is whole, until
-//  the stop instant. Counts into *done_bytes. Returns WORKLOAD_DONE,
+//  the stop instant: no block is begun at or after it. Counts into *done_bytes. Returns WORKLOAD_DONE,
 //  _FAILED (recorded) or _STOPPED.
 int workload_write_blocks (workload_stream_t *ws, int fd, unsigned char *buffer,
                            uint64_t *random_state, uint64_t *done_bytes);
@@ -342,7 +356,8 @@ int workload_source_open_nfs (workload_source_t *source, const char *url,
 //  Read up to want_bytes at offset into buffer: one read request, timed
 //  and counted, with at most counted_max_bytes of what it read as the
 //  stream's bytes (0 for a copy, whose bytes are those it writes).
-//  Returns the bytes read (0 at the end of the file), or -1 with the
+//  Returns the bytes read (0 at the end of the file); WORKLOAD_TIME_UP
+//  if the phase's stop instant had come (nothing read); or -1 with the
 //  failure recorded in ws.
 ssize_t workload_source_read (workload_stream_t *ws, workload_source_t *source,
                               unsigned char *buffer, size_t want_bytes, uint64_t offset,
@@ -384,8 +399,10 @@ static inline void
 workload_count (workload_stream_t *ws, msg_latency_kind_t kind, int64_t begin_ns,
                 int64_t end_ns, uint64_t bytes)
 {
-    if (kind != MSG_LATENCY_FSYNC)
+    if (kind != MSG_LATENCY_FSYNC) {
+        ws->last_issue_ns = begin_ns;
         ws->last_write_ns = end_ns;
+    }
     if (end_ns < ws->count_from_ns)
         return;
     if (ws->count_from_ns && !ws->ramp_over)
@@ -404,12 +421,17 @@ workload_count (workload_stream_t *ws, msg_latency_kind_t kind, int64_t begin_ns
     }
 }
 
-//  True once a time-bound phase is over: a request ended at end_ns, at
-//  or after the stop instant (never without a runtime).
+//  The instant a request is issued, in *begin_ns: the clock read once,
+//  both for the request's time and to hold it against the stop instant.
+//  False once a time-bound phase's instant has come (never without a
+//  runtime): the caller then issues nothing, so that no request begins
+//  at or after the instant, whatever held the stream up before it (a
+//  wait for a `rate`, a block drawn afresh, the scheduler).
 static inline bool
-workload_time_up (const workload_stream_t *ws, int64_t end_ns)
+workload_may_issue (const workload_stream_t *ws, int64_t *begin_ns)
 {
-    return ws->stop_ns && end_ns >= ws->stop_ns;
+    *begin_ns = clock_now_ns ();
+    return !ws->stop_ns || *begin_ns < ws->stop_ns;
 }
 
 //  True if the phase ends on the clock (a runtime) rather than when its

@@ -422,7 +422,9 @@ workload_write_full (workload_stream_t *ws, int fd, const unsigned char *buffer,
 {
     size_t offset = 0;
     while (offset < length_bytes) {
-        int64_t begin_ns = clock_now_ns ();
+        int64_t begin_ns;
+        if (!workload_may_issue (ws, &begin_ns) && offset == 0)
+            return WORKLOAD_TIME_UP;
         ssize_t written = write (fd, buffer + offset, length_bytes - offset);
         int64_t end_ns = clock_now_ns ();
         if (written == -1) {
@@ -468,11 +470,12 @@ workload_write_blocks (workload_stream_t *ws, int fd, unsigned char *buffer,
         uint64_t want_bytes = size_bytes - offset < bs_bytes? size_bytes - offset: bs_bytes;
         if (random_state)
             workload_random_fill (buffer, (size_t) want_bytes, random_state);
-        if (workload_write_full (ws, fd, buffer, (size_t) want_bytes, done_bytes) == -1)
+        int rc = workload_write_full (ws, fd, buffer, (size_t) want_bytes, done_bytes);
+        if (rc == WORKLOAD_TIME_UP)
+            break;
+        if (rc == -1)
             return WORKLOAD_FAILED;
         offset += want_bytes;
-        if (workload_time_up (ws, ws->last_write_ns))
-            break;
     }
     return WORKLOAD_DONE;
 }

@@ -23,7 +23,8 @@
 
 static const char *const s_columns [] = {
     "test", "iteration", "announced_wall_ns", "agent", "job", "class", "stream", "path",
-    "finished", "bytes", "start_ns", "last_write_ns", "end_ns", "rate_mbps",
+    "finished", "bytes", "start_ns", "stop_ns", "last_issue_ns", "last_write_ns", "end_ns",
+    "rate_mbps",
     "write_rate_mbps", "usr_ns", "sys_ns", "clock_uncertainty_ns", "samples", "error",
     "bytes_from_sample",
     "test_streams", "test_hosts", "test_failed_streams", "test_bytes",
@@ -76,9 +77,9 @@ s_stream_fields (const test_result_t *test, const stream_result_t *stream, FILE 
     fprintf (out, ",%s,%" PRIu32 ",", stream->job_class == CLASS_NETWORK? "network": "disk",
              stream->index);
     report_csv_text (stream->path? stream->path: "", out);
-    fprintf (out, ",%s,%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",",
-             stream->finished? "true": "false", stream->bytes,
-             stream->start_ns, stream->last_write_ns, stream->end_ns);
+    fprintf (out, ",%s,%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",",
+             stream->finished? "true": "false", stream->bytes, stream->start_ns,
+             stream->stop_ns, stream->last_issue_ns, stream->last_write_ns, stream->end_ns);
     s_rate (aggregate_stream_rate_mbps (stream), out);
     fputc (',', out);
     s_rate (aggregate_stream_write_rate_mbps (stream), out);

@@ -10,6 +10,7 @@
 #include "report.h"
 #include "json_stream.h"
 #include "latency_json.h"
+#include "stop_json.h"
 #include "../aggregate.h"
 #include "../../proto/clock.h"
 #include "../../proto/version.h"
@@ -209,6 +210,8 @@ s_summary_json (const test_summary_t *summary)
         s_set (&builder, "latency_p99_ns", json_real (summary->latency_p99_ns));
     s_set (&builder, "end_skew_ns", json_integer (summary->end_skew_ns));
     bool ok;
+    json_t *stop = stop_summary_json (&summary->stop, &ok);
+    s_set_optional (&builder, "stop", stop, ok);
     json_t *latency = latency_sets_json (summary->latency, &ok);
     s_set_optional (&builder, "latency", latency, ok);
     return s_finish (&builder);
@@ -360,6 +363,8 @@ s_stream_json (const stream_result_t *stream)
     s_set (&builder, "bytes_from_sample", json_boolean (stream->bytes_sampled));
     s_set (&builder, "sampled_ns", json_integer (stream->sampled_ns));
     s_set (&builder, "start_ns", json_integer (stream->start_ns));
+    s_set (&builder, "stop_ns", json_integer (stream->stop_ns));
+    s_set (&builder, "last_issue_ns", json_integer (stream->last_issue_ns));
     s_set (&builder, "last_write_ns", json_integer (stream->last_write_ns));
     s_set (&builder, "end_ns", json_integer (stream->end_ns));
     s_set (&builder, "rate_mbps", s_json_rate (aggregate_stream_rate_mbps (stream)));

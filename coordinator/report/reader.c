@@ -14,6 +14,7 @@
 #include "report.h"
 #include "jsonread.h"
 #include "latency_json.h"
+#include "stop_json.h"
 #include "../../proto/workload.h"
 #include "../aggregate.h"
 #include "../../proto/clock.h"
@@ -106,6 +107,7 @@ s_read_summary (jsonread_t *self, json_t *test, test_summary_t *summary)
     summary->latency_p99_ns = jsonread_optional (self, object, "latency_p99_ns", 0, DBL_MAX);
     if (json_object_get (object, "end_skew_ns"))
         summary->end_skew_ns = jsonread_integer (self, object, "end_skew_ns", INT64_MIN, INT64_MAX);
+    stop_summary_read (self, object, &summary->stop);
     latency_sets_read (self, object, summary->latency);
     memcpy (self->place, saved, sizeof saved);
 }
@@ -281,6 +283,13 @@ s_read_stream (jsonread_t *self, json_t *object, stream_result_t *stream)
         stream->sampled_ns = jsonread_integer (self, object, "sampled_ns", INT64_MIN, INT64_MAX);
     }
     stream->start_ns = jsonread_integer (self, object, "start_ns", INT64_MIN, INT64_MAX);
+    //  Files from before time-bound streams said when they stopped lack
+    //  these two.
+    if (json_object_get (object, "last_issue_ns")) {
+        stream->stop_ns = jsonread_integer (self, object, "stop_ns", 0, INT64_MAX);
+        stream->last_issue_ns = jsonread_integer (self, object, "last_issue_ns",
+                                                  INT64_MIN, INT64_MAX);
+    }
     stream->last_write_ns = jsonread_integer (self, object, "last_write_ns", INT64_MIN, INT64_MAX);
     stream->end_ns = jsonread_integer (self, object, "end_ns", INT64_MIN, INT64_MAX);
     stream->usr_ns = s_cpu_ns (self, object, "usr_ns", "usr_s");

@@ -552,17 +552,7 @@ s_print_test_detail (const test_result_t *test, int units, FILE *out)
     }
     else
         fprintf (out, "-\n");
-    //  How the test ended, and for one that stopped on the clock how far
-    //  apart its streams stopped.
-    if (test->bound [0]) {
-        fprintf (out, "  %s-bound", test->bound);
-        if (strcmp (test->bound, "time") == 0 && summary->streams > 1) {
-            char skew [32];
-            s_format_ms_fixed (summary->end_skew_ns, skew, sizeof (skew));
-            fprintf (out, ", streams ended %s apart", skew);
-        }
-        fputc ('\n', out);
-    }
+    text_print_bound (test, out);
 
     //  A fleet's test shows its slowest hosts, not every stream.
     if (!text_fleet_test (test, units, out))

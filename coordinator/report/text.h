@@ -49,6 +49,11 @@ void text_table_print (const table_t *table, FILE *out);
 //  Header names into the cells of row 0, "MB/s" in them in units (text.c).
 void text_table_header (table_row_t *cells, const char *const *names, size_t count, int units);
 
+//  How a test ended (size-, request- or time-bound), below its totals
+//  line; for a time-bound test how far apart its streams ended and how
+//  late they stopped, and why (stop_text.c).
+void text_print_bound (const test_result_t *test, FILE *out);
+
 //  The run's agents in a few lines, when they are a fleet. Returns true
 //  if it printed them, false when there are few enough for the table.
 bool text_fleet_agents (const run_result_t *run, FILE *out);

@@ -100,6 +100,8 @@ s_run (run_result_t *run, const char *scenario, const char *kernel, const char *
         snprintf (test->streams [0].job, sizeof test->streams [0].job, "%s", names [nbr]);
         test->streams [0].bytes = test->summary.bytes;
         test->streams [0].end_ns = NS_PER_SEC / 100;
+        test->streams [0].stop_ns = NS_PER_SEC / 100;
+        test->streams [0].last_issue_ns = NS_PER_SEC / 200;
         test->streams [0].finished = true;
         snprintf (test->hosts [0].agent, sizeof test->hosts [0].agent, "a1");
         test->hosts [0].counters.disk_written_bytes = 4096;
@@ -155,6 +157,8 @@ test_round_trip (void **state)
                       4096);
     assert_int_equal (s_count (fixture->path, "SELECT count(*) FROM streams WHERE rate_mbps = 100"),
                       1);
+    assert_int_equal (s_count (fixture->path, "SELECT last_issue_ns FROM streams LIMIT 1"),
+                      NS_PER_SEC / 200);
 
     archive = archive_new_reader (fixture->path, err, sizeof err);
     assert_non_null (archive);
@@ -323,6 +327,45 @@ test_refusals (void **state)
     assert_string_equal (err, message);
 }
 
+//  An archive of schema 1, from before streams kept their stop instant
+//  and last issue: a reader asks for an upgrade, a writer makes it, and
+//  the new columns fill from then on.
+static void
+test_upgrade_from_1 (void **state)
+{
+    fixture_t *fixture = *state;
+    char err [512] = "";
+    archive_t *archive = archive_new (fixture->path, err, sizeof err);
+    assert_non_null (archive);
+    run_result_t run;
+    s_run (&run, "configs/dd.ini", "6.1.0", "old", 1796000000);
+    assert_int_equal (archive_record (archive, &run, "/r/old", 0, 1, err, sizeof err), 0);
+    archive_destroy (&archive);
+    sqlite3 *db;
+    assert_int_equal (sqlite3_open (fixture->path, &db), SQLITE_OK);
+    assert_int_equal (sqlite3_exec (db, "ALTER TABLE streams DROP COLUMN stop_ns;"
+                                        "ALTER TABLE streams DROP COLUMN last_issue_ns;"
+                                        "UPDATE schema_version SET version = 1",
+                                    NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close (db);
+
+    assert_null (archive_new_reader (fixture->path, err, sizeof err));
+    assert_non_null (strstr (err, "schema version 1 is older"));
+    archive = archive_new (fixture->path, err, sizeof err);
+    if (!archive)
+        fail_msg ("%s", err);
+    assert_int_equal (archive_record (archive, &run, "/r/old", 1, 1, err, sizeof err), 0);
+    archive_destroy (&archive);
+    assert_int_equal (s_count (fixture->path, "SELECT version FROM schema_version"),
+                      ARCHIVE_SCHEMA_VERSION);
+    //  The stream recorded before has none; the one after has its own.
+    assert_int_equal (s_count (fixture->path, "SELECT count(*) FROM streams "
+                               "WHERE last_issue_ns IS NULL AND stop_ns IS NULL"), 1);
+    assert_int_equal (s_count (fixture->path, "SELECT count(*) FROM streams "
+                               "WHERE last_issue_ns = 5000000 AND stop_ns = 10000000"), 1);
+    run_result_clear (&run);
+}
+
 //  A database another process holds: waited for, then given up, with
 //  nothing written; the run's archive says so once and stops trying.
 static void
@@ -386,6 +429,7 @@ main (void)
         cmocka_unit_test_setup_teardown (test_filters, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_refusals, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_locked, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_upgrade_from_1, s_setup, s_teardown),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 
 #include "../../coordinator/aggregate.h"
 #include "../../coordinator/report/report.h"
+#include "render.h"
 #include "../../proto/clock.h"
 
 #include <jansson.h>
@@ -143,19 +144,6 @@ s_teardown (void **state)
     return 0;
 }
 
-//  A rendering of a run in memory, for the caller to free.
-static char *
-s_render (const run_result_t *run, report_format_id_t format)
-{
-    char *text = NULL;
-    size_t length = 0;
-    FILE *memory = open_memstream (&text, &length);
-    assert_non_null (memory);
-    assert_int_equal (report_formats [format].render (run, memory), 0);
-    assert_int_equal (fclose (memory), 0);
-    return text;
-}
-
 //  Replace a file with text.
 static void
 s_write_file (const char *path, const char *text)
@@ -184,8 +172,8 @@ test_round_trip (void **state)
     assert_true (isnan (again.tests [1].summary.combined_mbps));
     for (size_t nbr = 0; nbr < REPORT_FORMAT_COUNT; nbr++) {
         assert_int_equal (report_formats [nbr].id, nbr);
-        char *first = s_render (&fixture->run, report_formats [nbr].id);
-        char *second = s_render (&again, report_formats [nbr].id);
+        char *first = render_report (&fixture->run, report_formats [nbr].id);
+        char *second = render_report (&again, report_formats [nbr].id);
         assert_string_equal (first, second);
         free (first);
         free (second);
@@ -359,7 +347,7 @@ static void
 test_csv (void **state)
 {
     fixture_t *fixture = *state;
-    char *text = s_render (&fixture->run, REPORT_FORMAT_CSV);
+    char *text = render_report (&fixture->run, REPORT_FORMAT_CSV);
     size_t lines = 0;
     for (char *c = text; *c; c++)
         lines += *c == '\n';

@@ -9,6 +9,7 @@
 */
 #include "../../coordinator/aggregate.h"
 #include "../../coordinator/report/report.h"
+#include "render.h"
 #include "../../proto/clock.h"
 #include "scratch.h"
 
@@ -84,19 +85,6 @@ s_run_build (run_result_t *run)
         aggregate_test (&run->tests [nbr]);
 }
 
-//  A rendering in a format, for the caller to free.
-static char *
-s_render (const run_result_t *run, report_format_id_t format)
-{
-    char *text = NULL;
-    size_t length = 0;
-    FILE *memory = open_memstream (&text, &length);
-    assert_non_null (memory);
-    assert_int_equal (report_formats [format].render (run, memory), 0);
-    assert_int_equal (fclose (memory), 0);
-    return text;
-}
-
 //  Whether text holds a control byte other than those that end lines.
 static bool
 s_has_control (const char *text)
@@ -118,7 +106,7 @@ test_lost_stream_in_the_text (void **state)
     (void) state;
     run_result_t run;
     s_run_build (&run);
-    char *text = s_render (&run, REPORT_FORMAT_TEXT);
+    char *text = render_report (&run, REPORT_FORMAT_TEXT);
     //  The lost stream's bytes, marked as a lower bound, in its row, in
     //  its FAILED line with the instant, and in its test's total.
     assert_non_null (strstr (text, "  a3     held-a3  0       ≥ 8000000  -"));
@@ -149,12 +137,12 @@ test_wire_strings_escaped (void **state)
     s_run_build (&run);
     //  A test name from a results file of anyone's making.
     snprintf (run.tests [1].name, sizeof run.tests [1].name, "ab\x1b[Korted");
-    char *text = s_render (&run, REPORT_FORMAT_TEXT);
+    char *text = render_report (&run, REPORT_FORMAT_TEXT);
     assert_false (s_has_control (text));
     assert_non_null (strstr (text, "\nab\\x1B[Korted  2 "));
     assert_non_null (strstr (text, "FAILED  test ab\\x1B[Korted agent a2 "));
     free (text);
-    char *csv = s_render (&run, REPORT_FORMAT_CSV);
+    char *csv = render_report (&run, REPORT_FORMAT_CSV);
     assert_false (s_has_control (csv));
     assert_non_null (strstr (csv, ",agent lost\\x0A\\x1B]0;pwned\\x07,true,"));
     assert_non_null (strstr (csv, "\r\nab\\x1B[Korted,1,"));
@@ -165,14 +153,14 @@ test_wire_strings_escaped (void **state)
     assert_int_equal (lines, 1 + 4);
     free (csv);
 
-    char *html = s_render (&run, REPORT_FORMAT_HTML);
+    char *html = render_report (&run, REPORT_FORMAT_HTML);
     assert_false (s_has_control (html));
     assert_non_null (strstr (html, "evil\\x1B[31mhost"));
     free (html);
 
     //  JSON escapes C0 controls itself (\u001b); a C1 control is a valid
     //  character of a JSON string, kept for the programs that read it.
-    char *json = s_render (&run, REPORT_FORMAT_JSON);
+    char *json = render_report (&run, REPORT_FORMAT_JSON);
     assert_null (strpbrk (json, "\x1b\x07\r"));
     assert_non_null (strstr (json, "evil\\u001B[31mhost"));
     free (json);
@@ -203,8 +191,8 @@ test_mark_read_back (void **state)
     assert_false (again.tests [0].streams [0].bytes_sampled);
     assert_int_equal (again.agents [0].malformed_frames, 7);
     //  Without its samples file the text is still the same.
-    char *first = s_render (&run, REPORT_FORMAT_TEXT);
-    char *second = s_render (&again, REPORT_FORMAT_TEXT);
+    char *first = render_report (&run, REPORT_FORMAT_TEXT);
+    char *second = render_report (&again, REPORT_FORMAT_TEXT);
     assert_string_equal (first, second);
     free (first);
     free (second);

@@ -138,6 +138,7 @@ streams_phase (stream_t *stream, uint32_t phase, msg_result_t *result)
     assert_int_equal (result->phase, phase);
     assert_true (result->end_ns >= result->last_write_ns);
     assert_true (result->last_write_ns >= result->start_ns);
+    assert_true (result->last_issue_ns <= result->last_write_ns);
 }
 
 //  Size of a file, -1 if it does not exist.
