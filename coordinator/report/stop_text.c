@@ -17,13 +17,6 @@
 #include <stdio.h>
 #include <string.h>
 
-//  A time in ms with three decimals ("0.087 ms"), as the skews are written.
-static void
-s_format_ms (int64_t time_ns, char *buf, size_t buflen)
-{
-    snprintf (buf, buflen, "%.3f ms", (double) time_ns / NS_PER_MSEC);
-}
-
 //  The second line of a time-bound test: how late its streams stopped,
 //  and why.
 static void
@@ -31,10 +24,10 @@ s_print_stop (const test_result_t *test, FILE *out)
 {
     const stop_summary_t *stop = &test->summary.stop;
     char late [32], in_flight [32], issue_late [32], tail [32], streams [48];
-    s_format_ms (stop->late_ns, late, sizeof late);
-    s_format_ms (stop->in_flight_ns, in_flight, sizeof in_flight);
-    s_format_ms (stop->issue_late_ns, issue_late, sizeof issue_late);
-    s_format_ms (stop->tail_ns, tail, sizeof tail);
+    text_format_ms_fixed (stop->late_ns, late, sizeof late);
+    text_format_ms_fixed (stop->in_flight_ns, in_flight, sizeof in_flight);
+    text_format_ms_fixed (stop->issue_late_ns, issue_late, sizeof issue_late);
+    text_format_ms_fixed (stop->tail_ns, tail, sizeof tail);
     //  Streams that failed or were aborted stopped for another reason.
     if (stop->streams == test->summary.streams)
         snprintf (streams, sizeof streams, "every stream");
@@ -62,7 +55,7 @@ text_print_bound (const test_result_t *test, FILE *out)
     fprintf (out, "  %s-bound", test->bound);
     if (strcmp (test->bound, "time") == 0 && test->summary.streams > 1) {
         char skew [32];
-        s_format_ms (test->summary.end_skew_ns, skew, sizeof skew);
+        text_format_ms_fixed (test->summary.end_skew_ns, skew, sizeof skew);
         fprintf (out, ", streams ended %s apart", skew);
     }
     fputc ('\n', out);

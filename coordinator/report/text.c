@@ -4,9 +4,8 @@
     Layout, top to bottom: a header with the scenario and the start time,
     the agents, one row per test, one line per failed stream, the
     warnings, the iterations of repeated tests, then a block per test with
-    its streams, its hosts and its monitors. Tables are left-aligned columns two spaces
-    apart, each as wide as its widest cell, so that a long kernel release
-    or test name widens its column instead of breaking the row.
+    its streams, its hosts and its monitors. The tables and the figures'
+    formats are text_table.c's.
 */
 #include "report.h"
 #include "text.h"
@@ -22,73 +21,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#define TABLE_GAP         2         //  spaces between columns
 //  A test's name made printable, with " #N" after it.
 #define TEST_LABEL_MAX    (JOB_NAME_MAX * PRINTABLE_GROWTH + 16)
 
 //  --------------------------------------------------------------------------
 //  Tables
-
-//  Width of a cell on a terminal: UTF-8 characters, not bytes ("±").
-static size_t
-s_display_width (const char *text)
-{
-    size_t width = 0;
-    for (; *text; text++)
-        if (((unsigned char) *text & 0xC0) != 0x80)
-            width++;
-    return width;
-}
-
-//  Print a table: measure every column, then print the rows padded to it.
-//  The last column is not padded, so that no line ends in blanks.
-static void
-s_table_print (const table_t *table, FILE *out)
-{
-    assert (table->columns > 0 && table->columns <= TABLE_COLUMNS_MAX);
-    size_t widths [TABLE_COLUMNS_MAX] = { 0 };
-    table_row_t row;
-    for (size_t row_nbr = 0; row_nbr <= table->rows; row_nbr++) {
-        memset (&row, 0, sizeof (row));
-        table->fill (table->data, row_nbr, &row);
-        for (size_t column = 0; column < table->columns; column++) {
-            size_t width = s_display_width (row.cell [column]);
-            if (width > widths [column])
-                widths [column] = width;
-        }
-    }
-    for (size_t row_nbr = 0; row_nbr <= table->rows; row_nbr++) {
-        memset (&row, 0, sizeof (row));
-        table->fill (table->data, row_nbr, &row);
-        fputs (table->indent, out);
-        for (size_t column = 0; column < table->columns; column++) {
-            fputs (row.cell [column], out);
-            if (column + 1 < table->columns) {
-                size_t pad = widths [column] - s_display_width (row.cell [column]) + TABLE_GAP;
-                fprintf (out, "%*s", (int) pad, "");
-            }
-        }
-        fputc ('\n', out);
-    }
-}
-
-//  Copy header names into the cells of row 0, "MB/s" in them said in the
-//  report's units.
-static void
-s_set_header (table_row_t *cells, const char *const *names, size_t count, int units)
-{
-    for (size_t column = 0; column < count; column++) {
-        const char *rate = strstr (names [column], "MB/s");
-        if (rate)
-            snprintf (cells->cell [column], TABLE_CELL_MAX, "%.*s%s%s",
-                      (int) (rate - names [column]), names [column],
-                      aggregate_units_name (units), rate + 4);
-        else
-            snprintf (cells->cell [column], TABLE_CELL_MAX, "%s", names [column]);
-    }
-}
 
 //  A cell with text from the results: names, hosts and errors came from
 //  a scenario, the wire or a file, and reach the terminal printable.
@@ -111,63 +49,6 @@ typedef struct {
     int units;
 } s_test_view_t;
 
-
-//  --------------------------------------------------------------------------
-//  Figures as text
-
-//  A share of CPU time with one decimal ("12.5"), "-" when unknown.
-static void
-s_format_pct (double pct, char *buf, size_t buflen)
-{
-    if (isfinite (pct))
-        snprintf (buf, buflen, "%.1f", pct);
-    else
-        snprintf (buf, buflen, "-");
-}
-
-//  A time in ms with three decimals ("0.012 ms"): skews and their bound.
-static void
-s_format_ms_fixed (int64_t time_ns, char *buf, size_t buflen)
-{
-    snprintf (buf, buflen, "%.3f ms", (double) time_ns / NS_PER_MSEC);
-}
-
-//  A time in ms with four significant figures and at most three decimals
-//  ("0.003", "12.35", "398.0", "4102"): instants within a test, where a
-//  microsecond matters at the start and not after seconds.
-static void
-s_format_ms_instant (int64_t time_ns, char *buf, size_t buflen)
-{
-    double time_ms = (double) time_ns / NS_PER_MSEC;
-    double magnitude = fabs (time_ms);
-    int decimals = 3;
-    if (magnitude >= 10)
-        decimals = 3 - (int) floor (log10 (magnitude));
-    if (decimals < 0)
-        decimals = 0;
-    snprintf (buf, buflen, "%.*f", decimals, time_ms);
-}
-
-//  Memory as a person reads it: "23.4 GiB", "512.0 MiB".
-static void
-s_format_memory (uint64_t bytes, char *buf, size_t buflen)
-{
-    const double gib = 1024.0 * 1024 * 1024;
-    if ((double) bytes >= gib)
-        snprintf (buf, buflen, "%.1f GiB", (double) bytes / gib);
-    else
-        snprintf (buf, buflen, "%.1f MiB", (double) bytes / (1024.0 * 1024));
-}
-
-//  A wall-clock instant in UTC: "2026-11-30 03:10:00 UTC".
-static void
-s_format_utc (int64_t wall_ns, char *buf, size_t buflen)
-{
-    time_t seconds = (time_t) (wall_ns / NS_PER_SEC);
-    struct tm utc;
-    if (!gmtime_r (&seconds, &utc) || strftime (buf, buflen, "%Y-%m-%d %H:%M:%S UTC", &utc) == 0)
-        snprintf (buf, buflen, "-");
-}
 
 //  A test as the report names it: "dd1", then "dd1 #2" for its repeats.
 static void
@@ -194,7 +75,7 @@ static void
 s_agent_row (const void *data, size_t row, table_row_t *cells)
 {
     if (row == 0) {
-        s_set_header (cells, s_agent_header, AGENT_COLUMNS, UNITS_MB);
+        text_table_header (cells, s_agent_header, AGENT_COLUMNS, UNITS_MB);
         return;
     }
     const run_result_t *run = data;
@@ -203,9 +84,9 @@ s_agent_row (const void *data, size_t row, table_row_t *cells)
     s_cell_text (cells, 1, agent->hostname [0]? agent->hostname: "-");
     s_cell_text (cells, 2, agent->kernel [0]? agent->kernel: "-");
     snprintf (cells->cell [3], TABLE_CELL_MAX, "%" PRIu32, agent->cpus);
-    s_format_memory (agent->mem_bytes, cells->cell [4], TABLE_CELL_MAX);
+    text_format_memory (agent->mem_bytes, cells->cell [4], TABLE_CELL_MAX);
     snprintf (cells->cell [5], TABLE_CELL_MAX, "%+.3f ms", (double) agent->clock_offset_ns / NS_PER_MSEC);
-    s_format_ms_fixed (agent->clock_rtt_ns, cells->cell [6], TABLE_CELL_MAX);
+    text_format_ms_fixed (agent->clock_rtt_ns, cells->cell [6], TABLE_CELL_MAX);
 }
 
 static const char *const s_test_header [] = {
@@ -219,7 +100,7 @@ static void
 s_test_row (const void *data, size_t row, table_row_t *cells)
 {
     if (row == 0) {
-        s_set_header (cells, s_test_header, TEST_COLUMNS, UNITS_MB);
+        text_table_header (cells, s_test_header, TEST_COLUMNS, UNITS_MB);
         return;
     }
     const run_result_t *run = data;
@@ -244,20 +125,20 @@ s_test_row (const void *data, size_t row, table_row_t *cells)
         strncat (cells->cell [3], " partial", TABLE_CELL_MAX - strlen (cells->cell [3]) - 1);
     s_format_rate (test->rate_ops? NAN: summary->all_running_mbps, run->units,
                    cells->cell [4], TABLE_CELL_MAX);
-    s_format_pct (summary->sys_pct, cells->cell [5], TABLE_CELL_MAX);
-    s_format_pct (summary->iowait_pct, cells->cell [6], TABLE_CELL_MAX);
+    text_format_pct (summary->sys_pct, cells->cell [5], TABLE_CELL_MAX);
+    text_format_pct (summary->iowait_pct, cells->cell [6], TABLE_CELL_MAX);
     //  A skew needs two hosts or two streams to mean anything, and one
     //  host's clock needs no bound: those cells say "-", not "0.000 ms".
     if (summary->hosts > 1) {
-        s_format_ms_fixed (summary->host_skew_ns, cells->cell [7], TABLE_CELL_MAX);
-        s_format_ms_fixed (summary->clock_uncertainty_ns, cells->cell [9], TABLE_CELL_MAX);
+        text_format_ms_fixed (summary->host_skew_ns, cells->cell [7], TABLE_CELL_MAX);
+        text_format_ms_fixed (summary->clock_uncertainty_ns, cells->cell [9], TABLE_CELL_MAX);
     }
     else {
         snprintf (cells->cell [7], TABLE_CELL_MAX, "-");
         snprintf (cells->cell [9], TABLE_CELL_MAX, "-");
     }
     if (summary->streams > 1)
-        s_format_ms_fixed (summary->stream_skew_ns, cells->cell [8], TABLE_CELL_MAX);
+        text_format_ms_fixed (summary->stream_skew_ns, cells->cell [8], TABLE_CELL_MAX);
     else
         snprintf (cells->cell [8], TABLE_CELL_MAX, "-");
 }
@@ -274,7 +155,7 @@ static void
 s_stream_row (const void *data, size_t row, table_row_t *cells)
 {
     if (row == 0) {
-        s_set_header (cells, s_stream_header, STREAM_COLUMNS, ((const s_test_view_t *) data)->units);
+        text_table_header (cells, s_stream_header, STREAM_COLUMNS, ((const s_test_view_t *) data)->units);
         return;
     }
     const s_test_view_t *view = data;
@@ -291,9 +172,9 @@ s_stream_row (const void *data, size_t row, table_row_t *cells)
             snprintf (cells->cell [column], TABLE_CELL_MAX, "-");
         return;
     }
-    s_format_ms_instant (stream->start_ns, cells->cell [4], TABLE_CELL_MAX);
-    s_format_ms_instant (stream->last_write_ns, cells->cell [5], TABLE_CELL_MAX);
-    s_format_ms_instant (stream->end_ns, cells->cell [6], TABLE_CELL_MAX);
+    text_format_ms_instant (stream->start_ns, cells->cell [4], TABLE_CELL_MAX);
+    text_format_ms_instant (stream->last_write_ns, cells->cell [5], TABLE_CELL_MAX);
+    text_format_ms_instant (stream->end_ns, cells->cell [6], TABLE_CELL_MAX);
     s_format_rate (aggregate_stream_rate_mbps (stream), view->units, cells->cell [7], TABLE_CELL_MAX);
     s_format_rate (aggregate_stream_write_rate_mbps (stream), view->units, cells->cell [8],
                    TABLE_CELL_MAX);
@@ -318,7 +199,7 @@ static void
 s_host_row (const void *data, size_t row, table_row_t *cells)
 {
     if (row == 0) {
-        s_set_header (cells, s_host_header, HOST_COLUMNS, UNITS_MB);
+        text_table_header (cells, s_host_header, HOST_COLUMNS, UNITS_MB);
         return;
     }
     const test_result_t *test = ((const s_test_view_t *) data)->test;
@@ -330,10 +211,10 @@ s_host_row (const void *data, size_t row, table_row_t *cells)
         return;
     }
     const msg_host_t *c = &host->counters;
-    s_format_pct (host->usr_pct, cells->cell [1], TABLE_CELL_MAX);
-    s_format_pct (host->sys_pct, cells->cell [2], TABLE_CELL_MAX);
-    s_format_pct (host->iowait_pct, cells->cell [3], TABLE_CELL_MAX);
-    s_format_pct (host->idle_pct, cells->cell [4], TABLE_CELL_MAX);
+    text_format_pct (host->usr_pct, cells->cell [1], TABLE_CELL_MAX);
+    text_format_pct (host->sys_pct, cells->cell [2], TABLE_CELL_MAX);
+    text_format_pct (host->iowait_pct, cells->cell [3], TABLE_CELL_MAX);
+    text_format_pct (host->idle_pct, cells->cell [4], TABLE_CELL_MAX);
     snprintf (cells->cell [5], TABLE_CELL_MAX, "%.1f", host->stream_bytes / 1e6);
     snprintf (cells->cell [6], TABLE_CELL_MAX, "%.1f",
               (c->dirty_end_bytes + c->writeback_end_bytes) / 1e6);
@@ -353,16 +234,16 @@ static void
 s_monitor_row (const void *data, size_t row, table_row_t *cells)
 {
     if (row == 0) {
-        s_set_header (cells, s_monitor_header, MONITOR_COLUMNS, ((const s_test_view_t *) data)->units);
+        text_table_header (cells, s_monitor_header, MONITOR_COLUMNS, ((const s_test_view_t *) data)->units);
         return;
     }
     const s_test_view_t *view = data;
     const monitor_result_t *monitor = &view->test->monitors [row - 1];
     s_cell_text (cells, 0, monitor->agent);
     s_cell_text (cells, 1, monitor->job);
-    s_format_pct (monitor->usr_pct, cells->cell [2], TABLE_CELL_MAX);
-    s_format_pct (monitor->sys_pct, cells->cell [3], TABLE_CELL_MAX);
-    s_format_pct (monitor->iowait_pct, cells->cell [4], TABLE_CELL_MAX);
+    text_format_pct (monitor->usr_pct, cells->cell [2], TABLE_CELL_MAX);
+    text_format_pct (monitor->sys_pct, cells->cell [3], TABLE_CELL_MAX);
+    text_format_pct (monitor->iowait_pct, cells->cell [4], TABLE_CELL_MAX);
     s_format_rate (monitor->disk_read_mbps, view->units, cells->cell [5], TABLE_CELL_MAX);
     s_format_rate (monitor->disk_write_mbps, view->units, cells->cell [6], TABLE_CELL_MAX);
     s_format_rate (monitor->nfsd_read_mbps, view->units, cells->cell [7], TABLE_CELL_MAX);
@@ -387,7 +268,7 @@ static void
 s_iteration_row (const void *data, size_t row, table_row_t *cells)
 {
     if (row == 0) {
-        s_set_header (cells, s_iteration_header, ITERATION_COLUMNS, UNITS_MB);
+        text_table_header (cells, s_iteration_header, ITERATION_COLUMNS, UNITS_MB);
         return;
     }
     const s_repeated_t *repeated = data;
@@ -401,7 +282,7 @@ s_iteration_row (const void *data, size_t row, table_row_t *cells)
     s_format_rate (it.rest.median, units, cells->cell [4], TABLE_CELL_MAX);
     s_format_rate (it.rest.max, units, cells->cell [5], TABLE_CELL_MAX);
     s_format_rate (it.rest.stddev, units, cells->cell [6], TABLE_CELL_MAX);
-    s_format_pct (it.rest_sys_pct.median, cells->cell [7], TABLE_CELL_MAX);
+    text_format_pct (it.rest_sys_pct.median, cells->cell [7], TABLE_CELL_MAX);
     //  Operations per second are no MB/s, whatever the units.
     if (it.rate_ops) {
         const double figures [] = { it.first_mbps, NAN, it.rest.min, it.rest.median,
@@ -505,7 +386,7 @@ s_print_iterations (const run_result_t *run, FILE *out)
         .columns = ITERATION_COLUMNS, .rows = repeated.count,
         .fill = s_iteration_row, .data = &repeated, .indent = ""
     };
-    s_table_print (&table, out);
+    text_table_print (&table, out);
 }
 
 //  A test's streams, then its hosts.
@@ -516,13 +397,13 @@ s_print_streams_and_hosts (const s_test_view_t *view, FILE *out)
         .columns = STREAM_COLUMNS, .rows = view->test->stream_count,
         .fill = s_stream_row, .data = view, .indent = "  "
     };
-    s_table_print (&table, out);
+    text_table_print (&table, out);
     if (view->test->host_count) {
         table_t hosts = {
             .columns = HOST_COLUMNS, .rows = view->test->host_count,
             .fill = s_host_row, .data = view, .indent = "  "
         };
-        s_table_print (&hosts, out);
+        text_table_print (&hosts, out);
     }
 }
 
@@ -546,8 +427,8 @@ s_print_test_detail (const test_result_t *test, int units, FILE *out)
     fprintf (out, ", %s%" PRIu64 " bytes, window ", at_least? "≥ ": "", summary->bytes);
     if (summary->last_end_ns > summary->first_start_ns) {
         char first [32], last [32];
-        s_format_ms_instant (summary->first_start_ns, first, sizeof (first));
-        s_format_ms_instant (summary->last_end_ns, last, sizeof (last));
+        text_format_ms_instant (summary->first_start_ns, first, sizeof (first));
+        text_format_ms_instant (summary->last_end_ns, last, sizeof (last));
         fprintf (out, "%s .. %s ms\n", first, last);
     }
     else
@@ -562,7 +443,7 @@ s_print_test_detail (const test_result_t *test, int units, FILE *out)
             .columns = MONITOR_COLUMNS, .rows = test->monitor_count,
             .fill = s_monitor_row, .data = &view, .indent = "  "
         };
-        s_table_print (&monitors, out);
+        text_table_print (&monitors, out);
     }
 }
 
@@ -593,7 +474,7 @@ report_text (const run_result_t *run, FILE *out)
     assert (run);
     assert (out);
     char started [64];
-    s_format_utc (run->started_wall_ns, started, sizeof (started));
+    text_format_utc (run->started_wall_ns, started, sizeof (started));
     char scenario [JOB_PATH_MAX * PRINTABLE_GROWTH + 1];
     fprintf (out, "iofleet %s  scenario %s  started %s\n", IOFLEET_VERSION,
              printable (run->scenario_path [0]? run->scenario_path: "-", scenario, sizeof scenario),
@@ -610,7 +491,7 @@ report_text (const run_result_t *run, FILE *out)
             .columns = AGENT_COLUMNS, .rows = run->agent_count,
             .fill = s_agent_row, .data = run, .indent = ""
         };
-        s_table_print (&agents, out);
+        text_table_print (&agents, out);
     }
     fputc ('\n', out);
 
@@ -623,7 +504,7 @@ report_text (const run_result_t *run, FILE *out)
         .columns = TEST_COLUMNS, .rows = run->test_count,
         .fill = s_test_row, .data = run, .indent = ""
     };
-    s_table_print (&tests, out);
+    text_table_print (&tests, out);
     s_print_failures (run, out);
     s_print_warnings (run, out);
     s_print_iterations (run, out);
@@ -637,19 +518,4 @@ report_text (const run_result_t *run, FILE *out)
     }
     s_print_malformed (run, out);
     return ferror (out)? -1: 0;
-}
-
-//  --------------------------------------------------------------------------
-//  For the fleet's parts (text_fleet.c)
-
-void
-text_table_print (const table_t *table, FILE *out)
-{
-    s_table_print (table, out);
-}
-
-void
-text_table_header (table_row_t *cells, const char *const *names, size_t count, int units)
-{
-    s_set_header (cells, names, count, units);
 }

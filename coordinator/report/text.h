@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define TABLE_COLUMNS_MAX 12        //  the stream table is the widest
@@ -43,11 +44,22 @@ typedef struct {
     const char *indent;             //  printed before every row
 } table_t;
 
-//  Print a table, every column as wide as its widest cell (text.c).
+//  Print a table, every column as wide as its widest cell (text_table.c).
 void text_table_print (const table_t *table, FILE *out);
 
-//  Header names into the cells of row 0, "MB/s" in them in units (text.c).
+//  Header names into the cells of row 0, "MB/s" in them in units.
 void text_table_header (table_row_t *cells, const char *const *names, size_t count, int units);
+
+//  Figures as the text reports write them (text_table.c): a share of CPU
+//  time ("12.5", "-" when unknown); a time in ms with three decimals
+//  ("0.012 ms", skews); an instant within a test in ms, four significant
+//  figures ("0.003", "12.35", "4102"); memory ("23.4 GiB"); a wall-clock
+//  instant ("2026-11-30 03:10:00 UTC").
+void text_format_pct (double pct, char *buf, size_t buflen);
+void text_format_ms_fixed (int64_t time_ns, char *buf, size_t buflen);
+void text_format_ms_instant (int64_t time_ns, char *buf, size_t buflen);
+void text_format_memory (uint64_t bytes, char *buf, size_t buflen);
+void text_format_utc (int64_t wall_ns, char *buf, size_t buflen);
 
 //  How a test ended (size-, request- or time-bound), below its totals
 //  line; for a time-bound test how far apart its streams ended and how

@@ -224,16 +224,6 @@ typedef struct {
     int units;                      //  of the run
 } s_slowest_t;
 
-//  A share of CPU time with one decimal, "-" when unknown.
-static void
-s_pct (double pct, char *cell)
-{
-    if (isfinite (pct))
-        snprintf (cell, TABLE_CELL_MAX, "%.1f", pct);
-    else
-        snprintf (cell, TABLE_CELL_MAX, "-");
-}
-
 //  A row of the slowest hosts' table.
 static void
 s_slowest_row (const void *data, size_t row, table_row_t *cells)
@@ -253,8 +243,8 @@ s_slowest_row (const void *data, size_t row, table_row_t *cells)
     aggregate_format_rate (aggregate_in_units (host->slowest_mbps, view->units), cells->cell [5],
                            TABLE_CELL_MAX);
     const host_result_t *figures = host->figures && host->figures->received? host->figures: NULL;
-    s_pct (figures? figures->sys_pct: NAN, cells->cell [6]);
-    s_pct (figures? figures->iowait_pct: NAN, cells->cell [7]);
+    text_format_pct (figures? figures->sys_pct: NAN, cells->cell [6], TABLE_CELL_MAX);
+    text_format_pct (figures? figures->iowait_pct: NAN, cells->cell [7], TABLE_CELL_MAX);
 }
 
 bool
