@@ -10,6 +10,7 @@
 #include "notify.h"
 #include "settings.h"
 
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,6 +33,15 @@ s_refuse (int status, const char *err, bool hint)
 int
 main (int argc, char *argv [])
 {
+    //  One malloc arena for every thread. glibc gives threads that meet
+    //  in malloc arenas of their own, up to eight per core, and keeps the
+    //  free memory at the top of each after their threads end (malloc_trim
+    //  gives back only the main arena's): an idle agent held 8 MB more
+    //  after a test of 256 streams. The streams allocate as they prepare,
+    //  not per request; libnfs does, and its NFS streams then share a lock
+    //  that cost no throughput measured.
+    mallopt (M_ARENA_MAX, 1);
+
     char err [1024];
     int status = 0;
     settings_t *settings = settings_new ();

@@ -55,7 +55,7 @@ struct _stream_t {
     int notify_fd;                  //  eventfd written at every step, -1 for none
     stream_prepared_fn *prepared_fn;    //  told in the thread when prepare is over
     void *prepared_arg;             //  its argument
-    pthread_t thread;               //  the stream's thread, valid when launched
+    workload_thread_t thread;       //  the stream's thread, valid when launched
     bool launched;                  //  the thread was created
     bool joined;                    //  the thread was joined
     pthread_mutex_t lock;           //  guards the fields down to stop_reason
@@ -430,7 +430,7 @@ void
 stream_wait (stream_t *self)
 {
     if (self->launched && !self->joined) {
-        pthread_join (self->thread, NULL);
+        workload_thread_join (&self->thread);
         self->joined = true;
     }
 }

@@ -54,7 +54,7 @@ typedef struct _s_bonnie_t s_bonnie_t;
 //  writes its figures; the stream reads them once every seeker finished.
 typedef struct {
     s_bonnie_t *bonnie;             //  the stream's state it belongs to
-    pthread_t thread;               //  valid when launched
+    workload_thread_t thread;       //  valid when launched
     int fd;                         //  its own descriptor of the file, -1 for none
     unsigned char *buffer;          //  one chunk, page-aligned
     uint64_t seeks;                 //  seeks it does: its share of the job's
@@ -445,7 +445,7 @@ s_bonnie_cleanup (workload_stream_t *ws, bool remove_files)
     pthread_cond_broadcast (&state->wakeup);
     pthread_mutex_unlock (&state->lock);
     for (size_t index = 0; index < state->launched; index++)
-        pthread_join (state->seekers [index].thread, NULL);
+        workload_thread_join (&state->seekers [index].thread);
     for (uint64_t index = 0; state->seekers && index < ws->spec->seekers; index++) {
         if (state->seekers [index].fd != -1)
             close (state->seekers [index].fd);

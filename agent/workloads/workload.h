@@ -187,10 +187,23 @@ void workload_fail_message (workload_stream_t *ws, int err_no, const char *messa
 //  under the sanitizers, and no workload keeps much on its stack.
 #define WORKLOAD_STACK_BYTES (256 * 1024)
 
-//  pthread_create with a stack of WORKLOAD_STACK_BYTES and every signal
-//  blocked in the new thread (signals belong to the agent's loop).
-//  Returns 0, or an errno value as pthread_create does.
-int workload_thread_start (pthread_t *thread, void *(*run) (void *), void *arg);
+//  A thread of the agent's own, on a stack the agent maps and unmaps
+//  itself. glibc keeps the stacks it makes for threads that ended, up to
+//  40 MiB of them, with every page their threads touched: an idle agent
+//  would hold a few kilobytes for each stream of the largest test it ran.
+typedef struct {
+    pthread_t id;                   //  the thread, valid once started
+    void *stack;                    //  its guard page and stack, unmapped by the join
+    size_t stack_bytes;             //  the size of that mapping
+} workload_thread_t;
+
+//  pthread_create on a stack of WORKLOAD_STACK_BYTES below a guard page,
+//  with every signal blocked in the new thread (signals belong to the
+//  agent's loop). Returns 0, or an errno value as pthread_create does.
+int workload_thread_start (workload_thread_t *thread, void *(*run) (void *), void *arg);
+
+//  Wait for a thread of workload_thread_start to end, and unmap its stack.
+void workload_thread_join (workload_thread_t *thread);
 
 //  User and system CPU time of the calling thread so far, in ns, exact
 //  to the moment of the call (for a phase's figures, measured around it).

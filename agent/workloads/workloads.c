@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -91,23 +92,50 @@ workload_fail_message (workload_stream_t *ws, int err_no, const char *message)
 //  --------------------------------------------------------------------
 //  Helpers the workloads share
 
-//  A thread with a small stack, born with every signal blocked.
+//  A thread with a small stack of our own, born with every signal blocked.
 int
-workload_thread_start (pthread_t *thread, void *(*run) (void *), void *arg)
+workload_thread_start (workload_thread_t *thread, void *(*run) (void *), void *arg)
 {
+    //  The page below the stack stays inaccessible, as glibc's guard
+    //  would: an overflow faults rather than writing over other memory.
+    size_t guard = (size_t) sysconf (_SC_PAGESIZE);
+    size_t bytes = guard + WORKLOAD_STACK_BYTES;
+    char *stack = mmap (NULL, bytes, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (stack == MAP_FAILED)
+        return errno;
+    int rc = mprotect (stack, guard, PROT_NONE) == 0? 0: errno;
     pthread_attr_t attr;
-    int rc = pthread_attr_init (&attr);
+    if (rc == 0)
+        rc = pthread_attr_init (&attr);
     if (rc != 0)
-        return rc;
-    rc = pthread_attr_setstacksize (&attr, WORKLOAD_STACK_BYTES);
+        goto fail;
+    rc = pthread_attr_setstack (&attr, stack + guard, WORKLOAD_STACK_BYTES);
     sigset_t all, previous;
     sigfillset (&all);
     pthread_sigmask (SIG_SETMASK, &all, &previous);
     if (rc == 0)
-        rc = pthread_create (thread, &attr, run, arg);
+        rc = pthread_create (&thread->id, &attr, run, arg);
     pthread_sigmask (SIG_SETMASK, &previous, NULL);
     pthread_attr_destroy (&attr);
+    if (rc != 0)
+        goto fail;
+    thread->stack = stack;
+    thread->stack_bytes = bytes;
+    return 0;
+
+fail:
+    munmap (stack, bytes);
     return rc;
+}
+
+//  Join, then give the stack back: the thread no longer runs on it.
+void
+workload_thread_join (workload_thread_t *thread)
+{
+    pthread_join (thread->id, NULL);
+    munmap (thread->stack, thread->stack_bytes);
+    thread->stack = NULL;
 }
 
 //  The thread's CPU time so far. getrusage (RUSAGE_THREAD) leaves out
