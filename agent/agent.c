@@ -535,13 +535,31 @@ s_handle_stream_events (agent_t *self)
     s_test_poll (self);
 }
 
-//  Deadlines: the session's lease, then the test's.
+//  Deadlines: the session's lease, then the test's. Silence is judged
+//  only once what waits on the socket has been read: a wake reports one
+//  ready socket (the streams' eventfd before it), and a loop held up
+//  while the socket's thread went on finds the coordinator's pings
+//  queued there. Reading stops as soon as the coordinator is heard.
 static void
 s_handle_timers (agent_t *self)
 {
+    while (agent_session_expired (self->session, clock_now_ns ())
+       &&  (zsock_events (self->router) & ZMQ_POLLIN))
+        s_handle_router (self);
     if (agent_session_expired (self->session, clock_now_ns ()))
         s_end_session (self, "lease-expired", "the coordinator went silent (lease expired)");
     s_test_poll (self);
+}
+
+//  A wait that ended later than asked is time the loop did not run (the
+//  process stopped, or starved of CPU) and so did not listen: the lease
+//  does not count it as the coordinator's silence.
+static void
+s_count_away (agent_t *self, int64_t asked_ns, int timeout_ms)
+{
+    if (timeout_ms >= 0)
+        agent_session_away (self->session,
+                            clock_now_ns () - asked_ns - (int64_t) timeout_ms * NS_PER_MSEC);
 }
 
 //  Milliseconds until the next deadline, rounded up so that the loop
@@ -549,7 +567,7 @@ s_handle_timers (agent_t *self)
 static int
 s_timeout_ms (agent_t *self)
 {
-    int64_t deadline_ns = agent_session_deadline_ns (self->session);
+    int64_t deadline_ns = agent_session_wake_ns (self->session, clock_now_ns ());
     if (self->test) {
         int64_t test_ns = agent_test_next_ns (self->test);
         if (test_ns < deadline_ns)
@@ -594,7 +612,10 @@ s_loop (agent_t *self, zsock_t *pipe)
     s_log (self, "event=listening");
 
     while (pipe || !zsys_interrupted) {
-        void *which = zpoller_wait (poller, s_timeout_ms (self));
+        int timeout_ms = s_timeout_ms (self);
+        int64_t asked_ns = clock_now_ns ();
+        void *which = zpoller_wait (poller, timeout_ms);
+        s_count_away (self, asked_ns, timeout_ms);
         if (which == &self->notify_fd)
             s_handle_stream_events (self);
         else
