@@ -278,10 +278,12 @@ test_silence_while_stopped_still_ends_the_session (void **state)
 
     //  The coordinator says nothing while the agent is stopped, nor after:
     //  once the agent has listened a lease through, the session is over.
+    //  (Three leases: a loaded host may make the agent's own wakes late,
+    //  and the lease does not count that time either.)
     assert_int_equal (kill (s_child.pid, SIGSTOP), 0);
     zclock_sleep (S_STOPPED_MS);
     assert_int_equal (kill (s_child.pid, SIGCONT), 0);
-    zclock_sleep (S_LEASE_MS * 3 / 2);
+    zclock_sleep (S_LEASE_MS * 3);
     assert_true (s_held (fx, 2) == 0);
 }
 
