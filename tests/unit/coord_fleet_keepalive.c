@@ -63,7 +63,8 @@ test_keepalives_leave_on_time_during_a_flood (void **state)
     zstr_free (&endpoint);
     assert_non_null (session);
     //  Whatever the session says first tells the peer who it is; then the
-    //  session is taken as welcomed, without a session id to check.
+    //  session is taken as welcomed, just now, without a session id to
+    //  check.
     msg_t ping = { .type = MSG_PING };
     assert_int_equal (session_send (session, &ping), 0);
     zsock_set_rcvtimeo (router, 5000);
@@ -73,6 +74,7 @@ test_keepalives_leave_on_time_during_a_flood (void **state)
     zframe_t *identity = zmsg_pop (first);
     zmsg_destroy (&first);
     session_set_state (session, SESSION_READY, "taken as welcomed");
+    session_heard (session, clock_now_ns ());
 
     msg_t sample = { .type = MSG_SAMPLE };
     for (int nbr = 0; nbr < S_SAMPLES; nbr++)
@@ -81,7 +83,9 @@ test_keepalives_leave_on_time_during_a_flood (void **state)
     while (samples < S_SAMPLES)
         fleet_poll (fleet, clock_now_ns () + 100 * NS_PER_MSEC, s_on_message, &samples);
 
-    //  The keepalives sent meanwhile, by their send instants.
+    //  The keepalives sent meanwhile, by their send instants: the fleet
+    //  sends no more, so a pause ends the last of them on its way.
+    zsock_set_rcvtimeo (router, 500);
     int64_t last_ns = 0, widest_ns = 0;
     int keepalives = 0;
     zmsg_t *received;
@@ -102,7 +106,8 @@ test_keepalives_leave_on_time_during_a_flood (void **state)
         fail_msg ("keepalives %.0f ms apart while samples were read (due every %.0f ms)",
                   (double) widest_ns / NS_PER_MSEC, (double) S_LEASE_NS / 3 / NS_PER_MSEC);
     //  The flood took S_SAMPLES x S_HANDLE_MS = 3 s: about nine keepalives.
-    assert_true (keepalives >= 6);
+    if (keepalives < 6)
+        fail_msg ("%d keepalives while samples were read for 3 s", keepalives);
     zframe_destroy (&identity);
     fleet_destroy (&fleet);
     zsock_destroy (&router);
