@@ -1,5 +1,6 @@
-/*  agent/agent.c: the daemon: its socket, the poll loop and the dispatch
-    of messages; see agent.h.
+/*  agent/agent.c: the daemon: its socket, the poll loop and the agent's
+    lifecycle; see agent.h. What it does with each message is
+    handlers.c's; both share agent_state.h.
 
     State, in short. The agent is idle or in a session with one
     coordinator (agent/session.h). It holds at most one test
@@ -9,19 +10,12 @@
     told to stop, and what they report is only logged. The loop forgets
     the test once nothing of it runs and nothing is owed.
 */
-#include "agent.h"
+#include "agent_state.h"
 
 #include "auth.h"
-#include "confine.h"
-#include "hostinfo.h"
 #include "listen.h"
-#include "log.h"
-#include "session.h"
-#include "test.h"
 
 #include "../proto/clock.h"
-#include "../proto/keys.h"
-#include "../proto/msg.h"
 #include "../proto/version.h"
 
 #include <errno.h>
@@ -37,7 +31,6 @@
 #include <unistd.h>
 
 #define S_LINGER_MS             500         //  time the last results get to leave at exit
-#define S_START_LEAD_MAX_NS     (3600 * NS_PER_SEC)    //  START instants further off are refused
 //  The buffers of one test may take MemTotal / S_MEMORY_SHARE unless
 //  --max-memory says otherwise: they stay resident for the whole test,
 //  and the rest is the page cache the test measures, the kernel and the
@@ -46,36 +39,13 @@
 #define S_MEMORY_SHARE          4           //  logged as from=MemTotal/4
 #define S_MEMORY_FALLBACK_BYTES (1ULL << 30)    //  when MemTotal cannot be read
 
-struct _agent_t {
-    char name [JOB_NAME_MAX + 1];       //  --name
-    char *endpoint;                     //  endpoint actually bound
-    bool insecure;                      //  serving without CURVE (no --keys)
-    keys_t *keys;                       //  --keys: our pair and the trusted coordinators
-    zactor_t *auth;                     //  the ZAP handler that checks them (auth.h)
-    bool verbose;                       //  log pings and samples too
-    zsock_t *router;                    //  the socket coordinators talk to
-    int notify_fd;                      //  eventfd stream threads write at every step
-    confine_t *confine;                 //  the --root directories
-    hostinfo_t *hostinfo;               //  what WELCOME says about the host
-    uint64_t memory_bound_bytes;        //  the buffers one test may hold
-    agent_lograte_t malformed;          //  frames that did not decode: counted, logged sparingly
-    agent_session_t *session;           //  the coordinator served, if any
-    agent_test_t *test;                 //  the test held, if any
-    msg_t in;                           //  the message being handled
-    msg_t out;                          //  the message being sent
-};
-
 //  --------------------------------------------------------------------------
 //  Logs
 
 //  Write one log line, "agent=NAME " and the formatted rest, with a single
 //  write so that lines from one process never interleave.
-static void
-s_log (agent_t *self, const char *format, ...)
-    __attribute__ ((format (printf, 2, 3)));
-
-static void
-s_log (agent_t *self, const char *format, ...)
+void
+agent_note (agent_t *self, const char *format, ...)
 {
     va_list args;
     va_start (args, format);
@@ -84,8 +54,8 @@ s_log (agent_t *self, const char *format, ...)
 }
 
 //  A routing id as hex, for logs. Returns buf.
-static const char *
-s_peer_text (zframe_t *peer, char *buf, size_t buflen)
+const char *
+agent_peer_text (zframe_t *peer, char *buf, size_t buflen)
 {
     const unsigned char *data = zframe_data (peer);
     size_t size = zframe_size (peer);
@@ -102,13 +72,13 @@ s_peer_text (zframe_t *peer, char *buf, size_t buflen)
 //  Encode msg and send it to peer. A message that cannot be sent (out of
 //  memory, a peer gone) is logged and dropped: the coordinator's lease and
 //  timeouts deal with lost messages.
-static void
-s_send (agent_t *self, zframe_t *peer, msg_t *msg)
+void
+agent_send (agent_t *self, zframe_t *peer, msg_t *msg)
 {
     char *data = NULL;
     size_t size = 0;
     if (msg_encode (msg, &data, &size) == -1) {
-        s_log (self, "event=send-failed type=%s reason=encode", msg_type_name (msg->type));
+        agent_note (self, "event=send-failed type=%s reason=encode", msg_type_name (msg->type));
         return;
     }
     zmsg_t *zmsg = zmsg_new ();
@@ -116,67 +86,23 @@ s_send (agent_t *self, zframe_t *peer, msg_t *msg)
     if (!zmsg || !routing_id || zmsg_append (zmsg, &routing_id) == -1
     ||  zmsg_addmem (zmsg, data, size) == -1
     ||  zmsg_send (&zmsg, self->router) == -1)
-        s_log (self, "event=send-failed type=%s reason=%s", msg_type_name (msg->type),
-               zmq_strerror (zmq_errno ()));
+        agent_note (self, "event=send-failed type=%s reason=%s", msg_type_name (msg->type),
+                    zmq_strerror (zmq_errno ()));
     zframe_destroy (&routing_id);
     zmsg_destroy (&zmsg);
     free (data);
 }
 
-//  What the test says goes to the session's coordinator, if there is one.
-static void
-s_send_to_session (void *arg, msg_t *msg)
-{
-    agent_t *self = (agent_t *) arg;
-    zframe_t *peer = agent_session_peer (self->session);
-    if (peer)
-        s_send (self, peer, msg);
-}
-
-//  Start building a message of type in self->out. Returns it.
-static msg_t *
-s_reply (agent_t *self, msg_type_t type)
-{
-    memset (&self->out, 0, sizeof (self->out));
-    self->out.type = type;
-    return &self->out;
-}
-
 //  Send ERROR {test_id, job_id, code, text} to peer.
-static void
-s_send_error (agent_t *self, zframe_t *peer, uint32_t test_id, int32_t job_id,
-              const char *code, const char *format, ...)
-    __attribute__ ((format (printf, 6, 7)));
-
-static void
-s_send_error (agent_t *self, zframe_t *peer, uint32_t test_id, int32_t job_id,
-              const char *code, const char *format, ...)
+void
+agent_send_error (agent_t *self, zframe_t *peer, uint32_t test_id, int32_t job_id,
+                  const char *code, const char *format, ...)
 {
     va_list args;
     va_start (args, format);
     msg_make_error (&self->out, test_id, job_id, code, format, args);
     va_end (args);
-    s_send (self, peer, &self->out);
-}
-
-//  Send WELCOME to peer: who this agent is, whom it serves, and the
-//  session it opened with peer (0 for a probe, which opens none).
-static void
-s_send_welcome (agent_t *self, zframe_t *peer, uint64_t session_id)
-{
-    msg_t *out = s_reply (self, MSG_WELCOME);
-    msg_welcome_t *welcome = &out->u.welcome;
-    msg_strcpy (welcome->name, self->name, sizeof (welcome->name));
-    msg_strcpy (welcome->hostname, hostinfo_hostname (self->hostinfo), sizeof (welcome->hostname));
-    msg_strcpy (welcome->kernel, hostinfo_kernel (self->hostinfo), sizeof (welcome->kernel));
-    welcome->cpus = hostinfo_cpus (self->hostinfo);
-    welcome->mem_bytes = hostinfo_mem_bytes (self->hostinfo);
-    welcome->insecure = self->insecure;
-    msg_strcpy (welcome->serving, agent_session_coordinator (self->session),
-                sizeof (welcome->serving));
-    msg_strcpy (welcome->version, IOFLEET_VERSION, sizeof (welcome->version));
-    welcome->session_id = session_id;
-    s_send (self, peer, out);
+    agent_send (self, peer, &self->out);
 }
 
 //  --------------------------------------------------------------------------
@@ -184,15 +110,15 @@ s_send_welcome (agent_t *self, zframe_t *peer, uint64_t session_id)
 
 //  Forget the test held (a new one replaces it, or its session ended
 //  before START, or it is over), stopping and cleaning up what is left.
-static void
-s_test_forget (agent_t *self, const char *event, const char *reason)
+void
+agent_forget_test (agent_t *self, const char *event, const char *reason)
 {
     if (!self->test)
         return;
     char quoted [AGENT_QUOTED_MAX];
-    s_log (self, "event=%s test_id=%" PRIu32 " test=%s reason=%s", event,
-           agent_test_id (self->test), agent_test_name (self->test),
-           agent_log_quote (reason, quoted, sizeof (quoted)));
+    agent_note (self, "event=%s test_id=%" PRIu32 " test=%s reason=%s", event,
+                agent_test_id (self->test), agent_test_name (self->test),
+                agent_log_quote (reason, quoted, sizeof (quoted)));
     agent_test_destroy (&self->test);
     //  Give what the test held (buffers and figures of up to hundreds of
     //  streams) back to the system: an agent idles far longer than it
@@ -200,23 +126,16 @@ s_test_forget (agent_t *self, const char *event, const char *reason)
     malloc_trim (0);
 }
 
-//  True if the session's test is test_id.
-static bool
-s_test_is_current (agent_t *self, uint32_t test_id)
-{
-    return self->test && agent_test_id (self->test) == test_id;
-}
-
 //  Streams moved or a deadline came: let the test send what is due, and
 //  forget it once it is over.
-static void
-s_test_poll (agent_t *self)
+void
+agent_poll_test (agent_t *self)
 {
     if (!self->test)
         return;
     agent_test_poll (self->test, clock_now_ns ());
     if (agent_test_over (self->test))
-        s_test_forget (self, "test-over", "every stream reported");
+        agent_forget_test (self, "test-over", "every stream reported");
 }
 
 //  --------------------------------------------------------------------------
@@ -224,242 +143,26 @@ s_test_poll (agent_t *self)
 
 //  End the session (BYE, lease expired): a prepared test is dropped, a
 //  running one is told to stop and finishes orphaned.
-static void
-s_end_session (agent_t *self, const char *event, const char *reason)
+void
+agent_end_session (agent_t *self, const char *event, const char *reason)
 {
     char quoted [AGENT_QUOTED_MAX];
-    s_log (self, "event=%s coordinator=%s", event,
-           agent_log_quote (agent_session_coordinator (self->session), quoted, sizeof (quoted)));
+    agent_note (self, "event=%s coordinator=%s", event,
+                agent_log_quote (agent_session_coordinator (self->session),
+                                 quoted, sizeof (quoted)));
     if (self->test) {
         if (agent_test_started (self->test))
             agent_test_orphan (self->test, reason);
         else
-            s_test_forget (self, "discard", reason);
+            agent_forget_test (self, "discard", reason);
     }
     size_t removed = agent_session_end (self->session);
     if (removed)
-        s_log (self, "event=kept-removed files=%zu", removed);
+        agent_note (self, "event=kept-removed files=%zu", removed);
 }
 
-//  HELLO: a probe is always welcome; otherwise start (or renew) the
-//  session, or refuse a second coordinator naming the first.
-static void
-s_handle_hello (agent_t *self, zframe_t *peer)
-{
-    msg_hello_t *hello = &self->in.u.hello;
-    char quoted [AGENT_QUOTED_MAX];
-    if (hello->probe) {
-        if (self->verbose)
-            s_log (self, "event=probe coordinator=%s",
-                   agent_log_quote (hello->coordinator, quoted, sizeof (quoted)));
-        s_send_welcome (self, peer, 0);
-        return;
-    }
-    int64_t now_ns = clock_now_ns ();
-    agent_session_hello_t outcome = agent_session_hello (self->session, peer, hello, now_ns);
-    if (outcome == AGENT_SESSION_BUSY) {
-        char serving [AGENT_QUOTED_MAX];
-        const char *coordinator = agent_session_coordinator (self->session);
-        s_log (self, "event=refused reason=busy coordinator=%s serving=%s",
-               agent_log_quote (hello->coordinator, quoted, sizeof (quoted)),
-               agent_log_quote (coordinator, serving, sizeof (serving)));
-        s_send_error (self, peer, 0, -1, "busy", "agent %s serves coordinator %s (since %" PRId64 " s)",
-                      self->name, coordinator,
-                      (int64_t) (agent_session_age_ns (self->session, now_ns) / NS_PER_SEC));
-        return;
-    }
-    s_log (self, "event=%s coordinator=%s lease_ms=%" PRIu32,
-           outcome == AGENT_SESSION_RENEWED? "session-renewed": "session",
-           agent_log_quote (agent_session_coordinator (self->session), quoted, sizeof (quoted)),
-           agent_session_lease_ms (self->session));
-    s_send_welcome (self, peer, agent_session_id (self->session));
-}
-
-//  PING: answer at once with the receive and send instants, and the
-//  session we hold with the sender (0 for anyone else), so that a
-//  coordinator that lost its session to a restart learns it at once.
-static void
-s_handle_ping (agent_t *self, zframe_t *peer, bool from_peer, int64_t received_ns)
-{
-    msg_ping_t ping = self->in.u.ping;
-    msg_t *out = s_reply (self, MSG_PONG);
-    out->u.pong.seq = ping.seq;
-    out->u.pong.t1_ns = ping.t1_ns;
-    out->u.pong.t2_ns = received_ns;
-    out->u.pong.session_id = from_peer? agent_session_id (self->session): 0;
-    out->u.pong.t3_ns = clock_now_ns ();
-    s_send (self, peer, out);
-    if (self->verbose)
-        s_log (self, "event=ping seq=%" PRIu32, ping.seq);
-}
-
-//  PREPARE: a job of the held test, or of a new one that replaces it.
-static void
-s_handle_prepare (agent_t *self)
-{
-    msg_prepare_t *prepare = &self->in.u.prepare;
-    if (self->test && !s_test_is_current (self, prepare->test_id)) {
-        char reason [64];
-        snprintf (reason, sizeof (reason), "replaced by test %" PRIu32, prepare->test_id);
-        s_test_forget (self, "discard", reason);
-    }
-    if (!self->test) {
-        agent_test_config_t config = {
-            .agent_name = self->name,
-            .confine = self->confine,
-            .memory_bound_bytes = self->memory_bound_bytes,
-            .notify_fd = self->notify_fd,
-            .kept = agent_session_kept (self->session),
-            .verbose = self->verbose,
-            .send = s_send_to_session,
-            .send_arg = self
-        };
-        self->test = agent_test_new (&config, prepare->test_id, prepare->spec.test);
-        if (!self->test) {
-            s_send_error (self, agent_session_peer (self->session), prepare->test_id,
-                          (int32_t) prepare->job_id, "prepare", "agent %s: %s",
-                          self->name, strerror (ENOMEM));
-            return;
-        }
-    }
-    agent_test_prepare (self->test, prepare);
-}
-
-//  START: hand every prepared stream of the test the instant of a phase.
-static void
-s_handle_start (agent_t *self, zframe_t *peer)
-{
-    msg_start_t *start = &self->in.u.start;
-    if (!s_test_is_current (self, start->test_id)) {
-        s_send_error (self, peer, start->test_id, -1, "start",
-                      "test %" PRIu32 " is not prepared on agent %s", start->test_id, self->name);
-        return;
-    }
-    //  A start instant hours away is a clock mapped wrong, not a plan.
-    //  The instant is any int64 the wire carries: compare it with the
-    //  window around now before subtracting anything from it.
-    int64_t now_ns = clock_now_ns ();
-    if (start->start_ns > now_ns + S_START_LEAD_MAX_NS
-    ||  start->start_ns < now_ns - S_START_LEAD_MAX_NS) {
-        s_send_error (self, peer, start->test_id, -1, "start",
-                      "start instant %" PRId64 " ns is more than %" PRId64 " s from this "
-                      "agent's clock (now %" PRId64 " ns)", start->start_ns,
-                      (int64_t) (S_START_LEAD_MAX_NS / NS_PER_SEC), now_ns);
-        return;
-    }
-    char err [MSG_TEXT_MAX + 1];
-    if (agent_test_start (self->test, start->phase, start->phase_count, start->start_ns,
-                          err, sizeof (err))) {
-        s_send_error (self, peer, start->test_id, -1, "start", "%s", err);
-        return;
-    }
-    s_log (self, "event=start test_id=%" PRIu32 " test=%s phase=%" PRIu32 " start_ns=%" PRId64
-           " lead_us=%" PRId64, start->test_id, agent_test_name (self->test), start->phase,
-           start->start_ns,
-           (int64_t) ((start->start_ns - now_ns) / NS_PER_USEC));
-    //  A test without streams is over as soon as it starts.
-    s_test_poll (self);
-}
-
-//  DROP: the caches go, in the background; DROPPED follows.
-static void
-s_handle_drop (agent_t *self, zframe_t *peer)
-{
-    msg_drop_t *drop = &self->in.u.drop;
-    char err [MSG_TEXT_MAX + 1];
-    if (!s_test_is_current (self, drop->test_id))
-        s_send_error (self, peer, drop->test_id, -1, "prepare",
-                      "test %" PRIu32 " is not prepared on agent %s", drop->test_id, self->name);
-    else
-    if (agent_test_drop_caches (self->test, err, sizeof (err)))
-        s_send_error (self, peer, drop->test_id, -1, "prepare", "%s", err);
-}
-
-//  ABORT: stop the test's streams; their RESULTs follow as they end.
-static void
-s_handle_abort (agent_t *self)
-{
-    msg_abort_t *abort_msg = &self->in.u.abort;
-    char quoted [AGENT_QUOTED_MAX];
-    if (!s_test_is_current (self, abort_msg->test_id)) {
-        //  Most likely the test ended while the ABORT was on its way.
-        s_log (self, "event=abort-ignored test_id=%" PRIu32 " reason=%s", abort_msg->test_id,
-               agent_log_quote (abort_msg->reason, quoted, sizeof (quoted)));
-        return;
-    }
-    s_log (self, "event=abort test_id=%" PRIu32 " reason=%s", abort_msg->test_id,
-           agent_log_quote (abort_msg->reason, quoted, sizeof (quoted)));
-    agent_test_abort (self->test, abort_msg->reason);
-    s_test_poll (self);
-}
-
-//  One decoded message from peer. Test messages from anyone but the
-//  session's coordinator are refused: they must say HELLO first.
-static void
-s_dispatch (agent_t *self, zframe_t *peer, bool from_peer, int64_t received_ns)
-{
-    char quoted [AGENT_QUOTED_MAX];
-    char peer_text [64];
-    msg_type_t type = self->in.type;
-    bool needs_session = type == MSG_PREPARE || type == MSG_START || type == MSG_ABORT
-                      || type == MSG_DROP;
-    if (needs_session && !from_peer) {
-        uint32_t test_id = type == MSG_PREPARE? self->in.u.prepare.test_id
-                         : type == MSG_START? self->in.u.start.test_id
-                         : type == MSG_DROP? self->in.u.drop.test_id: self->in.u.abort.test_id;
-        int32_t job_id = type == MSG_PREPARE? (int32_t) self->in.u.prepare.job_id: -1;
-        s_send_error (self, peer, test_id, job_id, "no-session",
-                      "agent %s has no session with you: send HELLO first", self->name);
-        return;
-    }
-    switch (type) {
-        case MSG_HELLO:
-            s_handle_hello (self, peer);
-            break;
-        case MSG_PING:
-            s_handle_ping (self, peer, from_peer, received_ns);
-            break;
-        case MSG_PREPARE:
-            s_handle_prepare (self);
-            break;
-        case MSG_START:
-            s_handle_start (self, peer);
-            break;
-        case MSG_ABORT:
-            s_handle_abort (self);
-            break;
-        case MSG_DROP:
-            s_handle_drop (self, peer);
-            break;
-        case MSG_STOP:
-            //  A phase is over everywhere; after the last, monitors end.
-            if (from_peer && s_test_is_current (self, self->in.u.stop.test_id)) {
-                agent_test_stop_phase (self->test, self->in.u.stop.phase);
-                s_test_poll (self);
-            }
-            break;
-        case MSG_BYE:
-            if (from_peer)
-                s_end_session (self, "bye", "session ended by the coordinator");
-            else
-                s_log (self, "event=bye-ignored from=%s",
-                       s_peer_text (peer, peer_text, sizeof (peer_text)));
-            break;
-        case MSG_ERROR:
-            //  Never answered: two programs trading errors would not stop.
-            s_log (self, "event=peer-error from=%s code=%s text=%s",
-                   s_peer_text (peer, peer_text, sizeof (peer_text)), self->in.u.error.code,
-                   agent_log_quote (self->in.u.error.text, quoted, sizeof (quoted)));
-            break;
-        default:
-            s_log (self, "event=unexpected from=%s type=%s",
-                   s_peer_text (peer, peer_text, sizeof (peer_text)), msg_type_name (type));
-            s_send_error (self, peer, 0, -1, "unexpected",
-                          "agent %s does not accept %s messages", self->name,
-                          msg_type_name (type));
-            break;
-    }
-}
+//  --------------------------------------------------------------------------
+//  The socket
 
 //  Count, log and answer a frame that is not a message. Anyone who
 //  reaches the socket can send them as fast as they like, so the log
@@ -475,10 +178,11 @@ s_reject_malformed (agent_t *self, zframe_t *peer, const char *reason)
     char peer_text [64];
     uint64_t unlogged;
     if (agent_lograte_pass (&self->malformed, clock_now_ns (), &unlogged))
-        s_log (self, "event=malformed from=%s reason=%s count=%" PRIu64 " unlogged=%" PRIu64,
-               s_peer_text (peer, peer_text, sizeof (peer_text)),
-               agent_log_quote (reason, quoted, sizeof (quoted)), self->malformed.count, unlogged);
-    s_send_error (self, peer, 0, -1, "malformed", "%s", reason);
+        agent_note (self, "event=malformed from=%s reason=%s count=%" PRIu64 " unlogged=%" PRIu64,
+                    agent_peer_text (peer, peer_text, sizeof (peer_text)),
+                    agent_log_quote (reason, quoted, sizeof (quoted)), self->malformed.count,
+                    unlogged);
+    agent_send_error (self, peer, 0, -1, "malformed", "%s", reason);
 }
 
 //  Read one message from the socket and handle it. Its receive instant is
@@ -508,22 +212,25 @@ s_handle_router (agent_t *self)
     if (rc == MSG_EVERSION) {
         char quoted [AGENT_QUOTED_MAX];
         char peer_text [64];
-        s_log (self, "event=refused reason=version from=%s detail=%s",
-               s_peer_text (peer, peer_text, sizeof (peer_text)),
-               agent_log_quote (err, quoted, sizeof (quoted)));
-        s_send_error (self, peer, 0, -1, "version", "%s", err);
+        agent_note (self, "event=refused reason=version from=%s detail=%s",
+                    agent_peer_text (peer, peer_text, sizeof (peer_text)),
+                    agent_log_quote (err, quoted, sizeof (quoted)));
+        agent_send_error (self, peer, 0, -1, "version", "%s", err);
     }
     else
     if (rc != MSG_OK)
         s_reject_malformed (self, peer, err [0]? err: "not a message");
     else
-        s_dispatch (self, peer, from_peer, received_ns);
+        agent_dispatch (self, peer, from_peer, received_ns);
 
 done:
     zframe_destroy (&peer);
     zframe_destroy (&payload);
     zmsg_destroy (&zmsg);
 }
+
+//  --------------------------------------------------------------------------
+//  The loop
 
 //  Streams moved: reset the eventfd and let the test answer.
 static void
@@ -532,16 +239,34 @@ s_handle_stream_events (agent_t *self)
     uint64_t count;
     ssize_t rc = read (self->notify_fd, &count, sizeof (count));
     (void) rc;
-    s_test_poll (self);
+    agent_poll_test (self);
 }
 
-//  Deadlines: the session's lease, then the test's.
+//  Deadlines: the session's lease, then the test's. Silence is judged
+//  only once what waits on the socket has been read: a wake reports one
+//  ready socket (the streams' eventfd before it), and a loop held up
+//  while the socket's thread went on finds the coordinator's pings
+//  queued there. Reading stops as soon as the coordinator is heard.
 static void
 s_handle_timers (agent_t *self)
 {
+    while (agent_session_expired (self->session, clock_now_ns ())
+       &&  (zsock_events (self->router) & ZMQ_POLLIN))
+        s_handle_router (self);
     if (agent_session_expired (self->session, clock_now_ns ()))
-        s_end_session (self, "lease-expired", "the coordinator went silent (lease expired)");
-    s_test_poll (self);
+        agent_end_session (self, "lease-expired", "the coordinator went silent (lease expired)");
+    agent_poll_test (self);
+}
+
+//  A wait that ended later than asked is time the loop did not run (the
+//  process stopped, or starved of CPU) and so did not listen: the lease
+//  does not count it as the coordinator's silence.
+static void
+s_count_away (agent_t *self, int64_t asked_ns, int timeout_ms)
+{
+    if (timeout_ms >= 0)
+        agent_session_away (self->session,
+                            clock_now_ns () - asked_ns - (int64_t) timeout_ms * NS_PER_MSEC);
 }
 
 //  Milliseconds until the next deadline, rounded up so that the loop
@@ -549,7 +274,7 @@ s_handle_timers (agent_t *self)
 static int
 s_timeout_ms (agent_t *self)
 {
-    int64_t deadline_ns = agent_session_deadline_ns (self->session);
+    int64_t deadline_ns = agent_session_wake_ns (self->session, clock_now_ns ());
     if (self->test) {
         int64_t test_ns = agent_test_next_ns (self->test);
         if (test_ns < deadline_ns)
@@ -572,9 +297,9 @@ s_shutdown (agent_t *self)
     if (self->test) {
         agent_test_abort (self->test, "agent stopping");
         agent_test_poll (self->test, clock_now_ns ());
-        s_test_forget (self, "discard", "agent stopping");
+        agent_forget_test (self, "discard", "agent stopping");
     }
-    s_log (self, "event=exit malformed=%" PRIu64, self->malformed.count);
+    agent_note (self, "event=exit malformed=%" PRIu64, self->malformed.count);
 }
 
 //  The loop: one poller over the stream eventfd, the actor pipe (if any)
@@ -585,16 +310,19 @@ s_loop (agent_t *self, zsock_t *pipe)
 {
     zpoller_t *poller = zpoller_new (&self->notify_fd, NULL);
     if (!poller) {
-        s_log (self, "event=exit reason=\"zpoller_new failed\"");
+        agent_note (self, "event=exit reason=\"zpoller_new failed\"");
         return;
     }
     if (pipe)
         zpoller_add (poller, pipe);
     zpoller_add (poller, self->router);
-    s_log (self, "event=listening");
+    agent_note (self, "event=listening");
 
     while (pipe || !zsys_interrupted) {
-        void *which = zpoller_wait (poller, s_timeout_ms (self));
+        int timeout_ms = s_timeout_ms (self);
+        int64_t asked_ns = clock_now_ns ();
+        void *which = zpoller_wait (poller, timeout_ms);
+        s_count_away (self, asked_ns, timeout_ms);
         if (which == &self->notify_fd)
             s_handle_stream_events (self);
         else
@@ -632,8 +360,8 @@ s_raise_fd_limit (agent_t *self)
         rlim_t before = limit.rlim_cur;
         limit.rlim_cur = limit.rlim_max;
         if (setrlimit (RLIMIT_NOFILE, &limit) == 0)
-            s_log (self, "event=fd-limit soft=%llu was=%llu",
-                   (unsigned long long) limit.rlim_cur, (unsigned long long) before);
+            agent_note (self, "event=fd-limit soft=%llu was=%llu",
+                        (unsigned long long) limit.rlim_cur, (unsigned long long) before);
     }
 }
 
@@ -704,26 +432,27 @@ agent_new (const agent_config_t *config, char *err, size_t errlen)
     if (!self->router)
         goto fail;
 
-    s_log (self, "event=bound endpoint=%s version=%s protocol=%d", self->endpoint,
-           IOFLEET_VERSION, IOFLEET_PROTOCOL_VERSION);
+    agent_note (self, "event=bound endpoint=%s version=%s protocol=%d", self->endpoint,
+                IOFLEET_VERSION, IOFLEET_PROTOCOL_VERSION);
     for (size_t index = 0; index < confine_root_count (self->confine); index++)
-        s_log (self, "event=root dir=%s", confine_root (self->confine, index));
-    s_log (self, "event=memory-bound test_bytes=%" PRIu64 " from=%s", self->memory_bound_bytes,
-           config->max_memory_bytes? "--max-memory": mem_bytes? "MemTotal/4": "fallback");
+        agent_note (self, "event=root dir=%s", confine_root (self->confine, index));
+    agent_note (self, "event=memory-bound test_bytes=%" PRIu64 " from=%s", self->memory_bound_bytes,
+                config->max_memory_bytes? "--max-memory": mem_bytes? "MemTotal/4": "fallback");
     if (self->keys) {
         char key_text [48];
-        s_log (self, "event=security security=curve key=%s trusted=%zu keys=%s",
-               keys_key_text (zcert_public_key (keys_own (self->keys)), key_text, sizeof (key_text)),
-               keys_peer_count (self->keys), keys_dir (self->keys));
+        agent_note (self, "event=security security=curve key=%s trusted=%zu keys=%s",
+                    keys_key_text (zcert_public_key (keys_own (self->keys)),
+                                   key_text, sizeof (key_text)),
+                    keys_peer_count (self->keys), keys_dir (self->keys));
     }
     else
     if (loopback && !config->insecure)
-        s_log (self, "event=note security=none text=\"the socket is unauthenticated; "
-               "only this host can reach it\"");
+        agent_note (self, "event=note security=none text=\"the socket is unauthenticated; "
+                    "only this host can reach it\"");
     else
-        s_log (self, "event=warning security=none text=\"serving %s without authentication "
-               "or encryption (--insecure): anyone who reaches it can write under the roots\"",
-               self->endpoint);
+        agent_note (self, "event=warning security=none text=\"serving %s without authentication "
+                    "or encryption (--insecure): anyone who reaches it can write under the roots\"",
+                    self->endpoint);
     return self;
 
 fail:

@@ -5,8 +5,9 @@
     PING, PREPARE, START, SAMPLE and RESULT, ABORT, BYE. One loop thread
     does everything but the timed part: it polls the socket, an eventfd
     the stream threads write to when they end, and (in-process) an actor
-    pipe, with a timeout set to the next deadline (the session's lease, the
-    next sample). It never sleeps otherwise, and costs nothing while idle.
+    pipe, with a timeout set to the next deadline (the session's lease,
+    looked at eight times a lease; the next sample). It never sleeps
+    otherwise, and costs nothing while idle.
 
     Logs go to stderr, one key=value line per event, each starting with
     agent=NAME, e.g. `agent=a1 event=bound endpoint=tcp://127.0.0.1:49152`.

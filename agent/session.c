@@ -10,6 +10,10 @@
 #define S_LEASE_DEFAULT_MS      10000       //  HELLO with lease_ms = 0
 #define S_LEASE_MIN_MS          1000
 #define S_LEASE_MAX_MS          3600000
+//  While a session is open the loop wakes at least this many times a
+//  lease, so that time it was away (agent_session_away) is measured to
+//  within this fraction of the lease.
+#define S_LISTEN_TICKS          8
 
 struct _agent_session_t {
     zframe_t *peer;                     //  routing id of the coordinator, NULL when idle
@@ -17,7 +21,8 @@ struct _agent_session_t {
     uint64_t id;                        //  names the session in WELCOME and PONG, 0 when idle
     uint32_t lease_ms;                  //  silence after which the session ends
     int64_t started_ns;                 //  when the session began
-    int64_t last_heard_ns;              //  when the peer last sent anything
+    int64_t silent_from_ns;             //  when the silence the lease counts began: the
+                                        //  peer's last word, later by the time the agent was away
     kept_t *kept;                       //  files its tests laid out for later ones
 };
 
@@ -74,7 +79,7 @@ agent_session_hello (agent_session_t *self, zframe_t *peer, const msg_hello_t *h
         self->started_ns = now_ns;
         kept_begin (self->kept, self->id);
     }
-    self->last_heard_ns = now_ns;
+    self->silent_from_ns = now_ns;
     self->lease_ms = lease_ms;
     msg_strcpy (self->coordinator, hello->coordinator, sizeof (self->coordinator));
     return renewed? AGENT_SESSION_RENEWED: AGENT_SESSION_OPENED;
@@ -132,15 +137,34 @@ void
 agent_session_heard (agent_session_t *self, int64_t now_ns)
 {
     if (self->peer)
-        self->last_heard_ns = now_ns;
+        self->silent_from_ns = now_ns;
+}
+
+void
+agent_session_away (agent_session_t *self, int64_t away_ns)
+{
+    //  The agent heard nothing because it did not listen: the silence
+    //  counted so far stays what it was when it stopped listening.
+    if (self->peer && away_ns > 0)
+        self->silent_from_ns += away_ns;
 }
 
 int64_t
 agent_session_deadline_ns (agent_session_t *self)
 {
-    //  last_heard is a recent clock reading and the lease at most an
+    //  silent_from is a recent clock reading and the lease at most an
     //  hour: the sum cannot overflow.
-    return self->peer? self->last_heard_ns + (int64_t) self->lease_ms * NS_PER_MSEC: INT64_MAX;
+    return self->peer? self->silent_from_ns + (int64_t) self->lease_ms * NS_PER_MSEC: INT64_MAX;
+}
+
+int64_t
+agent_session_wake_ns (agent_session_t *self, int64_t now_ns)
+{
+    if (!self->peer)
+        return INT64_MAX;
+    int64_t tick_ns = now_ns + (int64_t) self->lease_ms * NS_PER_MSEC / S_LISTEN_TICKS;
+    int64_t deadline_ns = agent_session_deadline_ns (self);
+    return deadline_ns < tick_ns? deadline_ns: tick_ns;
 }
 
 bool

@@ -64,10 +64,21 @@ kept_t *agent_session_kept (agent_session_t *self);
 //  The peer said something at now_ns: the lease starts again.
 void agent_session_heard (agent_session_t *self, int64_t now_ns);
 
+//  The agent did not listen for away_ns (its process was stopped, or its
+//  loop starved of CPU): that time is not the coordinator's silence, and
+//  the lease runs out that much later. What the coordinator sent
+//  meanwhile is read once the agent listens again.
+void agent_session_away (agent_session_t *self, int64_t away_ns);
+
 //  When the lease runs out (INT64_MAX when idle), and whether it has at
 //  now_ns.
 int64_t agent_session_deadline_ns (agent_session_t *self);
 bool agent_session_expired (agent_session_t *self, int64_t now_ns);
+
+//  When the loop must wake next for the session, at now_ns: the lease's
+//  end, or sooner, a fraction of the lease away, so that the time it is
+//  away is measured finely (INT64_MAX when idle).
+int64_t agent_session_wake_ns (agent_session_t *self, int64_t now_ns);
 
 //  End the session (BYE, lease expired): the files it kept are removed,
 //  and the agent is idle again. Returns the files removed.

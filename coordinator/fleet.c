@@ -29,8 +29,9 @@
 #define FLEET_MALFORMED_EVERY_NS    NS_PER_SEC
 
 //  One wake reads at most this many messages, plus a few per session,
-//  before the fleet's timers run: a flood from one agent cannot keep the
-//  loop from its checks.
+//  before the fleet's checks run: a flood from one agent cannot keep the
+//  loop from them. Keepalives do not wait for the end of a wake: they
+//  leave when due, between two messages (s_drain).
 #define FLEET_DRAIN_BASE            256
 #define FLEET_DRAIN_PER_SESSION     4
 
@@ -428,6 +429,9 @@ s_drain (fleet_t *self, fleet_handler_fn *handler, void *arg)
         if (fleetsock_recv (self->sock, &id, &frame, &more) == 0)
             break;
         int64_t received_ns = clock_now_ns ();
+        //  A thousand agents' samples take a while to read, longer still
+        //  on a host short of CPU: the agents' leases must not wait for it.
+        s_keepalives (self, received_ns);
         int rc = id < self->count?
                  s_on_frame (self, self->sessions [id], frame, more, received_ns, handler, arg): 0;
         zframe_destroy (&frame);

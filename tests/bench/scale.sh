@@ -29,6 +29,8 @@
 # if any is. The agents of a size are stopped (by pid) before the next
 # size starts. The console raises its own limit of open files; this
 # script needs the shell's hard limit to allow an agent's few each.
+# SCALE_KEEP=DIR keeps what a failed run leaves: the agents' logs and the
+# console's stderr are copied to DIR before the scratch directory goes.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 export IOFLEET_BIN=$top/${1:-build}
@@ -41,6 +43,15 @@ ticks_per_s=$(getconf CLK_TCK)
 results=()
 over=()
 page_done=
+
+# keep_logs ERR: copy the agents' logs and the console's stderr ERR to
+# SCALE_KEEP, if given.
+keep_logs () {
+    [ -n "${SCALE_KEEP:-}" ] || return 0
+    mkdir -p "$SCALE_KEEP"
+    cp -r "$SCRATCH/logs" "$1" "$SCALE_KEEP/"
+    echo "logs kept in $SCALE_KEEP" >&2
+}
 
 # target NAME VALUE LIMIT: VALUE past LIMIT is recorded as over.
 target () {
@@ -72,7 +83,8 @@ bs = 64K
 INI
     rm -rf "$SCRATCH/page"
     "$BIN/iofleet" run "$SCRATCH/page.ini" -q --no-db -o "$SCRATCH/page" \
-        > /dev/null 2> "$SCRATCH/page.err" || { tail -20 "$SCRATCH/page.err"; fail "the page run failed"; }
+        > /dev/null 2> "$SCRATCH/page.err" ||
+        { tail -20 "$SCRATCH/page.err"; keep_logs "$SCRATCH/page.err"; fail "the page run failed"; }
     page=$(stat -c %s "$SCRATCH/page/report.html")
     PAGE_LINE=$(printf '%d hosts x %s samples: report.html %.0f kB, report.txt %.0f kB, results.json %.0f kB' \
         "$count" "$(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["tests"][0]; print(max(s["samples"] for s in t["streams"]))' "$SCRATCH/page/results.json")" \
@@ -162,7 +174,8 @@ INI
     rm -rf "$SCRATCH/res"
     /usr/bin/time -f '%M %U %S %e' -o "$SCRATCH/time" \
         "$BIN/iofleet" run "$SCRATCH/scale.ini" -q --no-db -o "$SCRATCH/res" \
-        > "$SCRATCH/out" 2> "$SCRATCH/err" || { tail -20 "$SCRATCH/err"; fail "the run of $count failed"; }
+        > "$SCRATCH/out" 2> "$SCRATCH/err" ||
+        { tail -20 "$SCRATCH/err"; keep_logs "$SCRATCH/err"; fail "the run of $count failed"; }
     read -r rss_kb user_s sys_s wall_s < "$SCRATCH/time"
     connected=$(sed -n 's/.*event=connected .*hello_s=\([0-9.]*\) clock_s=\([0-9.]*\).*/\1 \2/p' \
                 "$SCRATCH/err")
