@@ -10,8 +10,9 @@
 #include <string.h>
 
 //  First capacity of a stream's sample array; it doubles from there, so a
-//  long test costs a logarithmic number of reallocations.
-#define SAMPLES_FIRST_CAPACITY 64
+//  long test costs a logarithmic number of reallocations, and a short one
+//  on each of a thousand hosts no more than its few samples.
+#define SAMPLES_FIRST_CAPACITY 8
 
 //  Append one sample to a stream, doubling its array when full.
 int
