@@ -1,5 +1,8 @@
-/*  agent/test.c: the test an agent holds; see test.h. */
-#include "test.h"
+/*  agent/test.c: the test an agent holds; see test.h. Its life, its
+    phases' START, STOP and ABORT, its samples and results; PREPARE and
+    DROP are test_prepare.c's.
+*/
+#include "test_state.h"
 
 #include "hostwatch.h"
 #include "job.h"
@@ -13,68 +16,16 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#define S_TEST_STREAMS_MAX      1024        //  threads one test may ask of this agent
-#define S_TEST_JOBS_MAX         256         //  jobs one test may hold on this agent
-
-//  The page cache's drop (DROP), in a thread of its own: it writes every
-//  dirty page back first, which can take long.
-typedef struct {
-    pthread_t thread;               //  the thread doing it
-    bool launched;                  //  the thread was created
-    bool answered;                  //  DROPPED or ERROR went out
-    atomic_bool done;               //  the thread is done: rc and reason are final
-    int rc;                         //  0, or -1 if the drop failed
-    char reason [MSG_TEXT_MAX + 1]; //  why it failed
-    int notify_fd;                  //  the eventfd to write when done
-} s_drop_t;
-
-//  A job of the test, its answer to PREPARE and its sample grid.
-typedef struct {
-    job_t *job;                     //  the accepted job
-    bool answered;                  //  READY or ERROR went out for it
-    bool ready;                     //  and it was READY
-    int64_t next_sample_ns;         //  INT64_MAX when no sample is due
-} s_slot_t;
-
-struct _agent_test_t {
-    agent_test_config_t config;     //  what it needs of its agent
-    uint32_t test_id;               //  PREPARE's test_id
-    char name [JOB_NAME_MAX + 1];   //  its name, as a log token
-    ledger_t *ledger;               //  what its jobs claimed (memory, files, dirs)
-    hostwatch_t *hostwatch;         //  the host's window over each phase
-    s_slot_t *slots;                //  its jobs
-    size_t slot_count;              //  how many
-    size_t slot_capacity;           //  room in slots
-    size_t stream_count;            //  streams of all its jobs
-    uint32_t phase_count;           //  phases the test has (START says), 0 before
-    uint32_t phases_started;        //  phases whose START came
-    int64_t phase_start_ns;         //  the instant of the current phase
-    size_t phase_results;           //  results of the current phase taken
-    bool phase_over;                //  STOP came for the current phase
-    bool host_begun;                //  the current phase's window opened
-    bool host_ended;                //  and closed; HOST goes out when settled
-    bool stopped;                   //  ABORT came (or the session ended)
-    bool orphaned;                  //  the session ended: nothing goes out
-    s_drop_t drop;                  //  the cache drop, if DROP came
-    msg_t out;                      //  the message being sent
-};
 
 //  --------------------------------------------------------------------------
-//  Small things
+//  Small things (test_state.h says what the shared ones do)
 
-//  Log a line of this test's agent.
-static void
-s_log (agent_test_t *self, const char *format, ...) __attribute__ ((format (printf, 2, 3)));
-
-static void
-s_log (agent_test_t *self, const char *format, ...)
+void
+test_log (agent_test_t *self, const char *format, ...)
 {
     va_list args;
     va_start (args, format);
@@ -82,36 +33,29 @@ s_log (agent_test_t *self, const char *format, ...)
     va_end (args);
 }
 
-//  Start building a message of type. Returns it.
-static msg_t *
-s_message (agent_test_t *self, msg_type_t type)
+msg_t *
+test_message (agent_test_t *self, msg_type_t type)
 {
     memset (&self->out, 0, sizeof (self->out));
     self->out.type = type;
     return &self->out;
 }
 
-//  Send out, unless the test is orphaned.
-static void
-s_send (agent_test_t *self, msg_t *out)
+void
+test_send (agent_test_t *self, msg_t *out)
 {
     if (!self->orphaned)
         self->config.send (self->config.send_arg, out);
 }
 
-//  Send ERROR {test_id, job_id, code, text}.
-static void
-s_send_error (agent_test_t *self, int32_t job_id, const char *code, const char *format, ...)
-    __attribute__ ((format (printf, 4, 5)));
-
-static void
-s_send_error (agent_test_t *self, int32_t job_id, const char *code, const char *format, ...)
+void
+test_send_error (agent_test_t *self, int32_t job_id, const char *code, const char *format, ...)
 {
     va_list args;
     va_start (args, format);
     msg_make_error (&self->out, self->test_id, job_id, code, format, args);
     va_end (args);
-    s_send (self, &self->out);
+    test_send (self, &self->out);
 }
 
 //  a + b without overflow, for deadlines built from wire values.
@@ -209,236 +153,6 @@ agent_test_started (agent_test_t *self)
 }
 
 //  --------------------------------------------------------------------------
-//  PREPARE
-
-//  Remove job job_id from the test, if it holds it (a PREPARE repeated).
-static void
-s_remove_job (agent_test_t *self, uint32_t wanted_job_id)
-{
-    for (size_t index = 0; index < self->slot_count; index++) {
-        if (job_id (self->slots [index].job) != wanted_job_id)
-            continue;
-        self->stream_count -= job_stream_count (self->slots [index].job);
-        job_destroy (&self->slots [index].job);
-        ledger_forget_job (self->ledger, wanted_job_id);
-        memmove (self->slots + index, self->slots + index + 1,
-                 (self->slot_count - index - 1) * sizeof (s_slot_t));
-        self->slot_count--;
-        return;
-    }
-}
-
-void
-agent_test_prepare (agent_test_t *self, const msg_prepare_t *prepare)
-{
-    const jobspec_t *spec = &prepare->spec;
-    int32_t wire_job_id = (int32_t) prepare->job_id;
-    if (self->phases_started > 0) {
-        s_send_error (self, wire_job_id, "prepare", "test %" PRIu32 " has already started",
-                      self->test_id);
-        return;
-    }
-    s_remove_job (self, prepare->job_id);
-    if (self->slot_count >= S_TEST_JOBS_MAX) {
-        s_send_error (self, wire_job_id, "prepare",
-                      "job %s: test %" PRIu32 " already holds %d jobs on agent %s, its limit",
-                      spec->name, self->test_id, S_TEST_JOBS_MAX, self->config.agent_name);
-        return;
-    }
-    if (spec->streams > S_TEST_STREAMS_MAX
-    ||  self->stream_count + spec->streams > S_TEST_STREAMS_MAX) {
-        s_send_error (self, wire_job_id, "prepare",
-                      "job %s: %" PRIu64 " streams would exceed this agent's limit of %d per test",
-                      spec->name, spec->streams, S_TEST_STREAMS_MAX);
-        return;
-    }
-    if (self->slot_count == self->slot_capacity) {
-        size_t capacity = self->slot_capacity? 2 * self->slot_capacity: 4;
-        s_slot_t *slots = realloc (self->slots, capacity * sizeof (s_slot_t));
-        if (!slots) {
-            s_send_error (self, wire_job_id, "prepare", "job %s: %s", spec->name, strerror (ENOMEM));
-            return;
-        }
-        self->slots = slots;
-        self->slot_capacity = capacity;
-    }
-    char quoted [AGENT_QUOTED_MAX];
-    char job_name [JOB_NAME_MAX + 1];
-    s_log (self, "event=prepare test=%s job=%s test_id=%" PRIu32 " job_id=%" PRIu32
-           " workload=%s streams=%" PRIu64 " path=%s", self->name,
-           agent_log_token (spec->name, job_name, sizeof (job_name)),
-           self->test_id, prepare->job_id, jobspec_workload_name (spec->workload),
-           spec->streams, agent_log_quote (spec->path, quoted, sizeof (quoted)));
-    char err [MSG_TEXT_MAX + 1] = "";
-    job_t *job = job_new (self->test_id, prepare->job_id, spec, self->config.confine,
-                          self->ledger, self->config.notify_fd, err, sizeof (err));
-    if (!job) {
-        s_log (self, "event=prepare-failed test_id=%" PRIu32 " job_id=%" PRIu32 " reason=%s",
-               self->test_id, prepare->job_id, agent_log_quote (err, quoted, sizeof (quoted)));
-        s_send_error (self, wire_job_id, "prepare", "%s", err);
-        return;
-    }
-    self->slots [self->slot_count++] = (s_slot_t) { .job = job, .next_sample_ns = INT64_MAX };
-    self->stream_count += job_stream_count (job);
-    //  A fill works in its stream threads now; its READY (or ERROR)
-    //  follows when it is done.
-    if (!job_workload (job)->timed)
-        s_log (self, "event=fill-started test_id=%" PRIu32 " job_id=%" PRIu32 " streams=%zu",
-               self->test_id, prepare->job_id, job_stream_count (job));
-}
-
-//  A fill's work is done: its figures make its READY (or ERROR). A fill
-//  stopped by an abort answers nothing: the coordinator gave up on it.
-static void
-s_answer_fill (agent_test_t *self, s_slot_t *slot)
-{
-    job_t *job = slot->job;
-    uint64_t fill_bytes = 0;
-    int64_t first_start_ns = INT64_MAX, last_end_ns = 0;
-    char error [MSG_TEXT_MAX + 1] = "";
-    bool aborted = false;
-    msg_result_t result;
-    while (job_take_result (job, &result)) {
-        fill_bytes += result.bytes;
-        if (result.start_ns && result.start_ns < first_start_ns)
-            first_start_ns = result.start_ns;
-        if (result.end_ns > last_end_ns)
-            last_end_ns = result.end_ns;
-        if (result.error [0] && !error [0]) {
-            msg_strcpy (error, result.error, sizeof (error));
-            aborted = result.err_no == ECANCELED;
-        }
-    }
-    int64_t fill_ns = last_end_ns > first_start_ns? last_end_ns - first_start_ns: 0;
-    char quoted [AGENT_QUOTED_MAX];
-    s_log (self, "event=fill test_id=%" PRIu32 " job_id=%" PRIu32 " bytes=%" PRIu64
-           " reused=%s fill_ms=%" PRId64 " error=%s", self->test_id, job_id (job), fill_bytes,
-           fill_bytes? "no": "yes", (int64_t) (fill_ns / NS_PER_MSEC),
-           agent_log_quote (error, quoted, sizeof (quoted)));
-    if (aborted)
-        return;
-    if (error [0]) {
-        s_send_error (self, (int32_t) job_id (job), "prepare", "%s", error);
-        return;
-    }
-    msg_t *out = s_message (self, MSG_READY);
-    out->u.ready.test_id = self->test_id;
-    out->u.ready.job_id = job_id (job);
-    out->u.ready.streams = 0;       //  no timed streams: no RESULTs will follow
-    out->u.ready.job_class = (uint32_t) job_class (job);
-    out->u.ready.fill_bytes = fill_bytes;
-    out->u.ready.fill_ns = fill_ns;
-    slot->ready = true;
-    s_send (self, out);
-}
-
-//  Answer every PREPARE whose job is done preparing.
-static void
-s_answer_prepares (agent_test_t *self)
-{
-    for (size_t index = 0; index < self->slot_count; index++) {
-        s_slot_t *slot = &self->slots [index];
-        if (slot->answered)
-            continue;
-        char err [MSG_TEXT_MAX + 1];
-        int prepared = job_prepared (slot->job, err, sizeof (err));
-        if (prepared == 0)
-            continue;
-        slot->answered = true;
-        char quoted [AGENT_QUOTED_MAX];
-        if (prepared == -1) {
-            s_log (self, "event=prepare-failed test_id=%" PRIu32 " job_id=%" PRIu32 " reason=%s",
-                   self->test_id, job_id (slot->job), agent_log_quote (err, quoted, sizeof (quoted)));
-            if (!self->stopped)
-                s_send_error (self, (int32_t) job_id (slot->job), "prepare", "%s", err);
-            continue;
-        }
-        if (!job_workload (slot->job)->timed) {
-            s_answer_fill (self, slot);
-            continue;
-        }
-        msg_t *out = s_message (self, MSG_READY);
-        out->u.ready.test_id = self->test_id;
-        out->u.ready.job_id = job_id (slot->job);
-        out->u.ready.streams = (uint32_t) job_stream_count (slot->job);
-        out->u.ready.job_class = (uint32_t) job_class (slot->job);
-        //  What a read laid out before it could be timed, shown apart.
-        out->u.ready.fill_bytes = job_laid_out_bytes (slot->job);
-        out->u.ready.fill_ns = out->u.ready.fill_bytes? job_prepare_ns (slot->job): 0;
-        s_log (self, "event=ready test_id=%" PRIu32 " job_id=%" PRIu32 " streams=%" PRIu32
-               " class=%s laid_out=%" PRIu64, self->test_id, out->u.ready.job_id,
-               out->u.ready.streams, jobspec_class_name (job_class (slot->job)),
-               out->u.ready.fill_bytes);
-        slot->ready = true;
-        s_send (self, out);
-    }
-}
-
-//  --------------------------------------------------------------------------
-//  DROP
-
-//  The drop thread: write back, drop, tell the loop.
-static void *
-s_drop_thread (void *args)
-{
-    s_drop_t *drop = args;
-    drop->rc = procstat_drop_caches ("/proc", drop->reason, sizeof (drop->reason));
-    atomic_store_explicit (&drop->done, true, memory_order_release);
-    uint64_t one = 1;
-    ssize_t rc = write (drop->notify_fd, &one, sizeof (one));
-    (void) rc;
-    return NULL;
-}
-
-int
-agent_test_drop_caches (agent_test_t *self, char *err, size_t errlen)
-{
-    for (size_t index = 0; index < self->slot_count; index++)
-        if (!self->slots [index].ready) {
-            snprintf (err, errlen, "test %" PRIu32 ": job %s is not ready", self->test_id,
-                      job_spec (self->slots [index].job)->name);
-            return -1;
-        }
-    if (self->drop.launched || self->phases_started > 0) {
-        snprintf (err, errlen, "test %" PRIu32 ": the caches were dropped already", self->test_id);
-        return -1;
-    }
-    self->drop.notify_fd = self->config.notify_fd;
-    atomic_init (&self->drop.done, false);
-    sigset_t all, previous;
-    sigfillset (&all);
-    pthread_sigmask (SIG_SETMASK, &all, &previous);
-    int rc = pthread_create (&self->drop.thread, NULL, s_drop_thread, &self->drop);
-    pthread_sigmask (SIG_SETMASK, &previous, NULL);
-    if (rc != 0) {
-        snprintf (err, errlen, "pthread_create(drop): %s", strerror (rc));
-        return -1;
-    }
-    self->drop.launched = true;
-    return 0;
-}
-
-//  The drop is over: say so.
-static void
-s_answer_drop (agent_test_t *self)
-{
-    s_drop_t *drop = &self->drop;
-    if (!drop->launched || drop->answered
-    ||  !atomic_load_explicit (&drop->done, memory_order_acquire))
-        return;
-    drop->answered = true;
-    if (drop->rc) {
-        s_send_error (self, -1, "prepare", "drop_caches = yes needs root on agent %s: %s",
-                      self->config.agent_name, drop->reason);
-        return;
-    }
-    s_log (self, "event=caches-dropped test_id=%" PRIu32, self->test_id);
-    msg_t *out = s_message (self, MSG_DROPPED);
-    out->u.dropped.test_id = self->test_id;
-    s_send (self, out);
-}
-
-//  --------------------------------------------------------------------------
 //  START, ABORT, STOP
 
 int
@@ -479,7 +193,7 @@ agent_test_start (agent_test_t *self, uint32_t phase, uint32_t phase_count, int6
     self->host_begun = false;
     self->host_ended = false;
     for (size_t index = 0; index < self->slot_count; index++) {
-        s_slot_t *slot = &self->slots [index];
+        test_slot_t *slot = &self->slots [index];
         const workload_desc_t *desc = job_workload (slot->job);
         int64_t interval_ns = job_spec (slot->job)->interval_ns;
         if (desc->samples_host && phase == 0) {
@@ -522,7 +236,7 @@ s_sampling (job_t *job, stream_t *stream)
 static void
 s_send_sample (agent_test_t *self, job_t *job, stream_t *stream)
 {
-    msg_t *out = s_message (self, MSG_SAMPLE);
+    msg_t *out = test_message (self, MSG_SAMPLE);
     stream_sample (stream, out);
     if (out->type == MSG_MONITOR) {
         out->u.monitor.test_id = self->test_id;
@@ -532,11 +246,11 @@ s_send_sample (agent_test_t *self, job_t *job, stream_t *stream)
         out->u.sample.test_id = self->test_id;
         out->u.sample.job_id = job_id (job);
         if (self->config.verbose)
-            s_log (self, "event=sample test_id=%" PRIu32 " job_id=%" PRIu32 " stream=%" PRIu32
+            test_log (self, "event=sample test_id=%" PRIu32 " job_id=%" PRIu32 " stream=%" PRIu32
                    " bytes=%" PRIu64, self->test_id, job_id (job), stream_index (stream),
                    out->u.sample.bytes);
     }
-    s_send (self, out);
+    test_send (self, out);
 }
 
 void
@@ -583,12 +297,12 @@ s_send_results (agent_test_t *self)
         if (!job_workload (job)->timed || !self->slots [index].ready)
             continue;
         while (true) {
-            msg_t *out = s_message (self, MSG_RESULT);
+            msg_t *out = test_message (self, MSG_RESULT);
             msg_result_t *result = &out->u.result;
             if (!job_take_result (job, result))
                 break;
             char quoted [AGENT_QUOTED_MAX];
-            s_log (self, "event=result test_id=%" PRIu32 " job_id=%" PRIu32 " stream=%" PRIu32
+            test_log (self, "event=result test_id=%" PRIu32 " job_id=%" PRIu32 " stream=%" PRIu32
                    " phase=%" PRIu32 " bytes=%" PRIu64 " start_ns=%" PRId64 " end_ns=%" PRId64
                    " error=%s%s", result->test_id, result->job_id, result->stream, result->phase,
                    result->bytes, result->start_ns, result->end_ns,
@@ -596,7 +310,7 @@ s_send_results (agent_test_t *self)
                    self->orphaned? " delivered=no": "");
             if (s_reports (job) && result->phase + 1 == self->phases_started)
                 self->phase_results++;
-            s_send (self, out);
+            test_send (self, out);
         }
     }
 }
@@ -636,7 +350,7 @@ s_watch_host (agent_test_t *self, int64_t now_ns)
     char err [256];
     if (!self->host_begun && now_ns >= self->phase_start_ns) {
         if (hostwatch_begin (self->hostwatch, self->test_id, err, sizeof (err)))
-            s_log (self, "event=host-figures test_id=%" PRIu32 " error=\"%s\"", self->test_id, err);
+            test_log (self, "event=host-figures test_id=%" PRIu32 " error=\"%s\"", self->test_id, err);
         self->host_begun = true;
     }
     bool phase_over = self->phase_over || self->stopped
@@ -647,13 +361,13 @@ s_watch_host (agent_test_t *self, int64_t now_ns)
             if (job_spec (self->slots [index].job)->settle_ns > settle_ns)
                 settle_ns = job_spec (self->slots [index].job)->settle_ns;
         if (hostwatch_end (self->hostwatch, settle_ns, err, sizeof (err)))
-            s_log (self, "event=host-figures test_id=%" PRIu32 " error=\"%s\"", self->test_id, err);
+            test_log (self, "event=host-figures test_id=%" PRIu32 " error=\"%s\"", self->test_id, err);
         self->host_ended = true;
     }
-    msg_t *out = s_message (self, MSG_HOST);
+    msg_t *out = test_message (self, MSG_HOST);
     if (self->host_ended && hostwatch_settled (self->hostwatch, &out->u.host)) {
         out->u.host.phase = self->phases_started - 1;
-        s_send (self, out);
+        test_send (self, out);
     }
 }
 
@@ -666,7 +380,7 @@ s_send_samples (agent_test_t *self, int64_t now_ns)
     if (self->phases_started == 0 || self->orphaned)
         return;
     for (size_t index = 0; index < self->slot_count; index++) {
-        s_slot_t *slot = &self->slots [index];
+        test_slot_t *slot = &self->slots [index];
         if (now_ns < slot->next_sample_ns)
             continue;
         job_t *job = slot->job;
@@ -685,8 +399,8 @@ s_send_samples (agent_test_t *self, int64_t now_ns)
 void
 agent_test_poll (agent_test_t *self, int64_t now_ns)
 {
-    s_answer_prepares (self);
-    s_answer_drop (self);
+    test_answer_prepares (self);
+    test_answer_drop (self);
     s_send_results (self);
     s_send_samples (self, now_ns);
     s_watch_host (self, now_ns);
