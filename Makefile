@@ -17,8 +17,10 @@
 # Every target that needs the libraries goes through `deps` first, then
 # builds in a sub-make so that pkg-config runs after they are installed.
 
-B   ?= build
-SAN ?= 0
+B    ?= build
+SAN  ?= 0
+# make test compiles its two builds with a job per core.
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 
 MSGPACK := $(shell pkg-config --exists msgpack-c 2>/dev/null && echo msgpack-c || echo msgpack)
 PKGS    := libczmq libzmq $(MSGPACK) libnfs inih jansson sqlite3
@@ -110,8 +112,8 @@ deb: deps-deb
 
 # The whole suite twice: a plain build, then one under ASan and UBSan.
 test: deps-test
-	@$(MAKE) --no-print-directory B=build test-build
-	@$(MAKE) --no-print-directory B=build-asan SAN=1 test-build
+	@$(MAKE) --no-print-directory -j$(JOBS) B=build test-build
+	@$(MAKE) --no-print-directory -j$(JOBS) B=build-asan SAN=1 test-build
 	@tests/run.sh build build-asan
 
 demo: deps-test

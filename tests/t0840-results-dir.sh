@@ -14,8 +14,9 @@
 start_agent a1; E1=$ENDPOINT
 start_agent a2; E2=$ENDPOINT
 
-# scenario AGENT ENDPOINT: a short test with few samples, then one with
-# many (eight streams, 10 ms apart, for about two seconds).
+# scenario AGENT ENDPOINT [small]: a short test with few samples, then
+# (unless "small") one with many: eight streams, 10 ms apart, for about
+# four seconds.
 scenario () {
     cat <<INI
 [global]
@@ -29,15 +30,11 @@ agent = $1
 path = s
 size = 2M
 rate = 8M
-[job many]
-agent = $1
-path = m
-size = 48M
-rate = 12M
-streams = 8
 INI
+    [ "${3:-}" = small ] || printf '[job many]\nagent = %s\npath = m\nsize = 48M\nrate = 12M\nstreams = 8\n' "$1"
 }
 scenario a1 "$E1" > "$SCRATCH/fill.ini"
+scenario a1 "$E1" small > "$SCRATCH/short.ini"
 
 # A tmpfs that holds the reports (some 180 kB) but not the samples of the
 # second test (some 340 kB): 256 kB leaves a margin of 60 kB either way.
@@ -72,11 +69,11 @@ umount "$SCRATCH/small"
 # Too small for anything past the scenario: each file named.
 mount -t tmpfs -o size=4k tmpfs "$SCRATCH/small" || fail "cannot mount a tmpfs"
 rc=0
-"$BIN/iofleet" run "$SCRATCH/fill.ini" -o "$SCRATCH/small" -q > "$SCRATCH/tiny.txt" \
+"$BIN/iofleet" run "$SCRATCH/short.ini" -o "$SCRATCH/small" -q > "$SCRATCH/tiny.txt" \
     2> "$SCRATCH/tiny.err" || rc=$?
 cat "$SCRATCH/tiny.err"
 [ "$rc" = 1 ] || fail "nothing written: exit $rc, expected 1"
-grep -q "^many " "$SCRATCH/tiny.txt" || fail "nothing written: the report is not on stdout"
+grep -q "^small " "$SCRATCH/tiny.txt" || fail "nothing written: the report is not on stdout"
 for f in report.txt results.json report.csv report.html; do
     grep -q "^iofleet: results: $f could not be written: .*No space left on device; it is missing$" \
         "$SCRATCH/tiny.err" || fail "$f is not said to be missing"
@@ -88,7 +85,7 @@ MOUNTS=()
 
 # --json into a directory that does not exist.
 rc=0
-"$BIN/iofleet" run "$SCRATCH/fill.ini" -o "$SCRATCH/withcopy" --json "$SCRATCH/missing/x.json" -q \
+"$BIN/iofleet" run "$SCRATCH/short.ini" -o "$SCRATCH/withcopy" --json "$SCRATCH/missing/x.json" -q \
     > "$SCRATCH/copy.txt" 2> "$SCRATCH/copy.err" || rc=$?
 cat "$SCRATCH/copy.err"
 [ "$rc" = 1 ] || fail "--json into a missing directory: exit $rc, expected 1"

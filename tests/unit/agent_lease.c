@@ -18,8 +18,8 @@
 #include <sys/wait.h>
 
 #define S_LEASE_MS      1000        //  the shortest lease the agent grants
-#define S_STOPPED_MS    3000        //  three leases without the agent running
-#define S_PINGS         12          //  one every quarter of the lease meanwhile
+#define S_STOPPED_MS    2000        //  two leases without the agent running
+#define S_PINGS         8           //  one every quarter of the lease meanwhile
 
 //  The agent's process and what it works in.
 typedef struct {
@@ -258,7 +258,7 @@ test_pings_queued_behind_a_held_loop_keep_the_session (void **state)
     fixture_t *fx = *state;
     uint64_t session = s_open (fx);
 
-    //  The loop answers PING 1 and blocks logging it, for three leases;
+    //  The loop answers PING 1 and blocks logging it, for two leases;
     //  the socket's thread meanwhile takes in the pings that follow. Let
     //  go, the loop must read them before it judges the silence.
     s_fill_log ();
