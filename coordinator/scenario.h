@@ -126,7 +126,8 @@ typedef struct {
     struct _zhashx_t *agent_index;  //  name -> 1 + index in agents
     scenario_group_t *groups;       //  in file order
     size_t group_count;
-    scenario_template_t *templates; //  the [job] sections, in file order
+    scenario_template_t *templates; //  the [job] sections, in file order; fixed once
+                                    //  loaded (jobs point into it)
     size_t template_count;
     scenario_job_t *jobs;           //  in file order, a job on a group one per member
     size_t job_count;
