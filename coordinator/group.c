@@ -1,8 +1,10 @@
 /*  coordinator/group.c: groups of agents and the --hosts file; see group.h.
 
     Members are generated once into a list whose names are hashed, so that
-    a group of thousands checks each name once; jobs on groups are copied
-    once per member into a new array, in order.
+    a group of thousands checks each name once. A job on a group becomes
+    one small scenario_job_t per member, which holds its name, its agent
+    and the paths {agent} makes its own; the [job] section's spec is the
+    template they share.
 */
 #include "group.h"
 #include "scenario_rules.h"
@@ -460,66 +462,58 @@ fail:
     return -1;
 }
 
-//  {agent} in a job's path, src and dst: the job's agent. Returns 0, or
-//  -1 with the error at the option's line.
+//  {agent} in the template's path, src and dst, replaced by the job's
+//  agent, into the job's own copies; a path without it stays the
+//  template's alone. Returns 0, or -1 with the error at the option's line.
 static int
 s_template_paths (const scenario_t *scenario, scenario_job_t *job, char *err, size_t errlen)
 {
-    struct { const char *key; char *field; } paths [] = {
-        { "path", job->spec.path }, { "src", job->spec.src }, { "dst", job->spec.dst }
+    const scenario_template_t *template = job->template;
+    struct { const char *key; const char *pattern; char **own; } paths [] = {
+        { "path", template->spec.path, &job->path }, { "src", template->spec.src, &job->src },
+        { "dst", template->spec.dst, &job->dst }
     };
     for (size_t i = 0; i < sizeof paths / sizeof paths [0]; i++) {
-        if (!strstr (paths [i].field, "{agent}"))
+        if (!strstr (paths [i].pattern, "{agent}"))
             continue;
         char templated [JOB_PATH_MAX + 1];
         char reason [SCENARIO_REASON_MAX];
-        if (group_path (paths [i].field, job->spec.agent, templated, sizeof templated,
+        if (group_path (paths [i].pattern, job->agent, templated, sizeof templated,
                         reason, sizeof reason)) {
-            scenario_error (err, errlen, scenario->path, scenario_key_line (job, paths [i].key),
-                            paths [i].key, "%s", reason);
+            int line = scenario_key_line (template, paths [i].key);
+            scenario_error (err, errlen, scenario->path, line, paths [i].key, "%s", reason);
             return -1;
         }
-        memcpy (paths [i].field, templated, strlen (templated) + 1);
+        *paths [i].own = strdup (templated);
+        if (!*paths [i].own) {
+            scenario_error (err, errlen, scenario->path, template->line, NULL, "out of memory");
+            return -1;
+        }
     }
     return 0;
 }
 
-//  Rows in the job option table: the length of a job's option_lines.
-static size_t
-s_option_count (void)
-{
-    size_t count = 0;
-    while (jobspec_options [count].name)
-        count++;
-    return count;
-}
-
-//  The member's copy of a job on a group: JOB.MEMBER on the member, with
-//  its own option lines. Returns 0, or -1 with the error.
+//  A job of template on agent: itself, or JOB.MEMBER when the template's
+//  agent is a group. Returns 0, or -1 with the error.
 static int
-s_member_job (const scenario_t *scenario, const scenario_job_t *job,
-              const scenario_group_t *group, const char *member, scenario_job_t *copy,
-              char *err, size_t errlen)
+s_job (const scenario_t *scenario, const scenario_template_t *template,
+       const scenario_group_t *group, const char *agent, scenario_job_t *job,
+       char *err, size_t errlen)
 {
-    *copy = *job;
-    copy->option_lines = NULL;
-    int length = snprintf (copy->spec.name, sizeof copy->spec.name, "%s.%s", job->spec.name,
-                           member);
-    if (length < 0 || (size_t) length >= sizeof copy->spec.name) {
-        scenario_error (err, errlen, scenario->path, scenario_key_line (job, "agent"), "agent",
-                        "[job %s] on [group %s]: its member's job %s.%s has a name longer "
-                        "than %d characters", job->spec.name, group->name, job->spec.name,
-                        member, JOB_NAME_MAX);
+    job->template = template;
+    snprintf (job->agent, sizeof job->agent, "%s", agent);
+    if (!group) {
+        snprintf (job->name, sizeof job->name, "%s", template->spec.name);
+        return 0;
+    }
+    int length = snprintf (job->name, sizeof job->name, "%s.%s", template->spec.name, agent);
+    if (length < 0 || (size_t) length >= sizeof job->name) {
+        scenario_error (err, errlen, scenario->path, scenario_key_line (template, "agent"),
+                        "agent", "[job %s] on [group %s]: its member's job %s.%s has a name "
+                        "longer than %d characters", template->spec.name, group->name,
+                        template->spec.name, agent, JOB_NAME_MAX);
         return -1;
     }
-    snprintf (copy->spec.agent, sizeof copy->spec.agent, "%s", member);
-    size_t rows = s_option_count ();
-    copy->option_lines = malloc (rows * sizeof (int));
-    if (!copy->option_lines) {
-        scenario_error (err, errlen, scenario->path, job->line, NULL, "out of memory");
-        return -1;
-    }
-    memcpy (copy->option_lines, job->option_lines, rows * sizeof (int));
     return 0;
 }
 
@@ -529,57 +523,47 @@ group_expand (scenario_t *scenario, char *err, size_t errlen)
     for (size_t g = 0; g < scenario->group_count; g++)
         if (s_expand_group (scenario, g, err, errlen))
             return -1;
-    //  Every job once, a job on a group once per member, in file order.
+    //  Every [job] once, a job on a group once per member, in file order.
     size_t total = 0;
-    for (size_t j = 0; j < scenario->job_count; j++) {
-        const scenario_group_t *group = scenario_group (scenario, scenario->jobs [j].spec.agent);
+    for (size_t t = 0; t < scenario->template_count; t++) {
+        const char *agent = scenario->templates [t].spec.agent;
+        const scenario_group_t *group = scenario_group (scenario, agent);
         total += group? group->member_count: 1;
     }
-    scenario_job_t *jobs = calloc (total? total: 1, sizeof (scenario_job_t));
+    //  Made in place, so that the scenario frees what an error leaves.
+    scenario->jobs = calloc (total? total: 1, sizeof (scenario_job_t));
     zhashx_t *names = zhashx_new ();
-    size_t made = 0;
     int rc = -1;
-    if (!jobs || !names) {
+    if (!scenario->jobs || !names) {
         scenario_error (err, errlen, scenario->path, 0, NULL, "out of memory");
         goto done;
     }
-    for (size_t j = 0; j < scenario->job_count; j++) {
-        scenario_job_t *job = &scenario->jobs [j];
-        const scenario_group_t *group = scenario_group (scenario, job->spec.agent);
-        size_t copies = group? group->member_count: 1;
-        for (size_t m = 0; m < copies; m++) {
-            scenario_job_t *copy = &jobs [made];
-            if (!group) {
-                *copy = *job;
-                job->option_lines = NULL;       //  the copy holds them now
-            }
-            else
-            if (s_member_job (scenario, job, group,
-                              scenario->agents [group->members [m]].name, copy, err, errlen))
+    for (size_t t = 0; t < scenario->template_count; t++) {
+        const scenario_template_t *template = &scenario->templates [t];
+        const scenario_group_t *group = scenario_group (scenario, template->spec.agent);
+        size_t count = group? group->member_count: 1;
+        for (size_t m = 0; m < count; m++) {
+            const char *agent = group? scenario->agents [group->members [m]].name
+                                     : template->spec.agent;
+            scenario_job_t *job = &scenario->jobs [scenario->job_count];
+            if (s_job (scenario, template, group, agent, job, err, errlen))
                 goto done;
-            made++;
-            const scenario_job_t *twin = zhashx_lookup (names, copy->spec.name);
+            scenario->job_count++;
+            const scenario_job_t *twin = zhashx_lookup (names, job->name);
             if (twin) {
-                scenario_error (err, errlen, scenario->path, copy->line, NULL,
+                scenario_error (err, errlen, scenario->path, template->line, NULL,
                                 "a job is named %s twice (first at line %d)%s",
-                                copy->spec.name, twin->line,
+                                job->name, twin->template->line,
                                 group? ": a job on a group is named JOB.MEMBER": "");
                 goto done;
             }
-            zhashx_insert (names, copy->spec.name, copy);
-            if (s_template_paths (scenario, copy, err, errlen))
+            zhashx_insert (names, job->name, job);
+            if (s_template_paths (scenario, job, err, errlen))
                 goto done;
         }
     }
     rc = 0;
 done:
     zhashx_destroy (&names);
-    //  The old array's jobs gave their option lines to the new one, or
-    //  keep them (a job on a group): either way each set is freed once.
-    for (size_t j = 0; j < scenario->job_count; j++)
-        free (scenario->jobs [j].option_lines);
-    free (scenario->jobs);
-    scenario->jobs = jobs;
-    scenario->job_count = made;
     return rc;
 }

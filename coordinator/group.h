@@ -78,10 +78,11 @@ int group_begin (scenario_t *scenario, const char *name, int line, char *reason,
 int group_key (scenario_t *scenario, const char *key, const char *value, int line,
                char *reason, size_t reasonlen);
 
-//  Once the file is read and the jobs have their defaults: every member
-//  becomes an agent with its endpoint, every job on a group one job per
-//  member, and {agent} is replaced in every job's paths. Returns 0, or -1
-//  with "file:line: key: reason" in err.
+//  Once the file is read and the [job] sections (scenario_t.templates)
+//  have their defaults: every member becomes an agent with its endpoint,
+//  every section one job of scenario_t.jobs, a section on a group one per
+//  member, each with its own copy of a path where {agent} is replaced.
+//  Returns 0, or -1 with "file:line: key: reason" in err.
 int group_expand (scenario_t *scenario, char *err, size_t errlen);
 
 #endif

@@ -91,7 +91,7 @@ s_check_keys (const scenario_t *scenario, char *err, size_t errlen)
         return -1;
     int rc = 0;
     for (size_t j = 0; j < scenario->job_count && rc == 0; j++)
-        if (!keys_peer (keys, scenario->jobs [j].spec.agent, err, errlen))
+        if (!keys_peer (keys, scenario->jobs [j].agent, err, errlen))
             rc = -1;
     keys_destroy (&keys);
     return rc;

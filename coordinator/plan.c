@@ -23,7 +23,7 @@ s_workloads (const scenario_t *scenario, const scenario_test_t *test, char *buf,
     size_t used = 0;
     buf [0] = 0;
     for (size_t j = 0; j < test->job_count; j++) {
-        int workload = scenario->jobs [test->jobs [j]].spec.workload;
+        int workload = scenario->jobs [test->jobs [j]].template->spec.workload;
         if (workload < 0 || workload >= WORKLOAD_COUNT || seen [workload])
             continue;
         seen [workload] = true;
@@ -40,7 +40,8 @@ s_phases (const scenario_t *scenario, const scenario_test_t *test, char *buf, si
     size_t used = 0;
     buf [0] = 0;
     for (size_t j = 0; j < test->job_count && !used; j++) {
-        const workload_desc_t *desc = workload_desc (scenario->jobs [test->jobs [j]].spec.workload);
+        const scenario_job_t *job = &scenario->jobs [test->jobs [j]];
+        const workload_desc_t *desc = workload_desc (job->template->spec.workload);
         for (uint32_t phase = 0; desc && workload_phase_name (desc, phase); phase++) {
             s_append (buf, buflen, &used, phase? ", ": "");
             s_append (buf, buflen, &used, workload_phase_name (desc, phase));
@@ -56,10 +57,10 @@ s_agent_count (const scenario_t *scenario, const scenario_test_t *test)
 {
     size_t count = 0;
     for (size_t j = 0; j < test->job_count; j++) {
-        const char *agent = scenario->jobs [test->jobs [j]].spec.agent;
+        const char *agent = scenario->jobs [test->jobs [j]].agent;
         bool before = false;
         for (size_t k = 0; k < j && !before; k++)
-            before = strcmp (scenario->jobs [test->jobs [k]].spec.agent, agent) == 0;
+            before = strcmp (scenario->jobs [test->jobs [k]].agent, agent) == 0;
         count += !before;
     }
     return count;
@@ -101,8 +102,9 @@ plan_print (const scenario_t *scenario, FILE *out)
         uint64_t streams = 0, bytes = 0;
         bool whole_file = false;
         char ends [64] = "-";
+        //  Only the options a job shares with its template count here.
         for (size_t j = 0; j < test->job_count; j++) {
-            const jobspec_t *spec = &scenario->jobs [test->jobs [j]].spec;
+            const jobspec_t *spec = &scenario->jobs [test->jobs [j]].template->spec;
             const workload_desc_t *desc = workload_desc (spec->workload);
             if (!desc || !desc->timed || !desc->stream_results)
                 continue;           //  fills and monitors move no bytes of the test

@@ -116,7 +116,7 @@ s_connect (run_t *self)
         return -1;
     }
     for (size_t j = 0; j < self->scenario->job_count; j++) {
-        const char *name = self->scenario->jobs [j].spec.agent;
+        const char *name = self->scenario->jobs [j].agent;
         if (fleet_find (self->fleet, name))
             continue;
         const scenario_agent_t *agent = scenario_agent (self->scenario, name);

@@ -63,7 +63,7 @@ typedef struct {
     size_t run_option_count;    //  rows in scenario_run_options
     int *run_lines;             //  line of each run option in [global], 0 if not given
     s_default_t *defaults;      //  [global] value of each job option
-    size_t job_capacity;        //  slots allocated in scenario->jobs
+    size_t template_capacity;   //  slots allocated in scenario->templates
     bool failed;                //  an error is in err; stop
     char *err;                  //  where the first error goes
     size_t errlen;              //  size of err
@@ -107,16 +107,6 @@ s_grow (void **array, size_t *capacity, size_t count, size_t item_size)
     return 0;
 }
 
-//  Index of the job called name, or -1.
-static ssize_t
-s_job_index (const scenario_t *self, const char *name)
-{
-    for (size_t i = 0; i < self->job_count; i++)
-        if (strcmp (self->jobs [i].spec.name, name) == 0)
-            return (ssize_t) i;
-    return -1;
-}
-
 //  --------------------------------------------------------------------
 //  Section headers
 
@@ -140,33 +130,33 @@ s_agent_begin (s_parser_t *self, const char *header, const char *name)
     self->endpoint_line = 0;
 }
 
-//  Start a [job NAME] section: a spec with every default, named.
+//  Start a [job NAME] section: a template with every default, named.
 static void
 s_job_begin (s_parser_t *self, const char *header, const char *name)
 {
     scenario_t *scenario = self->scenario;
-    ssize_t first = s_job_index (scenario, name);
-    if (first >= 0) {
-        s_fail (self, self->line, header, "defined twice (first at line %d)",
-                scenario->jobs [first].line);
-        return;
-    }
+    for (size_t t = 0; t < scenario->template_count; t++)
+        if (strcmp (scenario->templates [t].spec.name, name) == 0) {
+            s_fail (self, self->line, header, "defined twice (first at line %d)",
+                    scenario->templates [t].line);
+            return;
+        }
     int *option_lines = calloc (self->option_count, sizeof (int));
     if (!option_lines
-    ||  s_grow ((void **) &scenario->jobs, &self->job_capacity, scenario->job_count,
-                sizeof (scenario_job_t))) {
+    ||  s_grow ((void **) &scenario->templates, &self->template_capacity,
+                scenario->template_count, sizeof (scenario_template_t))) {
         free (option_lines);
         s_fail (self, self->line, header, "out of memory");
         return;
     }
-    scenario_job_t *job = &scenario->jobs [scenario->job_count++];
+    scenario_template_t *job = &scenario->templates [scenario->template_count++];
     memset (job, 0, sizeof (*job));
     jobspec_defaults (&job->spec);
     snprintf (job->spec.name, sizeof (job->spec.name), "%s", name);
     job->line = self->line;
     job->option_lines = option_lines;
     self->section = S_SECTION_JOB;
-    self->current = scenario->job_count - 1;
+    self->current = scenario->template_count - 1;
 }
 
 //  Parse a header line, text starting with '[' and without surrounding
@@ -423,7 +413,7 @@ s_job_key (s_parser_t *self, const char *name, const char *value)
         return;
     }
     size_t index = (size_t) (opt - jobspec_options);
-    scenario_job_t *job = &self->scenario->jobs [self->current];
+    scenario_template_t *job = &self->scenario->templates [self->current];
     if (s_check_twice (self, name, job->option_lines [index])
     ||  s_parse_option (self, opt, name, value, &job->spec, true))
         return;
@@ -465,7 +455,7 @@ s_on_key (void *user, int line, const char *name, const char *value)
 static bool
 s_option_given (const char *option, void *arg)
 {
-    const scenario_job_t *job = (const scenario_job_t *) arg;
+    const scenario_template_t *job = (const scenario_template_t *) arg;
     const opt_def_t *opt = jobspec_option (option);
     return opt && job->option_lines [opt - jobspec_options] != 0;
 }
@@ -477,8 +467,8 @@ static void
 s_finish_jobs (s_parser_t *self)
 {
     scenario_t *scenario = self->scenario;
-    for (size_t j = 0; j < scenario->job_count && !self->failed; j++) {
-        scenario_job_t *job = &scenario->jobs [j];
+    for (size_t j = 0; j < scenario->template_count && !self->failed; j++) {
+        scenario_template_t *job = &scenario->templates [j];
         for (size_t i = 0; i < self->option_count; i++) {
             const s_default_t *fallback = &self->defaults [i];
             if (!fallback->text || job->option_lines [i])
@@ -519,14 +509,14 @@ s_build_tests (s_parser_t *self)
     scenario_t *scenario = self->scenario;
     if (scenario->job_count == 0)
         return;
-    //  At most one test per job. The first pass names the tests and
-    //  counts their jobs, the second fills exact-size index arrays.
+    //  At most one test per [job] section. The first pass names the
+    //  tests and counts their jobs, the second fills exact-size arrays.
     size_t *test_of_job = calloc (scenario->job_count, sizeof (size_t));
-    scenario->tests = calloc (scenario->job_count, sizeof (scenario_test_t));
+    scenario->tests = calloc (scenario->template_count, sizeof (scenario_test_t));
     if (!test_of_job || !scenario->tests)
         goto fail;
     for (size_t j = 0; j < scenario->job_count; j++) {
-        const char *name = scenario->jobs [j].spec.test;
+        const char *name = scenario->jobs [j].template->spec.test;
         size_t t = 0;
         while (t < scenario->test_count && strcmp (scenario->tests [t].name, name) != 0)
             t++;
@@ -637,12 +627,18 @@ scenario_destroy (scenario_t **self_p)
         return;
     for (size_t t = 0; t < self->test_count; t++)
         free (self->tests [t].jobs);
-    for (size_t j = 0; j < self->job_count; j++)
-        free (self->jobs [j].option_lines);
+    for (size_t j = 0; j < self->template_count; j++)
+        free (self->templates [j].option_lines);
+    for (size_t j = 0; j < self->job_count; j++) {
+        free (self->jobs [j].path);
+        free (self->jobs [j].src);
+        free (self->jobs [j].dst);
+    }
     for (size_t g = 0; g < self->group_count; g++)
         free (self->groups [g].members);
     free (self->groups);
     free (self->tests);
+    free (self->templates);
     free (self->jobs);
     free (self->text);
     free (self->agents);

@@ -81,6 +81,10 @@ typedef struct {
 //  The keys of a [group NAME] section (offsets into scenario_group_t).
 extern const opt_def_t scenario_group_options [];
 
+//  A [job NAME] section as the file gives it, with the [global] and the
+//  workload's defaults: the template of one job, or of one job per
+//  member of a group. Its paths still hold {agent}; what each of its
+//  jobs has of its own is in scenario_job_t.
 typedef struct {
     jobspec_t spec;                 //  every option, defaults applied
     int line;                       //  line of the [job NAME] header
@@ -89,6 +93,20 @@ typedef struct {
                                     //  default), 0 if neither
     uint64_t own_options;           //  bit per row of jobspec_options: set in the
                                     //  [job] section itself, not from [global]
+} scenario_template_t;
+
+//  One job to run: a [job NAME] on an agent, or a member's part of a job
+//  on a group. It holds only what is its own, so that a group of
+//  thousands costs little more than its names; every other option is its
+//  template's, shared. scenario_job_spec puts the whole spec together.
+typedef struct {
+    const scenario_template_t *template;    //  its [job NAME] section
+    char name [JOB_NAME_MAX + 1];           //  the section's name, or JOB.MEMBER
+    char agent [JOB_NAME_MAX + 1];          //  the agent that runs it
+    char *path;                             //  path with {agent} replaced, NULL
+                                            //  if the template's has none
+    char *src;                              //  src the same way
+    char *dst;                              //  dst the same way
 } scenario_job_t;
 
 typedef struct {
@@ -108,6 +126,9 @@ typedef struct {
     struct _zhashx_t *agent_index;  //  name -> 1 + index in agents
     scenario_group_t *groups;       //  in file order
     size_t group_count;
+    scenario_template_t *templates; //  the [job] sections, in file order; fixed once
+                                    //  loaded (jobs point into it)
+    size_t template_count;
     scenario_job_t *jobs;           //  in file order, a job on a group one per member
     size_t job_count;
     scenario_test_t *tests;         //  in order of first appearance
@@ -140,9 +161,15 @@ ssize_t scenario_agent_add (scenario_t *self, const char *name, int line);
 int scenario_check (const scenario_t *self, char *err, size_t errlen);
 
 //  The line a job's option `key` came from: its own key, its [global]
-//  default, else the job's [job NAME] header, so that every message
-//  about a job's option points where the user would change it.
-int scenario_key_line (const scenario_job_t *job, const char *key);
+//  default, else the [job NAME] header, so that every message about a
+//  job's option points where the user would change it.
+int scenario_key_line (const scenario_template_t *template, const char *key);
+
+//  Write a job's whole spec into spec, as its agent is to get it: the
+//  template's options with the job's own name, agent and paths. Where
+//  only the shared options are read, job->template->spec does without
+//  the copy.
+void scenario_job_spec (const scenario_job_t *job, jobspec_t *spec);
 
 //  Find an agent by name, or NULL.
 const scenario_agent_t *scenario_agent (const scenario_t *self, const char *name);

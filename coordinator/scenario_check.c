@@ -228,20 +228,38 @@ scenario_set_agent (scenario_t *self, const char *assignment, char *err, size_t 
 
 
 //  --------------------------------------------------------------------
-//  Checks
-
-
+//  Jobs
 
 //  The line a job's option came from.
 int
-scenario_key_line (const scenario_job_t *job, const char *key)
+scenario_key_line (const scenario_template_t *template, const char *key)
 {
-    assert (job);
+    assert (template);
     const opt_def_t *opt = jobspec_option (key);
     assert (opt);                   //  keys are the program's own
-    int line = job->option_lines? job->option_lines [opt - jobspec_options]: 0;
-    return line? line: job->line;
+    int line = template->option_lines? template->option_lines [opt - jobspec_options]: 0;
+    return line? line: template->line;
 }
+
+//  A job's spec, put together from its template and what is its own.
+void
+scenario_job_spec (const scenario_job_t *job, jobspec_t *spec)
+{
+    assert (job);
+    assert (spec);
+    *spec = job->template->spec;
+    snprintf (spec->name, sizeof spec->name, "%s", job->name);
+    snprintf (spec->agent, sizeof spec->agent, "%s", job->agent);
+    if (job->path)
+        snprintf (spec->path, sizeof spec->path, "%s", job->path);
+    if (job->src)
+        snprintf (spec->src, sizeof spec->src, "%s", job->src);
+    if (job->dst)
+        snprintf (spec->dst, sizeof spec->dst, "%s", job->dst);
+}
+
+//  --------------------------------------------------------------------
+//  Checks
 
 //  An error about a job's option key, at the line it came from. Returns -1.
 static int
@@ -255,7 +273,8 @@ s_job_error (const scenario_t *self, const scenario_job_t *job, const char *key,
 {
     va_list args;
     va_start (args, format);
-    scenario_error_va (err, errlen, self->path, scenario_key_line (job, key), key, format, args);
+    scenario_error_va (err, errlen, self->path, scenario_key_line (job->template, key), key,
+                       format, args);
     va_end (args);
     return -1;
 }
@@ -264,7 +283,7 @@ s_job_error (const scenario_t *self, const scenario_job_t *job, const char *key,
 static bool
 s_given (const scenario_job_t *job, const char *key)
 {
-    return scenario_key_line (job, key) != job->line;
+    return scenario_key_line (job->template, key) != job->template->line;
 }
 
 //  Check what the job's workload needs, as its row in proto/workload.c
@@ -274,14 +293,17 @@ static int
 s_check_workload (const scenario_t *self, const scenario_job_t *job,
                   char *err, size_t errlen)
 {
-    const jobspec_t *spec = &job->spec;
+    //  Whole: the form of its files is that of its own paths.
+    jobspec_t whole;
+    scenario_job_spec (job, &whole);
+    const jobspec_t *spec = &whole;
     const workload_desc_t *desc = workload_desc (spec->workload);
     //  A key the workload does not use is a mistake (a src in a write
     //  job): the record of what was measured must not carry it. Keys
     //  from [global] are defaults for every job and not checked.
     for (size_t i = 0; jobspec_options [i].name; i++) {
         const char *name = jobspec_options [i].name;
-        if ((job->own_options & ((uint64_t) 1 << i)) && !workload_uses_key (desc, name))
+        if ((job->template->own_options & ((uint64_t) 1 << i)) && !workload_uses_key (desc, name))
             return s_job_error (self, job, name, err, errlen,
                                 "the %s workload does not use %s", desc->name, name);
     }
@@ -376,9 +398,10 @@ s_check_test (const scenario_t *self, const scenario_test_t *test, char *err, si
     const scenario_job_t *phased = NULL;
     for (size_t b = 0; rc == 0 && b < test->job_count; b++) {
         const scenario_job_t *later = &self->jobs [test->jobs [b]];
-        const workload_desc_t *desc = workload_desc (later->spec.workload);
+        const workload_desc_t *desc = workload_desc (later->template->spec.workload);
         if (desc->stream_results) {
-            const workload_desc_t *first = phased? workload_desc (phased->spec.workload): NULL;
+            const workload_desc_t *first = phased? workload_desc (phased->template->spec.workload)
+                                                 : NULL;
             bool same = !first || workload_phase_count (first) == workload_phase_count (desc);
             for (uint32_t p = 0; same && first && p < workload_phase_count (desc); p++) {
                 const char *x = workload_phase_name (first, p), *y = workload_phase_name (desc, p);
@@ -388,29 +411,34 @@ s_check_test (const scenario_t *self, const scenario_test_t *test, char *err, si
                 rc = s_job_error (self, later, "workload", err, errlen,
                                   "[job %s] (%s) and [job %s] (line %d, %s) have other phases; "
                                   "the jobs of test %s must run the same phases",
-                                  later->spec.name, desc->name, phased->spec.name, phased->line,
-                                  workload_desc (phased->spec.workload)->name, test->name);
+                                  later->name, desc->name, phased->name, phased->template->line,
+                                  first->name, test->name);
                 break;
             }
             if (!phased)
                 phased = later;
         }
-        uintptr_t before = (uintptr_t) zhashx_lookup (last, later->spec.agent);
+        uintptr_t before = (uintptr_t) zhashx_lookup (last, later->agent);
         previous [b] = before? before - 1: SIZE_MAX;
-        zhashx_update (last, later->spec.agent, (void *) (uintptr_t) (b + 1));
+        zhashx_update (last, later->agent, (void *) (uintptr_t) (b + 1));
+        //  Compared whole, one pair at a time: a job's paths may be its own.
+        jobspec_t later_spec, earlier_spec;
+        if (previous [b] != SIZE_MAX)
+            scenario_job_spec (later, &later_spec);
         for (size_t a = previous [b]; a != SIZE_MAX; a = previous [a]) {
             const scenario_job_t *earlier = &self->jobs [test->jobs [a]];
+            scenario_job_spec (earlier, &earlier_spec);
             char file [JOB_PATH_MAX + 1];
-            const char *option = s_jobs_collide (&earlier->spec, &later->spec, file, sizeof (file));
+            const char *option = s_jobs_collide (&earlier_spec, &later_spec, file, sizeof (file));
             if (!option)
                 continue;
             scenario_quote_t quoted;
             rc = s_job_error (self, later, option, err, errlen,
                               "[job %s] and [job %s] (line %d) both use %s on agent %s in "
                               "test %s, and one of them writes it",
-                              later->spec.name, earlier->spec.name, earlier->line,
+                              later->name, earlier->name, earlier->template->line,
                               scenario_quote (&quoted, file, strlen (file)),
-                              later->spec.agent, test->name);
+                              later->agent, test->name);
             break;
         }
     }
@@ -446,11 +474,10 @@ scenario_check (const scenario_t *self, char *err, size_t errlen)
     }
     for (size_t j = 0; j < self->job_count; j++) {
         const scenario_job_t *job = &self->jobs [j];
-        if (!scenario_agent (self, job->spec.agent)) {
+        if (!scenario_agent (self, job->agent)) {
             return s_job_error (self, job, "agent", err, errlen,
                                 "no [agent %s] or [group %s] section, and no --agent "
-                                "%s=ENDPOINT", job->spec.agent, job->spec.agent,
-                                job->spec.agent);
+                                "%s=ENDPOINT", job->agent, job->agent, job->agent);
         }
         if (s_check_workload (self, job, err, errlen))
             return -1;

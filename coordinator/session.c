@@ -5,19 +5,21 @@
 
 #include <string.h>
 
+//  A session's texts are allocated when there is something to say, since
+//  a fleet of thousands mostly has nothing to say; the agent's name and
+//  endpoint are those of its info.
 struct _session_t {
-    char name [JOB_NAME_MAX + 1];           //  agent name in the scenario
-    char endpoint [256];                    //  where it listens
     fleetsock_t *sock;                      //  the fleet's socket (borrowed)
     uint32_t id;                            //  our peer id on it: the index in the fleet
     bool secure;                            //  CURVE client (--keys)
     bool connected;                         //  a TCP connection came up
     bool handshake_ok;                      //  a handshake succeeded since
     bool handshake_definitive;              //  the agent refused us: give up
-    char handshake_error [MSG_TEXT_MAX + 1];    //  last handshake failure, "" none
+    char *handshake_error;                  //  last handshake failure, NULL none
     session_state_t state;                  //  where the conversation stands
-    char reason [MSG_TEXT_MAX + 1];         //  why it failed or was lost
-    agent_info_t info;                      //  what it told us, and its clock
+    char *reason;                           //  why it failed or was lost, NULL none
+    agent_info_t info;                      //  its name and endpoint in the scenario, what
+                                            //  it told us, and its clock
     char reported_name [JOB_NAME_MAX + 1];  //  the name the agent gives itself
     int64_t last_heard_ns;                  //  when it last proved our session
     uint64_t session_id;                    //  the agent's id for our session, from WELCOME
@@ -33,13 +35,29 @@ struct _session_t {
     int64_t measured_ns;                    //  when the last measurement completed, 0 never
 };
 
+//  A text that found no memory for itself.
+static char s_no_memory [] = "(no memory for the reason)";
+
+//  Replace *field with a copy of text, cut at MSG_TEXT_MAX bytes as a
+//  message would carry it, or with NULL for none ("" or NULL). On no
+//  memory, a fixed text: a failure never reads as none. text may be
+//  *field itself.
+static void
+s_set_text (char **field, const char *text)
+{
+    char *copy = text && text [0]? strndup (text, MSG_TEXT_MAX): NULL;
+    if (text && text [0] && !copy)
+        copy = s_no_memory;
+    if (*field != s_no_memory)
+        free (*field);
+    *field = copy;
+}
+
 session_t *
 session_new (const char *name, const char *endpoint, size_t index, fleetsock_t *sock,
              keys_t *keys, char *err, size_t errlen)
 {
     session_t *self = (session_t *) zmalloc (sizeof (session_t));
-    msg_strcpy (self->name, name, sizeof self->name);
-    msg_strcpy (self->endpoint, endpoint, sizeof self->endpoint);
     msg_strcpy (self->info.name, name, sizeof self->info.name);
     msg_strcpy (self->info.endpoint, endpoint, sizeof self->info.endpoint);
     self->best_rtt_ns = -1;
@@ -74,6 +92,8 @@ session_destroy (session_t **self_p)
     assert (self_p);
     session_t *self = *self_p;
     if (self) {
+        s_set_text (&self->handshake_error, NULL);
+        s_set_text (&self->reason, NULL);
         free (self);
         *self_p = NULL;
     }
@@ -117,7 +137,7 @@ session_check_same_agent (session_t *self, const msg_welcome_t *welcome, char *e
     char now_name [MSG_HOST_MAX * PRINTABLE_GROWTH + 1], now_host [sizeof now_name];
     char was_name [sizeof now_name], was_host [sizeof now_name];
     snprintf (err, errlen, "%s is now answered by agent '%s' on host '%s', not by '%s' on host "
-              "'%s' as before: another agent took the endpoint", self->endpoint,
+              "'%s' as before: another agent took the endpoint", self->info.endpoint,
               printable (welcome->name, now_name, sizeof now_name),
               printable (welcome->hostname, now_host, sizeof now_host),
               printable (self->reported_name, was_name, sizeof was_name),
@@ -209,7 +229,7 @@ session_clock_pong (session_t *self, const msg_pong_t *pong, int64_t received_ns
 const char *
 session_name (session_t *self)
 {
-    return self->name;
+    return self->info.name;
 }
 
 const char *
@@ -221,7 +241,7 @@ session_reported_name (session_t *self)
 const char *
 session_endpoint (session_t *self)
 {
-    return self->endpoint;
+    return self->info.endpoint;
 }
 
 session_state_t
@@ -234,13 +254,13 @@ void
 session_set_state (session_t *self, session_state_t state, const char *reason)
 {
     self->state = state;
-    msg_strcpy (self->reason, reason? reason: "", sizeof self->reason);
+    s_set_text (&self->reason, reason);
 }
 
 const char *
 session_reason (session_t *self)
 {
-    return self->reason;
+    return self->reason? self->reason: "";
 }
 
 agent_info_t *
@@ -333,7 +353,7 @@ session_connection_event (session_t *self, uint16_t event, uint32_t value)
         case ZMQ_EVENT_HANDSHAKE_SUCCEEDED:
             self->handshake_ok = true;
             self->handshake_definitive = false;
-            self->handshake_error [0] = '\0';
+            s_set_text (&self->handshake_error, NULL);
             return;
         case ZMQ_EVENT_HANDSHAKE_FAILED_AUTH:
             //  The agent's ZAP handler answered 400: our key is not among
@@ -385,10 +405,13 @@ session_connection_event (session_t *self, uint16_t event, uint32_t value)
     //  A refusal stays the reason: the disconnection that follows it
     //  says less.
     bool keep = self->handshake_definitive && event != ZMQ_EVENT_HANDSHAKE_FAILED_AUTH
-             && event != ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL && self->handshake_error [0];
-    if (what && !keep)
-        snprintf (self->handshake_error, sizeof self->handshake_error, "agent %s (%s): %s",
-                  self->name, self->endpoint, what);
+             && event != ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL && self->handshake_error;
+    if (what && !keep) {
+        char text [MSG_TEXT_MAX + 1];
+        snprintf (text, sizeof text, "agent %s (%s): %s", self->info.name, self->info.endpoint,
+                  what);
+        s_set_text (&self->handshake_error, text);
+    }
 }
 
 const char *
@@ -396,5 +419,5 @@ session_handshake_error (session_t *self, bool *definitive)
 {
     if (definitive)
         *definitive = self->handshake_definitive;
-    return self->handshake_error;
+    return self->handshake_error? self->handshake_error: "";
 }

@@ -167,13 +167,13 @@ s_prepare (testrun_t *tr)
     tr->stage = STAGE_PREPARING;
     for (int wave = 0; wave < 2 && !tr->prepare_failed; wave++) {
         for (size_t j = 0; j < tr->test->job_count; j++) {
-            bool untimed = !workload_desc (tr->job_spec [j]->workload)->timed;
+            bool untimed = !workload_desc (tr->job_options [j]->workload)->timed;
             if (untimed != (wave == 0))
                 continue;
             msg_t prepare = { .type = MSG_PREPARE };
             prepare.u.prepare.test_id = tr->config.test_id;
             prepare.u.prepare.job_id = (uint32_t) j;
-            prepare.u.prepare.spec = *tr->job_spec [j];
+            scenario_job_spec (tr->job [j], &prepare.u.prepare.spec);
             tr->jobs_sent++;
             if (testrun_current (tr, tr->job_session [j]))
                 session_send (tr->job_session [j], &prepare);
@@ -198,7 +198,8 @@ s_drop_caches (testrun_t *tr)
     for (size_t j = 0; j < tr->test->job_count; j++) {
         session_t *session = tr->job_session [j];
         size_t index = session_index (session);
-        if (!tr->job_spec [j]->drop_caches || tr->drop_pending [index] || !testrun_current (tr, session))
+        if (!tr->job_options [j]->drop_caches || tr->drop_pending [index]
+        ||  !testrun_current (tr, session))
             continue;
         tr->drop_pending [index] = true;
         tr->drops_pending++;
@@ -256,8 +257,9 @@ s_setup (testrun_t *tr)
     size_t fleet_count = fleet_size (tr->config.fleet);
     for (size_t j = 0; j < jobs; j++)
         tr->stream_total += testrun_timed_streams (
-            &tr->config.scenario->jobs [tr->test->jobs [j]].spec);
-    tr->job_spec = (const jobspec_t **) calloc (jobs, sizeof (jobspec_t *));
+            &tr->config.scenario->jobs [tr->test->jobs [j]].template->spec);
+    tr->job = (const scenario_job_t **) calloc (jobs, sizeof (scenario_job_t *));
+    tr->job_options = (const jobspec_t **) calloc (jobs, sizeof (jobspec_t *));
     tr->job_session = (session_t **) calloc (jobs, sizeof (session_t *));
     tr->next_job = (size_t *) calloc (jobs, sizeof (size_t));
     tr->job_monitor = (size_t *) calloc (jobs, sizeof (size_t));
@@ -274,7 +276,7 @@ s_setup (testrun_t *tr)
     tr->progress_ns = (int64_t *) calloc (fleet_count, sizeof (int64_t));
     tr->excused = (bool *) calloc (fleet_count, sizeof (bool));
     tr->drop_pending = (bool *) calloc (fleet_count, sizeof (bool));
-    if (!tr->job_spec || !tr->job_session || !tr->next_job || !tr->job_monitor
+    if (!tr->job || !tr->job_options || !tr->job_session || !tr->next_job || !tr->job_monitor
     ||  !tr->first_stream || !tr->job_class || !tr->job_answered || !tr->sessions
     ||  !tr->stream_host || !tr->status_hosts || !tr->first_job || !tr->place || !tr->host_index || !tr->generation
     ||  !tr->progress_ns || !tr->excused || !tr->drop_pending)
@@ -287,13 +289,19 @@ s_setup (testrun_t *tr)
         return -1;
     tr->phase_count = 1;
     for (size_t j = 0; j < jobs; j++) {
-        const jobspec_t *spec = &tr->config.scenario->jobs [tr->test->jobs [j]].spec;
+        const scenario_job_t *job = &tr->config.scenario->jobs [tr->test->jobs [j]];
+        const jobspec_t *spec = &job->template->spec;
         const workload_desc_t *desc = workload_desc (spec->workload);
-        session_t *session = fleet_find (tr->config.fleet, spec->agent);
-        tr->job_spec [j] = spec;
+        session_t *session = fleet_find (tr->config.fleet, job->agent);
+        tr->job [j] = job;
+        tr->job_options [j] = spec;
         tr->job_session [j] = session;
         tr->next_job [j] = tr->job_monitor [j] = SIZE_MAX;
-        tr->job_class [j] = jobspec_class (spec);
+        //  A class follows from its paths too (an nfs:// src), which
+        //  may be the job's own.
+        jobspec_t whole;
+        scenario_job_spec (job, &whole);
+        tr->job_class [j] = jobspec_class (&whole);
         if (spec->settle_ns > tr->settle_ns)
             tr->settle_ns = spec->settle_ns;
         tr->planned_bytes += (double) spec->size_bytes * (double) testrun_timed_streams (spec);
@@ -321,7 +329,8 @@ s_setup (testrun_t *tr)
 static void
 s_teardown (testrun_t *tr)
 {
-    free (tr->job_spec);
+    free (tr->job);
+    free (tr->job_options);
     free (tr->job_session);
     free (tr->next_job);
     free (tr->job_monitor);

@@ -70,7 +70,7 @@ s_stream (testrun_t *tr, session_t *session, uint32_t test_id, uint32_t job_id,
           uint32_t index, uint32_t phase)
 {
     ssize_t j = s_job (tr, session, test_id, job_id);
-    if (j < 0 || phase != tr->phase || index >= testrun_timed_streams (tr->job_spec [j]))
+    if (j < 0 || phase != tr->phase || index >= testrun_timed_streams (tr->job_options [j]))
         return NULL;
     return &testrun_result (tr)->streams [tr->first_stream [j] + index];
 }
@@ -95,7 +95,7 @@ testrun_fail_streams (testrun_t *tr, session_t *session, int32_t job_id, const c
     for (size_t j = tr->first_job [session_index (session)]; j != SIZE_MAX; j = tr->next_job [j]) {
         if (job_id >= 0 && (size_t) job_id != j)
             continue;
-        for (uint64_t k = 0; k < testrun_timed_streams (tr->job_spec [j]); k++) {
+        for (uint64_t k = 0; k < testrun_timed_streams (tr->job_options [j]); k++) {
             stream_result_t *stream = &result->streams [tr->first_stream [j] + k];
             if (stream->finished || stream->error)
                 continue;
@@ -188,7 +188,7 @@ testrun_new_phase_result (testrun_t *tr, uint32_t phase)
     size_t jobs = tr->test->job_count;
     size_t streams = 0;
     for (size_t j = 0; j < jobs; j++)
-        streams += testrun_timed_streams (tr->job_spec [j]);
+        streams += testrun_timed_streams (tr->job_options [j]);
     result->streams = (stream_result_t *) calloc (streams? streams: 1, sizeof (stream_result_t));
     result->monitors = (monitor_result_t *) calloc (jobs, sizeof (monitor_result_t));
     result->hosts = (host_result_t *) calloc (jobs, sizeof (host_result_t));
@@ -201,7 +201,10 @@ testrun_new_phase_result (testrun_t *tr, uint32_t phase)
     for (size_t i = 0; i < tr->session_count; i++)
         tr->host_index [session_index (tr->sessions [i])] = SIZE_MAX;
     for (size_t j = 0; j < jobs; j++) {
-        const jobspec_t *spec = tr->job_spec [j];
+        //  Whole, one job at a time: a stream's path may be its job's own.
+        jobspec_t whole;
+        scenario_job_spec (tr->job [j], &whole);
+        const jobspec_t *spec = &whole;
         const workload_desc_t *desc = workload_desc (spec->workload);
         size_t index = session_index (tr->job_session [j]);
         tr->first_stream [j] = next;
@@ -311,7 +314,7 @@ s_on_result (testrun_t *tr, session_t *session, const msg_result_t *result)
 {
     ssize_t j = s_job (tr, session, result->test_id, result->job_id);
     //  A monitor's stream carries nothing: its series is its figure.
-    if (j >= 0 && workload_desc (tr->job_spec [j]->workload)->samples_host)
+    if (j >= 0 && workload_desc (tr->job_options [j]->workload)->samples_host)
         return;
     stream_result_t *stream = s_stream (tr, session, result->test_id, result->job_id,
                                         result->stream, result->phase);
@@ -352,7 +355,8 @@ s_on_result (testrun_t *tr, session_t *session, const msg_result_t *result)
 static void
 s_on_ready (testrun_t *tr, session_t *session, const msg_ready_t *ready)
 {
-    const jobspec_t *spec = tr->job_spec [ready->job_id];
+    const jobspec_t *spec = tr->job_options [ready->job_id];
+    const char *name = tr->job [ready->job_id]->name;
     test_result_t *result = testrun_result (tr);
     if (spec->job_class == CLASS_AUTO
     &&  (ready->job_class == CLASS_DISK || ready->job_class == CLASS_NETWORK)) {
@@ -363,13 +367,13 @@ s_on_ready (testrun_t *tr, session_t *session, const msg_ready_t *ready)
     }
     if (!workload_desc (spec->workload)->timed)
         fprintf (stderr, "iofleet: agent=%s test=%s job=%s event=fill bytes=%" PRIu64
-                 " seconds=%.2f%s\n", session_name (session), tr->test->name, spec->name,
+                 " seconds=%.2f%s\n", session_name (session), tr->test->name, name,
                  ready->fill_bytes, (double) ready->fill_ns / NS_PER_SEC,
                  ready->fill_bytes? "": " reused=yes");
     else
     if (ready->fill_bytes) {
         fprintf (stderr, "iofleet: agent=%s test=%s job=%s event=layout bytes=%" PRIu64
-                 " seconds=%.2f\n", session_name (session), tr->test->name, spec->name,
+                 " seconds=%.2f\n", session_name (session), tr->test->name, name,
                  ready->fill_bytes, (double) ready->fill_ns / NS_PER_SEC);
         tr->laid_out_bytes += ready->fill_bytes;
         if (ready->fill_ns > tr->laid_out_ns)
@@ -524,7 +528,7 @@ testrun_watch_progress (testrun_t *tr, int64_t now_ns)
     test_result_t *result = testrun_result (tr);
     for (size_t j = 0; j < tr->test->job_count; j++) {
         session_t *session = tr->job_session [j];
-        const jobspec_t *spec = tr->job_spec [j];
+        const jobspec_t *spec = tr->job_options [j];
         bool open = false;
         for (uint64_t k = 0; k < testrun_timed_streams (spec) && !open; k++) {
             stream_result_t *stream = &result->streams [tr->first_stream [j] + k];

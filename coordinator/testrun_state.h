@@ -31,7 +31,9 @@ typedef struct {
     uint32_t phase;                 //  the phase under way
     size_t result_index;            //  its result in config.run->tests
     //  Per job:
-    const jobspec_t **job_spec;     //  its options
+    const scenario_job_t **job;     //  the scenario's job: its name, agent and paths
+    const jobspec_t **job_options;  //  its template's options, which a group's members
+                                    //  share (their names, agents and paths are in job)
     session_t **job_session;        //  the agent running it
     size_t *next_job;               //  the next job of the same agent, or SIZE_MAX
     size_t *job_monitor;            //  its series in the phase result's monitors, or SIZE_MAX

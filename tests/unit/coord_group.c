@@ -61,6 +61,17 @@ s_members_bad (const char *text, const char *part)
         fail_msg ("'%s': expected '%s' in the reason, got '%s'", text, part, reason);
 }
 
+//  Load text written as name, which must succeed.
+static scenario_t *
+s_load_ok (const char *name, const char *text)
+{
+    char err [ERR_MAX] = "";
+    scenario_t *scenario = scenario_load (s_write (name, text), err, sizeof err);
+    if (!scenario)
+        fail_msg ("%s", err);
+    return scenario;
+}
+
 //  Load text, which must fail with "path:line: key: ...part...".
 static void
 s_load_bad (const char *text, int line, const char *key, const char *part)
@@ -210,30 +221,167 @@ test_job_on_a_group (void **state)
         "agent = c05\n"                                     //  12
         "path = {agent}-own\n"                              //  13
         "size = 1M\n";                                      //  14
-    scenario_t *scenario = scenario_load (s_write ("group.ini", text), err, sizeof err);
-    if (!scenario)
-        fail_msg ("%s", err);
+    scenario_t *scenario = s_load_ok ("group.ini", text);
     assert_int_equal (scenario_check (scenario, err, sizeof err), 0);
     assert_int_equal (scenario->job_count, 65);
     assert_int_equal (scenario->test_count, 1);
     assert_string_equal (scenario->tests [0].name, "dd");
     assert_int_equal (scenario->tests [0].job_count, 65);
-    const scenario_job_t *first = &scenario->jobs [0], *last = &scenario->jobs [63];
-    assert_string_equal (first->spec.name, "dd.c01");
-    assert_string_equal (first->spec.agent, "c01");
-    assert_string_equal (first->spec.path, "shared/dd-c01");
-    assert_string_equal (last->spec.name, "dd.c64");
-    assert_string_equal (last->spec.path, "shared/dd-c64");
-    assert_string_equal (last->spec.test, "dd");
-    assert_int_equal (scenario_key_line (last, "path"), 8);
-    assert_int_equal (scenario_key_line (last, "size"), 9);
-    assert_string_equal (scenario->jobs [64].spec.path, "c05-own");
+    jobspec_t first, last, alone;
+    scenario_job_spec (&scenario->jobs [0], &first);
+    scenario_job_spec (&scenario->jobs [63], &last);
+    scenario_job_spec (&scenario->jobs [64], &alone);
+    assert_string_equal (first.name, "dd.c01");
+    assert_string_equal (first.agent, "c01");
+    assert_string_equal (first.path, "shared/dd-c01");
+    assert_string_equal (last.name, "dd.c64");
+    assert_string_equal (last.path, "shared/dd-c64");
+    assert_string_equal (last.test, "dd");
+    assert_int_equal (scenario_key_line (scenario->jobs [63].template, "path"), 8);
+    assert_int_equal (scenario_key_line (scenario->jobs [63].template, "size"), 9);
+    assert_string_equal (alone.path, "c05-own");
     //  The pattern's endpoints, but an [agent] section's own first.
     assert_string_equal (scenario_agent (scenario, "c01")->endpoint, "tcp://127.0.0.1:20001");
     assert_string_equal (scenario_agent (scenario, "c64")->endpoint, "tcp://127.0.0.1:20064");
     assert_string_equal (scenario_agent (scenario, "c02")->endpoint, "tcp://192.0.2.2:7654");
     assert_int_equal (scenario->group_count, 1);
     assert_int_equal (scenario->groups [0].member_count, 64);
+    scenario_destroy (&scenario);
+}
+
+//  Every option of got as the table writes it, and expected's.
+static void
+s_assert_same_spec (const jobspec_t *got, const jobspec_t *expected)
+{
+    for (const opt_def_t *opt = jobspec_options; opt->name; opt++) {
+        char x [JOB_PATH_MAX + 64], y [JOB_PATH_MAX + 64];
+        assert_int_equal (opt_format (opt, got, x, sizeof x), 0);
+        assert_int_equal (opt_format (opt, expected, y, sizeof y), 0);
+        if (strcmp (x, y) != 0)
+            fail_msg ("job %s: %s = '%s', expected '%s'", expected->name, opt->name, x, y);
+    }
+}
+
+//  A member's job put together is the job its member would have if it
+//  were written out by hand: named JOB.MEMBER, on the member, {agent}
+//  replaced in path, src and dst, every other option the template's (its
+//  own keys and the [global] defaults alike).
+static void
+test_member_spec_as_written (void **state)
+{
+    (void) state;
+    static const char global [] =
+        "[global]\ninterval = 250ms\nbs = 16K\nkeep = yes\n";
+    static const char fill [] =
+        "test = cp\nworkload = fill\nsize = 3M\npattern = random\n";
+    static const char copy [] =
+        "test = cp\nworkload = copy\nstreams = 2\nfsync = end\nrate = 10M\n";
+    char text [8192];
+    snprintf (text, sizeof text, "%s[group g]\nagents = c[1-3]\nendpoint = tcp://h:{n}\n"
+              "[job src]\nagent = g\npath = /d/{agent}/src\n%s"
+              "[job cp]\nagent = g\nsrc = /d/{agent}/src\ndst = /out/cp-{agent}\n%s",
+              global, fill, copy);
+    char err [ERR_MAX] = "";
+    scenario_t *grouped = s_load_ok ("grouped.ini", text);
+    //  The same six jobs, one section each.
+    size_t used = (size_t) snprintf (text, sizeof text, "%s", global);
+    for (int c = 1; c <= 3; c++)
+        used += (size_t) snprintf (text + used, sizeof text - used,
+                                   "[agent c%d]\nendpoint = tcp://h:%d\n", c, c);
+    for (int c = 1; c <= 3; c++)
+        used += (size_t) snprintf (text + used, sizeof text - used,
+                                   "[job src.c%d]\nagent = c%d\npath = /d/c%d/src\n%s",
+                                   c, c, c, fill);
+    for (int c = 1; c <= 3; c++)
+        used += (size_t) snprintf (text + used, sizeof text - used,
+                                   "[job cp.c%d]\nagent = c%d\nsrc = /d/c%d/src\n"
+                                   "dst = /out/cp-c%d\n%s", c, c, c, c, copy);
+    assert_true (used < sizeof text);
+    scenario_t *written = s_load_ok ("written.ini", text);
+    assert_int_equal (scenario_check (grouped, err, sizeof err), 0);
+    assert_int_equal (grouped->job_count, 6);
+    assert_int_equal (written->job_count, 6);
+    for (size_t j = 0; j < grouped->job_count; j++) {
+        jobspec_t got, expected;
+        scenario_job_spec (&grouped->jobs [j], &got);
+        scenario_job_spec (&written->jobs [j], &expected);
+        s_assert_same_spec (&got, &expected);
+    }
+    jobspec_t cp2;
+    scenario_job_spec (&grouped->jobs [4], &cp2);
+    assert_string_equal (cp2.name, "cp.c2");
+    assert_string_equal (cp2.agent, "c2");
+    assert_string_equal (cp2.src, "/d/c2/src");
+    assert_string_equal (cp2.dst, "/out/cp-c2");
+    assert_int_equal (cp2.streams, 2);
+    assert_int_equal (cp2.interval_ns, 250 * 1000 * 1000);
+    //  The members share their template, which keeps {agent}; a member
+    //  holds a path of its own only where the template's has {agent}.
+    const scenario_job_t *src1 = &grouped->jobs [0], *src3 = &grouped->jobs [2];
+    assert_ptr_equal (src1->template, src3->template);
+    assert_ptr_equal (src1->template, &grouped->templates [0]);
+    assert_string_equal (src1->template->spec.path, "/d/{agent}/src");
+    assert_string_equal (src3->path, "/d/c3/src");
+    assert_null (src3->src);
+    assert_null (src3->dst);
+    assert_null (grouped->jobs [5].path);
+    assert_int_equal (grouped->template_count, 2);
+    scenario_destroy (&written);
+    scenario_destroy (&grouped);
+}
+
+//  A job on one agent with {agent} in its path is put together the same
+//  way; one without it holds nothing but its name and agent.
+static void
+test_single_job_paths (void **state)
+{
+    (void) state;
+    scenario_t *scenario = s_load_ok ("single.ini",
+        "[agent a1]\nendpoint = tcp://h:1\n"
+        "[job t]\nagent = a1\npath = /x/{agent}/{agent}.f\nsize = 1M\n"
+        "[job u]\nagent = a1\npath = /plain\nsize = 1M\n");
+    jobspec_t t, u;
+    scenario_job_spec (&scenario->jobs [0], &t);
+    scenario_job_spec (&scenario->jobs [1], &u);
+    assert_string_equal (t.name, "t");
+    assert_string_equal (t.agent, "a1");
+    assert_string_equal (t.path, "/x/a1/a1.f");
+    assert_string_equal (u.path, "/plain");
+    assert_null (scenario->jobs [1].path);
+    assert_int_equal (t.size_bytes, 1 << 20);
+    scenario_destroy (&scenario);
+}
+
+//  What the making of the jobs finds is found at load time, at the line
+//  of the option or the job: a path {agent} makes too long, in a group's
+//  member or in a single job.
+static void
+test_template_errors (void **state)
+{
+    (void) state;
+    //  A line holds fewer characters than a path may, so it takes many
+    //  {agent} and a long name to pass JOB_PATH_MAX.
+    char path [200] = "", name [64];
+    for (int i = 0; i < 22; i++)
+        strcat (path, "/{agent}");
+    memset (name, 'm', 47);
+    name [47] = '\0';
+    char text [4096];
+    snprintf (text, sizeof text, "[group g]\nagents = %s[01-02]\n"
+              "endpoint = tcp://h:{n}\n[job dd]\nagent = g\nsize = 1M\npath = %s\n",
+              name, path);
+    char reason [128];
+    snprintf (reason, sizeof reason, "with {agent} as %s01, longer than 1023 characters", name);
+    s_load_bad (text, 7, "path", reason);
+    snprintf (text, sizeof text, "[agent %s]\nendpoint = tcp://h:1\n[job cp]\n"
+              "workload = copy\nagent = %s\nsrc = s\ndst = %s\n", name, name, path);
+    snprintf (reason, sizeof reason, "with {agent} as %s, longer than 1023 characters", name);
+    s_load_bad (text, 7, "dst", reason);
+    //  A short name fits.
+    snprintf (text, sizeof text, "[group g]\nagents = c[1-2]\n"
+              "endpoint = tcp://h:{n}\n[job dd]\nagent = g\nsize = 1M\npath = %s\n", path);
+    scenario_t *scenario = s_load_ok ("fits.ini", text);
+    assert_int_equal (strlen (scenario->jobs [1].path), 22 * 3);
     scenario_destroy (&scenario);
 }
 
@@ -289,11 +437,9 @@ test_hosts_file (void **state)
 {
     (void) state;
     char err [ERR_MAX] = "";
-    scenario_t *scenario = scenario_load (s_write ("hosts.ini",
+    scenario_t *scenario = s_load_ok ("hosts.ini",
         "[group clients]\nagents = c[1-3]\n[agent c2]\nendpoint = tcp://192.0.2.9:1\n"
-        "[job dd]\nagent = clients\npath = dd\nsize = 1M\n"), err, sizeof err);
-    if (!scenario)
-        fail_msg ("%s", err);
+        "[job dd]\nagent = clients\npath = dd\nsize = 1M\n");
     //  Without endpoints, the check says so; the hosts file gives them.
     assert_int_equal (scenario_check (scenario, err, sizeof err), -1);
     const char *hosts = s_write ("hosts", "# NAME ENDPOINT\n\nc1 tcp://127.0.0.1:7001\n"
@@ -364,6 +510,9 @@ main (void)
         cmocka_unit_test (test_endpoints),
         cmocka_unit_test (test_paths),
         cmocka_unit_test (test_job_on_a_group),
+        cmocka_unit_test (test_member_spec_as_written),
+        cmocka_unit_test (test_single_job_paths),
+        cmocka_unit_test (test_template_errors),
         cmocka_unit_test (test_group_errors),
         cmocka_unit_test (test_hosts_file),
         cmocka_unit_test (test_hosts_errors),

@@ -197,49 +197,50 @@ test_full_scenario (void **state)
 
     //  Jobs in file order.
     assert_int_equal (scenario->job_count, 4);
-    const scenario_job_t *dd1 = &scenario->jobs [0];
-    const scenario_job_t *disk = &scenario->jobs [1];
-    const scenario_job_t *dd3 = &scenario->jobs [2];
-    const scenario_job_t *watch = &scenario->jobs [3];
+    jobspec_t dd1, disk, dd3, watch;
+    scenario_job_spec (&scenario->jobs [0], &dd1);
+    scenario_job_spec (&scenario->jobs [1], &disk);
+    scenario_job_spec (&scenario->jobs [2], &dd3);
+    scenario_job_spec (&scenario->jobs [3], &watch);
 
     //  dd1 comes before [global] and still gets its defaults. 5.2G is
     //  5.2 * 2^30 = 5583457484.8 bytes, rounded to the nearest byte.
-    assert_string_equal (dd1->spec.name, "dd1");
-    assert_string_equal (dd1->spec.test, "dd1");
-    assert_string_equal (dd1->spec.agent, "client");
-    assert_int_equal (dd1->line, 3);
-    assert_int_equal (scenario_key_line (dd1, "agent"), 4);
-    assert_int_equal (dd1->spec.workload, WORKLOAD_WRITE);
-    assert_string_equal (dd1->spec.path, "/data/iofleet/dd1");
-    assert_int_equal (dd1->spec.size_bytes, (52ULL * 1073741824ULL + 5) / 10);
-    assert_int_equal (dd1->spec.size_bytes, 5583457485ULL);
-    assert_int_equal (dd1->spec.bs_bytes, 64 * 1024);
-    assert_int_equal (dd1->spec.fsync_mode, FSYNC_CLOSE);
-    assert_int_equal (dd1->spec.interval_ns, 500 * NS_PER_MSEC);
-    assert_int_equal (dd1->spec.streams, 1);
-    assert_false (dd1->spec.direct);
-    assert_int_equal (dd1->spec.pattern, PATTERN_ZERO);
-    assert_false (dd1->spec.keep);
+    assert_string_equal (dd1.name, "dd1");
+    assert_string_equal (dd1.test, "dd1");
+    assert_string_equal (dd1.agent, "client");
+    assert_int_equal (scenario->jobs [0].template->line, 3);
+    assert_int_equal (scenario_key_line (scenario->jobs [0].template, "agent"), 4);
+    assert_int_equal (dd1.workload, WORKLOAD_WRITE);
+    assert_string_equal (dd1.path, "/data/iofleet/dd1");
+    assert_int_equal (dd1.size_bytes, (52ULL * 1073741824ULL + 5) / 10);
+    assert_int_equal (dd1.size_bytes, 5583457485ULL);
+    assert_int_equal (dd1.bs_bytes, 64 * 1024);
+    assert_int_equal (dd1.fsync_mode, FSYNC_CLOSE);
+    assert_int_equal (dd1.interval_ns, 500 * NS_PER_MSEC);
+    assert_int_equal (dd1.streams, 1);
+    assert_false (dd1.direct);
+    assert_int_equal (dd1.pattern, PATTERN_ZERO);
+    assert_false (dd1.keep);
 
     //  The job's own bs wins over [global]; indented keys are keys.
-    assert_string_equal (disk->spec.name, "mix3-disk");
-    assert_string_equal (disk->spec.test, "mix3");
-    assert_int_equal (disk->line, 21);
-    assert_int_equal (scenario_key_line (disk, "agent"), 23);
-    assert_int_equal (disk->spec.size_bytes, 1ULL << 30);
-    assert_int_equal (disk->spec.bs_bytes, 4096);
-    assert_true (disk->spec.direct);
-    assert_int_equal (disk->spec.fsync_mode, FSYNC_CLOSE);
+    assert_string_equal (disk.name, "mix3-disk");
+    assert_string_equal (disk.test, "mix3");
+    assert_int_equal (scenario->jobs [1].template->line, 21);
+    assert_int_equal (scenario_key_line (scenario->jobs [1].template, "agent"), 23);
+    assert_int_equal (disk.size_bytes, 1ULL << 30);
+    assert_int_equal (disk.bs_bytes, 4096);
+    assert_true (disk.direct);
+    assert_int_equal (disk.fsync_mode, FSYNC_CLOSE);
 
-    assert_string_equal (dd3->spec.test, "dd3");
-    assert_int_equal (dd3->spec.streams, 3);
-    assert_int_equal (dd3->spec.fsync_mode, FSYNC_NONE);
-    assert_int_equal (dd3->spec.bs_bytes, 64 * 1024);
-    assert_int_equal (dd3->spec.size_bytes, 100ULL << 20);
+    assert_string_equal (dd3.test, "dd3");
+    assert_int_equal (dd3.streams, 3);
+    assert_int_equal (dd3.fsync_mode, FSYNC_NONE);
+    assert_int_equal (dd3.bs_bytes, 64 * 1024);
+    assert_int_equal (dd3.size_bytes, 100ULL << 20);
 
-    assert_string_equal (watch->spec.agent, "nfs1");
-    assert_int_equal (watch->spec.workload, WORKLOAD_NULL);
-    assert_int_equal (scenario_key_line (watch, "agent"), 38);
+    assert_string_equal (watch.agent, "nfs1");
+    assert_int_equal (watch.workload, WORKLOAD_NULL);
+    assert_int_equal (scenario_key_line (scenario->jobs [3].template, "agent"), 38);
 
     //  Tests in order of their first job: dd1, mix3, dd3.
     assert_int_equal (scenario->test_count, 3);
@@ -265,7 +266,7 @@ test_defaults (void **state)
 {
     (void) state;
     scenario_t *scenario = s_load_ok (AGENT_A "[job j]\nagent = a\npath = f\nsize = 1M\n");
-    const jobspec_t *spec = &scenario->jobs [0].spec;
+    const jobspec_t *spec = &scenario->jobs [0].template->spec;
     jobspec_t defaults;
     jobspec_defaults (&defaults);
     assert_int_equal (spec->workload, defaults.workload);
@@ -275,7 +276,7 @@ test_defaults (void **state)
     assert_int_equal (spec->interval_ns, defaults.interval_ns);
     assert_int_equal (scenario->options.iterations, 1);
     assert_int_equal (scenario->options.lead_ns, 100 * NS_PER_MSEC);
-    assert_int_equal (scenario_key_line (&scenario->jobs [0], "agent"), 4);
+    assert_int_equal (scenario_key_line (scenario->jobs [0].template, "agent"), 4);
     scenario_destroy (&scenario);
 }
 
@@ -287,8 +288,8 @@ test_bom_and_crlf (void **state)
     scenario_t *scenario = s_load_ok ("\xEF\xBB\xBF[agent a]\r\nendpoint = tcp://h:1\r\n"
                                       "# note\r\n[job j]\r\nagent = a\r\nsize = 2K\r\n");
     assert_string_equal (scenario->agents [0].endpoint, "tcp://h:1");
-    assert_int_equal (scenario->jobs [0].line, 4);
-    assert_int_equal (scenario->jobs [0].spec.size_bytes, 2048);
+    assert_int_equal (scenario->jobs [0].template->line, 4);
+    assert_int_equal (scenario->jobs [0].template->spec.size_bytes, 2048);
     scenario_destroy (&scenario);
 }
 
@@ -332,8 +333,8 @@ test_bad_name (void **state)
     name [JOB_NAME_MAX] = 0;
     snprintf (text, sizeof (text), "[job %s]\nagent = a\n[job A-z_0.9]\nagent = a\n", name);
     scenario_t *scenario = s_load_ok (text);
-    assert_string_equal (scenario->jobs [0].spec.name, name);
-    assert_string_equal (scenario->jobs [1].spec.name, "A-z_0.9");
+    assert_string_equal (scenario->jobs [0].name, name);
+    assert_string_equal (scenario->jobs [1].name, "A-z_0.9");
     scenario_destroy (&scenario);
 }
 
@@ -355,8 +356,8 @@ test_duplicate_section (void **state)
     //  A job and an agent may share a name, and [global] may come twice.
     scenario_t *scenario = s_load_ok (AGENT_A "[global]\nbs = 4K\n[job a]\nagent = a\n"
                                       "[global]\nstreams = 2\n");
-    assert_int_equal (scenario->jobs [0].spec.bs_bytes, 4096);
-    assert_int_equal (scenario->jobs [0].spec.streams, 2);
+    assert_int_equal (scenario->jobs [0].template->spec.bs_bytes, 4096);
+    assert_int_equal (scenario->jobs [0].template->spec.streams, 2);
     scenario_destroy (&scenario);
 }
 
@@ -439,8 +440,8 @@ test_no_multiline_values (void **state)
 {
     (void) state;
     scenario_t *scenario = s_load_ok (AGENT_A "[job a]\nagent = a\npath = /x\n    size = 1M\n");
-    assert_string_equal (scenario->jobs [0].spec.path, "/x");
-    assert_int_equal (scenario->jobs [0].spec.size_bytes, 1 << 20);
+    assert_string_equal (scenario->jobs [0].template->spec.path, "/x");
+    assert_int_equal (scenario->jobs [0].template->spec.size_bytes, 1 << 20);
     scenario_destroy (&scenario);
     s_expect_load_error (AGENT_A "[job a]\npath = /x\n    /y\n", 5, "/y", "expected KEY = VALUE");
 }
@@ -453,8 +454,8 @@ test_inline_comments (void **state)
     (void) state;
     scenario_t *scenario = s_load_ok (AGENT_A "[job a]\nagent = a ; the only one\n"
                                       "path = /x;y\n");
-    assert_string_equal (scenario->jobs [0].spec.agent, "a");
-    assert_string_equal (scenario->jobs [0].spec.path, "/x;y");
+    assert_string_equal (scenario->jobs [0].agent, "a");
+    assert_string_equal (scenario->jobs [0].template->spec.path, "/x;y");
     scenario_destroy (&scenario);
     s_expect_load_error (AGENT_A "[job a]\nsize = 1M # per stream\n", 4, "size", "is not a size");
 }
@@ -1046,7 +1047,7 @@ test_many_jobs (void **state)
         total += scenario->tests [t].job_count;
     }
     assert_int_equal (total, 300);
-    assert_int_equal (scenario->jobs [299].line, 299 * 7 + 3);
+    assert_int_equal (scenario->jobs [299].template->line, 299 * 7 + 3);
     scenario_destroy (&scenario);
 }
 
