@@ -3,6 +3,7 @@
 #include "../proto/msg.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -61,8 +62,13 @@ fleetsock_new (char *err, size_t errlen)
     zsock_set_heartbeat_timeout (self->router, 5000);
     zsock_set_reconnect_ivl (self->router, 200);
 
+    //  The monitor's address is unbound only when libzmq's reaper gets
+    //  to the last fleet's socket, and the next fleet may have its
+    //  memory: a count, not an address, keeps each name new.
+    static uint64_t s_fleets;
     char endpoint [64];
-    snprintf (endpoint, sizeof endpoint, "inproc://iofleet-fleet-%p", (void *) self);
+    snprintf (endpoint, sizeof endpoint, "inproc://iofleet-fleet-%" PRIu64,
+              __atomic_fetch_add (&s_fleets, 1, __ATOMIC_RELAXED));
     int events = ZMQ_EVENT_CONNECTED | ZMQ_EVENT_DISCONNECTED
                | ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_HANDSHAKE_FAILED_AUTH
                | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL | ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL;

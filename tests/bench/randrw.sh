@@ -6,6 +6,7 @@
 #
 #   BENCH_RANDRW_SIZE  file set (default 1G)     BENCH_RANDRW_FILES (default 128)
 #   BENCH_RANDRW_TIME  seconds a run (default 10) BENCH_ROUNDS (default 3)
+#   BENCH_RANDRW_MODES (default "buffered direct nofsync", see below)
 #   TMPDIR             where the sets go (the file system measured)
 #
 # sysbench's test as the seed threads ran it: 16 threads over a set of
@@ -39,7 +40,7 @@ command -v fio > /dev/null || fail "fio missing: make deps-test"
 start_agent bench
 endpoint=$ENDPOINT
 mkdir -p "$SCRATCH/sysbench" "$SCRATCH/fio"
-modes="buffered direct nofsync"
+modes=${BENCH_RANDRW_MODES:-buffered direct nofsync}
 
 # Each tool prints reads/s, writes/s and p99 in ms of one run (fio
 # nothing, for a mode it does not do).
