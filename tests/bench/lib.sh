@@ -61,6 +61,16 @@ median () {
         awk '{ a[NR] = $1 } END { if (NR) print (NR % 2)? a[(NR+1)/2]: (a[NR/2] + a[NR/2+1]) / 2 }'
 }
 
+# paired MODE OURS PEER: the median of the rounds' ratios OURS/PEER. The
+# tools of one round ran minutes apart on one machine state, so a round's
+# ratio is steadier than the ratio of the medians when the state wanders.
+paired () {
+    paste -d' ' <(echo "${RATES[$1.$2]:-}" | tr ' ' '\n' | grep .) \
+                <(echo "${RATES[$1.$3]:-}" | tr ' ' '\n' | grep .) |
+        awk 'NF == 2 && $2 > 0 { print $1 / $2 }' | sort -n |
+        awk '{ a[NR] = $1 } END { if (NR) print (NR % 2)? a[(NR+1)/2]: (a[NR/2] + a[NR/2+1]) / 2 }'
+}
+
 # rate_of RESULTS_DIR: the first stream's MB/s in an iofleet results directory.
 rate_of () {
     python3 -c 'import json,sys; print("%.1f" % json.load(open(sys.argv[1]))["tests"][0]["streams"][0]["rate_mbps"])' \

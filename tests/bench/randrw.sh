@@ -117,18 +117,20 @@ echo "bench: $rounds rounds of ${seconds} s per tool and mode: $threads streams,
 bench_figures "$rounds" "$modes" "reads writes p99_ms" iofleet sysbench fio
 
 echo
-printf '%-8s %-8s %10s %10s %10s %10s %10s %22s\n' mode figure iofleet sysbench fio \
-    iofleet/sb iofleet/fio "p99 ms iofleet/sb/fio"
+printf '%-8s %-8s %10s %10s %10s %10s %10s %12s %12s %22s\n' mode figure iofleet sysbench fio \
+    iofleet/sb iofleet/fio "rounds i/sb" "rounds i/fio" "p99 ms iofleet/sb/fio"
 for mode in $modes; do
     for figure in reads writes; do
         awk -v m="$mode" -v f="$figure/s" \
             -v i="$(median "$mode-$figure" iofleet)" -v s="$(median "$mode-$figure" sysbench)" \
             -v o="$(median "$mode-$figure" fio)" -v pi="$(median "$mode-p99_ms" iofleet)" \
-            -v ps="$(median "$mode-p99_ms" sysbench)" -v po="$(median "$mode-p99_ms" fio)" 'BEGIN {
-            if (o == "") { printf "%-8s %-8s %10.1f %10.1f %10s %10.3f %10s %8.3f/%.3f/-\n",
-                                  m, f, i, s, "-", i / s, "-", pi, ps; exit }
-            printf "%-8s %-8s %10.1f %10.1f %10.1f %10.3f %10.3f %8.3f/%.3f/%.3f\n",
-                   m, f, i, s, o, i / s, i / o, pi, ps, po }'
+            -v ps="$(median "$mode-p99_ms" sysbench)" -v po="$(median "$mode-p99_ms" fio)" \
+            -v rs="$(paired "$mode-$figure" iofleet sysbench)" \
+            -v ro="$(paired "$mode-$figure" iofleet fio)" 'BEGIN {
+            if (o == "") { printf "%-8s %-8s %10.1f %10.1f %10s %10.3f %10s %12.3f %12s %8.3f/%.3f/-\n",
+                                  m, f, i, s, "-", i / s, "-", rs, "-", pi, ps; exit }
+            printf "%-8s %-8s %10.1f %10.1f %10.1f %10.3f %10.3f %12.3f %12.3f %8.3f/%.3f/%.3f\n",
+                   m, f, i, s, o, i / s, i / o, rs, ro, pi, ps, po }'
     done
 done
-echo "(medians of $rounds rounds; targets: iofleet/sysbench >= 1, iofleet/fio >= 0.97; the p99s count different requests, see the header)"
+echo "(medians of $rounds rounds, and \"rounds\": the median of the rounds' own ratios; targets: iofleet/sysbench >= 1, iofleet/fio >= 0.97; the p99s count different requests, see the header)"
