@@ -61,6 +61,11 @@ median () {
         awk '{ a[NR] = $1 } END { if (NR) print (NR % 2)? a[(NR+1)/2]: (a[NR/2] + a[NR/2+1]) / 2 }'
 }
 
+# spread MODE TOOL: the least and the largest of its rates, as LOW-HIGH.
+spread () {
+    echo "${RATES[$1.$2]:-}" | tr ' ' '\n' | grep . | sort -n | sed -n '1p;$p' | paste -sd-
+}
+
 # paired MODE OURS PEER: the median of the rounds' ratios OURS/PEER. The
 # tools of one round ran minutes apart on one machine state, so a round's
 # ratio is steadier than the ratio of the medians when the state wanders.
