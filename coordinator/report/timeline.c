@@ -7,10 +7,10 @@
     Streams are thin lines coloured per stream; a host that runs several
     streams also gets a thick pale line for its total, computed on a
     regular grid from the streams' progress interpolated between their
-    samples. Iterations differ by dash pattern and can be shown one at a
-    time with radio buttons that work by CSS alone. The time axis is
-    seconds since the announced start: 0 is the instant every agent was
-    told to begin.
+    samples (series.c computes the figures). Iterations differ by dash
+    pattern and can be shown one at a time with radio buttons that work
+    by CSS alone. The time axis is seconds since the announced start: 0
+    is the instant every agent was told to begin.
 
     Each SVG carries its scale (data-x-origin-px, data-px-per-s,
     data-y-origin-px, data-px-per-mbps: always MB/s, whatever the units
@@ -19,6 +19,7 @@
     a program can read the figures back from the points.
 */
 #include "html.h"
+#include "series.h"
 #include "../aggregate.h"
 #include "../../proto/clock.h"
 
@@ -36,10 +37,6 @@
 #define CHART_TOP           14
 #define CHART_BOTTOM        46      //  room for the time labels
 #define CHART_TICKS         6       //  about this many ticks on an axis
-
-//  A host total is computed on a grid this many times finer than the
-//  hosts' sample interval would give, and never finer than this.
-#define HOST_GRID_POINTS_MAX 2000
 
 //  Colours that stay apart on screen and on a grey printer.
 static const char *const s_colours [] = {
@@ -64,146 +61,6 @@ typedef struct {
     double y_origin_px;             //  y of 0 MB/s
     double px_per_mbps;             //  y units per MB/s (y grows downwards)
 } scale_t;
-
-
-
-//  --------------------------------------------------------------------------
-//  Series
-
-//  The point before sample nbr of a stream: the sample before it, or for
-//  the first sample the stream's start with nothing done yet, so that the
-//  first interval is drawn too (a short test may have no other). False
-//  when there is none.
-static bool
-s_point_before (const stream_result_t *stream, size_t nbr, sample_point_t *before)
-{
-    if (nbr > 0) {
-        *before = stream->samples [nbr - 1];
-        return true;
-    }
-    if (!stream->finished || stream->start_ns >= stream->samples [0].t_ns)
-        return false;
-    before->t_ns = stream->start_ns;
-    before->bytes = 0;
-    return true;
-}
-
-//  Rate of a stream over the interval that ends at its sample nbr; NAN
-//  when there is no point before it or time does not go forward.
-static double
-s_interval_mbps (const stream_result_t *stream, size_t nbr)
-{
-    sample_point_t start;
-    if (!s_point_before (stream, nbr, &start))
-        return NAN;
-    const sample_point_t *before = &start;
-    const sample_point_t *after = &stream->samples [nbr];
-    if (after->t_ns <= before->t_ns)
-        return NAN;
-    //  bytes per ns times 1000 is MB/s; bytes can only grow, but a
-    //  misbehaving agent is drawn as a drop to zero, not as a wrap.
-    double bytes = after->bytes >= before->bytes? (double) (after->bytes - before->bytes): 0;
-    return bytes * 1e3 / (double) (after->t_ns - before->t_ns);
-}
-
-//  Whether a stream is drawn as a bar of its rate over its whole window
-//  rather than a line: it has fewer than two intervals to draw (a test
-//  shorter than two sample intervals), and a window with a rate.
-static bool
-s_drawn_as_window (const stream_result_t *stream)
-{
-    size_t points = 0;
-    for (size_t k = 0; k < stream->sample_count && points < 2; k++)
-        points += isfinite (s_interval_mbps (stream, k));
-    return points < 2 && isfinite (aggregate_stream_rate_mbps (stream));
-}
-
-//  A monitor's disk write MB/s over the interval that ends at point k
-//  (k >= 1), and its %sys there; NAN when nothing can be said.
-static double
-s_monitor_mbps (const monitor_result_t *monitor, size_t k)
-{
-    const msg_monitor_t *a = &monitor->points [k - 1], *b = &monitor->points [k];
-    if (b->t_ns <= a->t_ns || b->disk_written_bytes < a->disk_written_bytes)
-        return NAN;
-    return (double) (b->disk_written_bytes - a->disk_written_bytes) * 1e3 / (double) (b->t_ns - a->t_ns);
-}
-
-static double
-s_monitor_sys_pct (const monitor_result_t *monitor, size_t k)
-{
-    const msg_monitor_t *a = &monitor->points [k - 1], *b = &monitor->points [k];
-    if (b->cpu_total_ticks <= a->cpu_total_ticks || b->cpu_system_ticks < a->cpu_system_ticks)
-        return NAN;
-    return 100.0 * (double) (b->cpu_system_ticks - a->cpu_system_ticks)
-                 / (double) (b->cpu_total_ticks - a->cpu_total_ticks);
-}
-
-//  Whether agent runs more than one stream in the test: then it gets a
-//  line for its total.
-static bool
-s_host_has_several (const test_result_t *test, const char *agent)
-{
-    size_t count = 0;
-    for (size_t nbr = 0; nbr < test->stream_count; nbr++)
-        if (!strcmp (test->streams [nbr].agent, agent))
-            count++;
-    return count > 1;
-}
-
-//  Whether stream nbr is the first of its agent in the test.
-static bool
-s_first_of_host (const test_result_t *test, size_t nbr)
-{
-    for (size_t before = 0; before < nbr; before++)
-        if (!strcmp (test->streams [before].agent, test->streams [nbr].agent))
-            return false;
-    return true;
-}
-
-//  The grid of a host's total: from its first sample to its last, with
-//  the smallest sample interval of its streams as step. Returns false
-//  when the host has too few samples for a rate.
-static bool
-s_host_grid (const test_result_t *test, const char *agent,
-             int64_t *from_ns, int64_t *to_ns, int64_t *step_ns)
-{
-    bool any = false;
-    int64_t step = INT64_MAX;
-    for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
-        const stream_result_t *stream = &test->streams [nbr];
-        if (strcmp (stream->agent, agent) || stream->sample_count < 2)
-            continue;
-        if (!any || stream->samples [0].t_ns < *from_ns)
-            *from_ns = stream->samples [0].t_ns;
-        if (!any || stream->samples [stream->sample_count - 1].t_ns > *to_ns)
-            *to_ns = stream->samples [stream->sample_count - 1].t_ns;
-        any = true;
-        for (size_t k = 1; k < stream->sample_count; k++) {
-            int64_t gap_ns = stream->samples [k].t_ns - stream->samples [k - 1].t_ns;
-            if (gap_ns > 0 && gap_ns < step)
-                step = gap_ns;
-        }
-    }
-    if (!any || step == INT64_MAX || *to_ns <= *from_ns)
-        return false;
-    if ((*to_ns - *from_ns) / step > HOST_GRID_POINTS_MAX)
-        step = (*to_ns - *from_ns) / HOST_GRID_POINTS_MAX;
-    *step_ns = step;
-    return true;
-}
-
-//  Bytes a host had done at an instant: its streams' progress summed.
-static double
-s_host_bytes_at (const test_result_t *test, const char *agent, int64_t t_ns)
-{
-    double bytes = 0;
-    for (size_t nbr = 0; nbr < test->stream_count; nbr++)
-        if (!strcmp (test->streams [nbr].agent, agent) && test->streams [nbr].sample_count)
-            bytes += aggregate_bytes_at (&test->streams [nbr], t_ns);
-    return bytes;
-}
-
 
 //  --------------------------------------------------------------------------
 //  Charts
@@ -247,14 +104,14 @@ s_scale (const test_result_t *tests, size_t count, int units)
             if (stream->finished && stream->end_ns > t_max_ns)
                 t_max_ns = stream->end_ns;
             //  A bar shows the whole window's rate, not its interval's.
-            bool window = s_drawn_as_window (stream);
+            bool window = series_drawn_as_window (stream);
             if (window && aggregate_stream_rate_mbps (stream) > rate_max_mbps)
                 rate_max_mbps = aggregate_stream_rate_mbps (stream);
             for (size_t k = 0; k < stream->sample_count; k++) {
                 int64_t t_ns = stream->samples [k].t_ns;
                 t_min_ns = t_ns < t_min_ns? t_ns: t_min_ns;
                 t_max_ns = t_ns > t_max_ns? t_ns: t_max_ns;
-                double rate_mbps = window? NAN: s_interval_mbps (stream, k);
+                double rate_mbps = window? NAN: series_interval_mbps (stream, k);
                 if (isfinite (rate_mbps) && rate_mbps > rate_max_mbps)
                     rate_max_mbps = rate_mbps;
             }
@@ -262,7 +119,7 @@ s_scale (const test_result_t *tests, size_t count, int units)
         //  A monitored host's disks may write faster than any stream.
         for (size_t m = 0; m < test->monitor_count; m++)
             for (size_t k = 1; k < test->monitors [m].point_count; k++) {
-                double rate_mbps = s_monitor_mbps (&test->monitors [m], k);
+                double rate_mbps = series_monitor_mbps (&test->monitors [m], k);
                 if (isfinite (rate_mbps) && rate_mbps > rate_max_mbps)
                     rate_max_mbps = rate_mbps;
             }
@@ -270,12 +127,12 @@ s_scale (const test_result_t *tests, size_t count, int units)
         for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
             const char *agent = test->streams [nbr].agent;
             int64_t from_ns, to_ns, step_ns;
-            if (!s_first_of_host (test, nbr) || !s_host_has_several (test, agent)
-            ||  !s_host_grid (test, agent, &from_ns, &to_ns, &step_ns))
+            if (!series_first_of_host (test, nbr) || !series_host_has_several (test, agent)
+            ||  !series_host_grid (test, agent, &from_ns, &to_ns, &step_ns))
                 continue;
-            double before = s_host_bytes_at (test, agent, from_ns);
+            double before = series_host_bytes_at (test, agent, from_ns);
             for (int64_t t_ns = from_ns + step_ns; t_ns <= to_ns; t_ns += step_ns) {
-                double now = s_host_bytes_at (test, agent, t_ns);
+                double now = series_host_bytes_at (test, agent, t_ns);
                 double rate_mbps = (now - before) * 1e3 / (double) step_ns;
                 if (rate_mbps > rate_max_mbps)
                     rate_max_mbps = rate_mbps;
@@ -375,7 +232,7 @@ static bool
 s_stream_series (const scale_t *scale, const test_result_t *test, size_t nbr, FILE *out)
 {
     const stream_result_t *stream = &test->streams [nbr];
-    bool window = s_drawn_as_window (stream);
+    bool window = series_drawn_as_window (stream);
     fprintf (out, "<polyline class=\"series stream\" stroke=\"%s\"", s_colours [nbr % COLOURS]);
     s_dash (test->iteration, out);
     s_series_attributes (test, window? "stream-window": "stream", out);
@@ -394,7 +251,7 @@ s_stream_series (const scale_t *scale, const test_result_t *test, size_t nbr, FI
         first = false;
     }
     for (size_t k = 0; !window && k < stream->sample_count; k++) {
-        double rate_mbps = s_interval_mbps (stream, k);
+        double rate_mbps = series_interval_mbps (stream, k);
         if (!isfinite (rate_mbps))
             continue;
         fprintf (out, "%s%.1f,%.1f", first? "": " ", s_x (scale, stream->samples [k].t_ns),
@@ -421,7 +278,7 @@ s_host_series (const scale_t *scale, const test_result_t *test, const char *agen
                size_t host_nbr, FILE *out)
 {
     int64_t from_ns, to_ns, step_ns;
-    if (!s_host_grid (test, agent, &from_ns, &to_ns, &step_ns))
+    if (!series_host_grid (test, agent, &from_ns, &to_ns, &step_ns))
         return;
     fprintf (out, "<polyline class=\"series host\" stroke=\"%s\"",
              s_colours [(COLOURS - 1 - host_nbr % COLOURS)]);
@@ -430,9 +287,9 @@ s_host_series (const scale_t *scale, const test_result_t *test, const char *agen
     fputs (" data-agent=\"", out);
     html_escaped (agent, out);
     fputs ("\" points=\"", out);
-    double before = s_host_bytes_at (test, agent, from_ns);
+    double before = series_host_bytes_at (test, agent, from_ns);
     for (int64_t t_ns = from_ns + step_ns; t_ns <= to_ns; t_ns += step_ns) {
-        double now = s_host_bytes_at (test, agent, t_ns);
+        double now = series_host_bytes_at (test, agent, t_ns);
         fprintf (out, "%s%.1f,%.1f", t_ns == from_ns + step_ns? "": " ", s_x (scale, t_ns),
                  s_y (scale, (now - before) * 1e3 / (double) step_ns));
         before = now;
@@ -460,7 +317,7 @@ s_monitor_series (const scale_t *scale, const test_result_t *test, const monitor
         fputs ("\" points=\"", out);
         bool first = true;
         for (size_t k = 1; k < monitor->point_count; k++) {
-            double value = kind == 0? s_monitor_mbps (monitor, k): s_monitor_sys_pct (monitor, k);
+            double value = kind == 0? series_monitor_mbps (monitor, k): series_monitor_sys_pct (monitor, k);
             if (!isfinite (value))
                 continue;
             double y = kind == 0? s_y (scale, value):
@@ -519,15 +376,15 @@ s_legend (const test_result_t *tests, size_t count, int units, FILE *out)
     size_t host_nbr = 0;
     for (size_t nbr = 0; nbr < first->stream_count; nbr++) {
         const char *agent = first->streams [nbr].agent;
-        if (!s_first_of_host (first, nbr))
+        if (!series_first_of_host (first, nbr))
             continue;
         //  A total is drawn in the iterations where the host has samples
         //  enough; the legend names it if any of them does.
         bool drawn = false;
         for (size_t test_nbr = 0; test_nbr < count && !drawn; test_nbr++) {
             int64_t from_ns, to_ns, step_ns;
-            drawn = s_host_has_several (&tests [test_nbr], agent)
-                 && s_host_grid (&tests [test_nbr], agent, &from_ns, &to_ns, &step_ns);
+            drawn = series_host_has_several (&tests [test_nbr], agent)
+                 && series_host_grid (&tests [test_nbr], agent, &from_ns, &to_ns, &step_ns);
         }
         if (drawn) {
             s_swatch (s_colours [COLOURS - 1 - host_nbr % COLOURS], "", "host", out);
@@ -608,9 +465,9 @@ html_timeline (size_t section, const test_result_t *tests, size_t count, int uni
         const test_result_t *test = &tests [test_nbr];
         size_t host_nbr = 0;
         for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
-            if (!s_first_of_host (test, nbr))
+            if (!series_first_of_host (test, nbr))
                 continue;
-            if (s_host_has_several (test, test->streams [nbr].agent))
+            if (series_host_has_several (test, test->streams [nbr].agent))
                 s_host_series (&scale, test, test->streams [nbr].agent, host_nbr, out);
             host_nbr++;
         }
