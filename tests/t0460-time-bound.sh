@@ -26,21 +26,14 @@ ramp = 500ms
 endpoint = $E1
 [agent a2]
 endpoint = $E2
+; Every job runs on both agents.
+[group both]
+agents = a1, a2
 
 ; O_DIRECT writes, and no flush at the end: a stream's end is its stop.
-[job w1]
+[job w]
 test = write
-agent = a1
-workload = write
-path = w
-size = 32M
-bs = 256K
-direct = yes
-fsync = none
-streams = 2
-[job w2]
-test = write
-agent = a2
+agent = both
 workload = write
 path = w
 size = 32M
@@ -51,19 +44,9 @@ streams = 2
 
 ; O_DIRECT too, but a stream fsyncs every file it wrote at the end (and
 ; every 100 requests): that flush is its tail.
-[job r1]
+[job r]
 test = randrw
-agent = a1
-workload = randrw
-path = set/f
-size = 16M
-files = 4
-streams = 4
-bs = 16K
-direct = yes
-[job r2]
-test = randrw
-agent = a2
+agent = both
 workload = randrw
 path = set/f
 size = 16M
@@ -73,20 +56,9 @@ bs = 16K
 direct = yes
 
 ; Random reads alone: nothing to flush, the end is the last request's.
-[job q1]
+[job q]
 test = rndrd
-agent = a1
-workload = randrw
-mode = rndrd
-path = set/f
-size = 16M
-files = 4
-streams = 4
-bs = 16K
-direct = yes
-[job q2]
-test = rndrd
-agent = a2
+agent = both
 workload = randrw
 mode = rndrd
 path = set/f
