@@ -186,11 +186,13 @@ testrun_new_phase_result (testrun_t *tr, uint32_t phase)
     msg_strcpy (result->workload, tr->desc? tr->desc->name: "", sizeof result->workload);
     bool reads = tr->desc && workload_phase_reads (tr->desc, phase);
     size_t jobs = tr->test->job_count;
-    size_t streams = 0;
-    for (size_t j = 0; j < jobs; j++)
+    size_t streams = 0, monitors = 0;
+    for (size_t j = 0; j < jobs; j++) {
         streams += testrun_timed_streams (tr->job_options [j]);
+        monitors += workload_desc (tr->job_options [j]->workload)->samples_host;
+    }
     result->streams = (stream_result_t *) calloc (streams? streams: 1, sizeof (stream_result_t));
-    result->monitors = (monitor_result_t *) calloc (jobs, sizeof (monitor_result_t));
+    result->monitors = (monitor_result_t *) calloc (monitors? monitors: 1, sizeof (monitor_result_t));
     result->hosts = (host_result_t *) calloc (jobs, sizeof (host_result_t));
     run->test_count++;              //  from here run_result_clear frees what it holds
     if (!result->streams || !result->monitors || !result->hosts)
