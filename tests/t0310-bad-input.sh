@@ -93,6 +93,8 @@ agent = a2
 path = f
 size = 1M
 INI
+# (a1 served the runs above: its session lines from now on are new.)
+sessions=$(grep -c "event=session " "$SCRATCH/a1.log" || true)
 "$BIN/iofleet" run "$SCRATCH/two.ini" -o "$SCRATCH/r1" >"$SCRATCH/out1" 2>"$SCRATCH/err1" &
 first=$!
 PIDS+=("$first")
@@ -100,7 +102,7 @@ PIDS+=("$first")
 # which asks again until its own hello times out (1 s, before the first
 # gives up), is refused with a message that names the first.
 for i in $(seq 100); do
-    grep -q "event=session" "$SCRATCH/a1.log" && break
+    [ "$(grep -c "event=session " "$SCRATCH/a1.log" || true)" -gt "$sessions" ] && break
     sleep 0.05
 done
 cat > "$SCRATCH/one.ini" <<INI
