@@ -44,7 +44,7 @@ endif
 
 PROTO_SRC := $(wildcard proto/*.c)
 AGENT_SRC := $(filter-out agent/main.c,$(wildcard agent/*.c agent/workloads/*.c))
-COORD_SRC := $(filter-out coordinator/main.c,$(wildcard coordinator/*.c coordinator/report/*.c))
+COORD_SRC := $(filter-out coordinator/main.c,$(wildcard coordinator/*.c coordinator/*/*.c))
 UNIT_SRC  := $(wildcard tests/unit/*.c)
 
 obj = $(patsubst %.c,$(B)/%.o,$(1))
@@ -88,7 +88,7 @@ $(B)/tests/coord_%: $(B)/tests/unit/coord_%.o $(COORD_OBJ) $(PROTO_OBJ)
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -lcmocka -o $@
 
 # Manual pages and shell completion, written by the programs from the
-# tables that drive their --help (coordinator/cli.h, agent/settings.c,
+# tables that drive their --help (coordinator/commands/cli.h, agent/settings.c,
 # proto/jobspec.c), so that they cannot drift.
 MAN_PAGES  := $(B)/man/iofleet.1 $(B)/man/iofleet-scenario.5 $(B)/man/iofleet-agent.8
 COMPLETION := $(B)/completion/iofleet $(B)/completion/iofleet-agent
@@ -136,11 +136,9 @@ $(FUZZ_B)/fuzz_histogram: tests/fuzz/fuzz_histogram.c tests/unit/histogram_bytes
                           $(wildcard proto/*.h)
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_histogram.c $(PROTO_SRC) $(LDLIBS) -o $@
-SCENARIO_SRC := coordinator/scenario.c coordinator/scenario_check.c coordinator/scenario_options.c \
-                coordinator/group.c coordinator/hosts.c
+SCENARIO_SRC := $(wildcard coordinator/scenario/scenario*.c) coordinator/scenario/group.c
 $(FUZZ_B)/fuzz_scenario: tests/fuzz/fuzz_scenario.c $(SCENARIO_SRC) \
-                         $(PROTO_SRC) coordinator/scenario.h coordinator/scenario_rules.h \
-                         coordinator/group.h $(wildcard proto/*.h)
+                         $(PROTO_SRC) $(wildcard coordinator/scenario/*.h proto/*.h)
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_scenario.c $(SCENARIO_SRC) $(PROTO_SRC) $(LDLIBS) -o $@
 

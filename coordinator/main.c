@@ -4,10 +4,10 @@
                                  [--iterations N] [--json FILE] [-q]
         iofleet ping [--timeout DURATION] ENDPOINT ...
         iofleet keygen DIR [NAME]
-        (report and compare: coordinator/report/command.c)
+        (report and compare: coordinator/commands/command_report.c)
 
     Every command is a cli_command_t with a table of its flags
-    (coordinator/cli.h says how to add a flag or a command); the table
+    (coordinator/commands/cli.h says how to add a flag or a command); the table
     drives its parsing, its --help and its part of iofleet(1). The list of
     commands is s_commands at the bottom.
 
@@ -16,13 +16,13 @@
     scenario, and then nothing was started; 3 everything ran and the
     results directory is complete, but the archive could not record it.
 */
-#include "aggregate.h"
-#include "cli.h"
-#include "fleet.h"
-#include "manpage.h"
-#include "plan.h"
-#include "run.h"
-#include "scenario.h"
+#include "numbers/aggregate.h"
+#include "commands/cli.h"
+#include "fleet/fleet.h"
+#include "commands/manpage.h"
+#include "scenario/plan.h"
+#include "engine/run.h"
+#include "scenario/scenario.h"
 #include "report/report.h"
 #include "../proto/clock.h"
 #include "../proto/keys.h"

@@ -2,7 +2,7 @@
     inih one physical line at a time, so that every key and every error
     knows its line.
 
-    Scenarios (coordinator/scenario.c) and the agent's config file
+    Scenarios (coordinator/scenario/scenario.c) and the agent's config file
     (agent/settings.c) are read by this one reader, and both report
     mistakes the same way: "file:line: key: reason", the key quoted
     printably (proto/printable.h).

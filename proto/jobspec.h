@@ -5,7 +5,7 @@
     once, in the table in jobspec.c (name, type, where it lives in
     jobspec_t, default, bounds, help; the row's type is option.h's).
     That table drives three things:
-    the scenario parser (text to value, coordinator/scenario.c), the wire
+    the scenario parser (text to value, coordinator/scenario/scenario.c), the wire
     codec (value to msgpack and back, jobspec_encode / jobspec_decode) and
     `iofleet run --help`. Adding an option means adding a field here and a
     row to the table, nothing else.

@@ -10,7 +10,7 @@
     last sample's bytes, with bytes_from_sample true.
 */
 #include "report.h"
-#include "../aggregate.h"
+#include "../numbers/aggregate.h"
 #include "../../proto/clock.h"
 #include "../../proto/printable.h"
 

@@ -25,7 +25,7 @@
     rows in order), so that a program can read the figures back.
 */
 #include "html.h"
-#include "../aggregate.h"
+#include "../numbers/aggregate.h"
 #include "../../proto/clock.h"
 
 #include <inttypes.h>

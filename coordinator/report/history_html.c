@@ -10,7 +10,7 @@
     hollow diamond at its first run. The table under the figure has the
     numbers.
 */
-#include "history.h"
+#include "../archive/history.h"
 
 #include <math.h>
 #include <stdlib.h>

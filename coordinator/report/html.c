@@ -10,8 +10,8 @@
 */
 #include "report.h"
 #include "html.h"
-#include "../latency.h"
-#include "../aggregate.h"
+#include "../numbers/latency.h"
+#include "../numbers/aggregate.h"
 #include "../../proto/clock.h"
 #include "../../proto/printable.h"
 #include "../../proto/version.h"

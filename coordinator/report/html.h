@@ -4,7 +4,7 @@
 #ifndef IOFLEET_REPORT_HTML_H
 #define IOFLEET_REPORT_HTML_H
 
-#include "../results.h"
+#include "../results/results.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -11,7 +11,7 @@
 */
 #include "report.h"
 #include "text.h"
-#include "../latency.h"
+#include "../numbers/latency.h"
 #include "../../proto/printable.h"
 
 #include <inttypes.h>

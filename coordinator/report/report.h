@@ -1,7 +1,7 @@
 /*  coordinator/report/report.h: writers of a run's results, as text for a
     human and as JSON for programs (iofleet report, iofleet compare).
 
-    The writers read a run_result_t (coordinator/results.h) and never change
+    The writers read a run_result_t (coordinator/results/results.h) and never change
     it. Every test's summary must have been filled by aggregate_test before:
     the writers print what the summary says, so that a report rendered
     again from a results file shows the same figures as the first one.
@@ -12,8 +12,8 @@
 #ifndef IOFLEET_REPORT_H
 #define IOFLEET_REPORT_H
 
-#include "../cli.h"
-#include "../results.h"
+#include "../commands/cli.h"
+#include "../results/results.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -178,12 +178,12 @@ int report_command_compare (int argc, char **argv);
 
 //  `iofleet db import FILE... [--db FILE]` (db_command.c) and `iofleet
 //  history [--db FILE] [filters] [--format text|html]` (history.c), on
-//  the archive (../archive.h). Return 0, 1 when a file or the archive
+//  the archive (../archive/archive.h). Return 0, 1 when a file or the archive
 //  could not be read or written, 2 for bad usage.
 int report_command_db (int argc, char **argv);
 int report_command_history (int argc, char **argv);
 
-//  The four commands' tables (coordinator/cli.h), for the list of
+//  The four commands' tables (coordinator/commands/cli.h), for the list of
 //  commands in main.c.
 extern const cli_command_t report_report_command;
 extern const cli_command_t report_compare_command;

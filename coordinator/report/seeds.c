@@ -8,7 +8,7 @@
     for bonnie, per test for iozone.
 */
 #include "report.h"
-#include "../aggregate.h"
+#include "../numbers/aggregate.h"
 #include "../../proto/printable.h"
 
 #include <inttypes.h>

@@ -4,7 +4,7 @@
     its streams' progress. See series.h; the drawing is timeline.c's.
 */
 #include "series.h"
-#include "../aggregate.h"
+#include "../numbers/aggregate.h"
 
 #include <math.h>
 #include <string.h>

@@ -5,7 +5,7 @@
 #ifndef IOFLEET_REPORT_SERIES_H
 #define IOFLEET_REPORT_SERIES_H
 
-#include "../results.h"
+#include "../results/results.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -9,7 +9,7 @@
 #ifndef IOFLEET_REPORT_TEXT_H
 #define IOFLEET_REPORT_TEXT_H
 
-#include "../results.h"
+#include "../results/results.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -8,7 +8,7 @@
 */
 #include "report.h"
 #include "text.h"
-#include "../aggregate.h"
+#include "../numbers/aggregate.h"
 #include "../../proto/clock.h"
 #include "../../proto/printable.h"
 

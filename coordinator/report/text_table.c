@@ -6,7 +6,7 @@
     column instead of breaking the row.
 */
 #include "text.h"
-#include "../aggregate.h"
+#include "../numbers/aggregate.h"
 #include "../../proto/clock.h"
 
 #include <assert.h>

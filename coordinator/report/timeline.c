@@ -20,7 +20,7 @@
 */
 #include "html.h"
 #include "series.h"
-#include "../aggregate.h"
+#include "../numbers/aggregate.h"
 #include "../../proto/clock.h"
 
 #include <inttypes.h>

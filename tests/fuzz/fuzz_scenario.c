@@ -4,7 +4,7 @@
     then checked and destroyed: the parser must accept it or say why,
     and never crash, leak or read out of bounds.
 */
-#include "../../coordinator/scenario.h"
+#include "../../coordinator/scenario/scenario.h"
 
 #include <assert.h>
 #include <stdint.h>

@@ -7,7 +7,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "../../coordinator/aggregate.h"
+#include "../../coordinator/numbers/aggregate.h"
 #include "../../proto/clock.h"
 
 #include <math.h>

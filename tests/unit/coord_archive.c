@@ -11,7 +11,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "../../coordinator/archive.h"
+#include "../../coordinator/archive/archive.h"
 #include "../../proto/clock.h"
 #include "scratch.h"
 

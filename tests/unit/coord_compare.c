@@ -12,7 +12,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "../../coordinator/report/compare.h"
+#include "../../coordinator/compare/compare.h"
 
 #include <jansson.h>
 #include <math.h>

@@ -5,7 +5,7 @@
     receives meanwhile must still be a third of the lease apart, not a
     wake's worth of samples.
 */
-#include "../../coordinator/fleet.h"
+#include "../../coordinator/fleet/fleet.h"
 #include "../../proto/clock.h"
 
 #include <stdarg.h>

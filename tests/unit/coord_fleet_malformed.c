@@ -3,7 +3,7 @@
     are counted against the agent and in all, and logged within bounds:
     the first few lines, then one a second with the frames since.
 */
-#include "../../coordinator/fleet.h"
+#include "../../coordinator/fleet/fleet.h"
 #include "../../proto/clock.h"
 
 #include <stdarg.h>

@@ -2,7 +2,7 @@
     process (a run after a run) each get their socket and its monitor,
     though the allocator hands the next fleet the memory of the last.
 */
-#include "../../coordinator/fleet.h"
+#include "../../coordinator/fleet/fleet.h"
 
 #include <stdarg.h>
 #include <stddef.h>

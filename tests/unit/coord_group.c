@@ -2,8 +2,8 @@
     patterns and path templates, a job on a group made one job per member,
     and the --hosts file; every mistake said at file:line: key.
 */
-#include "../../coordinator/group.h"
-#include "../../coordinator/scenario.h"
+#include "../../coordinator/scenario/group.h"
+#include "../../coordinator/scenario/scenario.h"
 #include "scratch.h"
 
 #include <stdarg.h>

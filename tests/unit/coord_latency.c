@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../coordinator/aggregate.h"
-#include "../../coordinator/latency.h"
+#include "../../coordinator/numbers/aggregate.h"
+#include "../../coordinator/numbers/latency.h"
 #include "../../coordinator/report/report.h"
 
 #include <math.h>

@@ -10,7 +10,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "../../coordinator/aggregate.h"
+#include "../../coordinator/numbers/aggregate.h"
 #include "../../coordinator/report/report.h"
 #include "../../proto/clock.h"
 #include "../../proto/version.h"

@@ -7,9 +7,9 @@
     map under 2 MB; the text report names the slowest hosts; the status
     line of a fleet is one line that counts and names the worst.
 */
-#include "../../coordinator/aggregate.h"
-#include "../../coordinator/latency.h"
-#include "../../coordinator/status.h"
+#include "../../coordinator/numbers/aggregate.h"
+#include "../../coordinator/numbers/latency.h"
+#include "../../coordinator/engine/status.h"
 #include "../../coordinator/report/report.h"
 #include "../../proto/clock.h"
 

@@ -7,7 +7,7 @@
     bytes reach no report raw; frames an agent sent that did not decode are
     in the footer; the JSON keeps all of it for a re-rendering.
 */
-#include "../../coordinator/aggregate.h"
+#include "../../coordinator/numbers/aggregate.h"
 #include "../../coordinator/report/report.h"
 #include "render.h"
 #include "../../proto/clock.h"

@@ -8,7 +8,7 @@
     the last whole test. A file size limit (RLIMIT_FSIZE) is the disk that
     fills on purpose.
 */
-#include "../../coordinator/resultsdir.h"
+#include "../../coordinator/results/resultsdir.h"
 #include "../../coordinator/report/report.h"
 #include "scratch.h"
 

@@ -4,7 +4,7 @@
     run, loads it, and compares what comes back: the structs for a good
     file, the exact "file:line: key:" of the message for a bad one.
 */
-#include "../../coordinator/scenario.h"
+#include "../../coordinator/scenario/scenario.h"
 #include "../../proto/clock.h"
 #include "../../proto/workload.h"
 

@@ -4,7 +4,7 @@
     message would cut it) while it lasts, and a reason may be set from
     itself.
 */
-#include "../../coordinator/fleet.h"
+#include "../../coordinator/fleet/fleet.h"
 
 #include <stdarg.h>
 #include <stddef.h>

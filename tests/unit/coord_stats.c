@@ -1,5 +1,5 @@
 /*  tests/unit/coord_stats.c: the Mann-Whitney U test and its interval
-    (coordinator/stats.c) on samples made by hand.
+    (coordinator/numbers/stats.c) on samples made by hand.
 
     The exact distributions and critical values are the published ones
     (the two-sided tables at 5% and 10%, e.g. in Siegel's "Nonparametric
@@ -12,7 +12,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "../../coordinator/stats.h"
+#include "../../coordinator/numbers/stats.h"
 
 #include <math.h>
 #include <stdlib.h>

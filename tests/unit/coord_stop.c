@@ -12,7 +12,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "../../coordinator/aggregate.h"
+#include "../../coordinator/numbers/aggregate.h"
 #include "../../coordinator/report/report.h"
 #include "render.h"
 #include "../../proto/clock.h"

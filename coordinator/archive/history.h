@@ -1,0 +1,50 @@
+/*  coordinator/archive/history.h: the parts of `iofleet history`, shared
+    by history.c (the command and its text) and history_html.c (the
+    figure across runs).
+*/
+#ifndef IOFLEET_HISTORY_H
+#define IOFLEET_HISTORY_H
+
+#include "../compare/compare.h"
+
+#include <stdio.h>
+
+//  One run of the archive, read back.
+typedef struct {
+    run_result_t run;               //  the run, its agents, its tests' summaries
+    char *results_dir;              //  where its results directory is
+    char kernels [LABEL_MAX];       //  its agents' kernels, joined with '+'
+    char hosts [LABEL_MAX];         //  its agents' host names, joined
+} history_run_t;
+
+//  The runs listed, oldest first, and the figure shown.
+typedef struct {
+    history_run_t *runs;            //  in the order they started
+    size_t count;
+    const metric_t *metric;         //  the figure drawn and tabled
+    const char **tests;             //  the test names shown, in the order first run
+    size_t test_count;
+} history_t;
+
+//  One run's figure of one test: the first run apart from iterations
+//  2..N when the test ran more than once, as compare counts them.
+typedef struct {
+    size_t iterations;              //  runs of the test
+    size_t count;                   //  values in the spread (2..N, or the one)
+    double first;                   //  iteration 1 of a test run more than once, else NAN
+    double median, min, max;        //  of the values; NAN for none
+    double stddev;                  //  their sample standard deviation; NAN below two
+} history_point_t;
+
+//  The figure of test in one run of the history.
+history_point_t history_point (const history_t *history, const history_run_t *run,
+                               const char *test);
+
+//  "2026-12-01 09:32:07" of a wall clock instant, UTC.
+void history_utc (int64_t wall_ns, char *buf, size_t buflen);
+
+//  The page: per test a figure of every run (median, min..max, first
+//  run), grouped by kernel, and its table. Returns -1 when memory ran out.
+int history_print_html (const history_t *history, FILE *out);
+
+#endif

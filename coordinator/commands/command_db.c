@@ -1,0 +1,116 @@
+/*  coordinator/commands/command_db.c: `iofleet db import FILE...`, results
+    files into the archive; see report.h and ../archive/archive.h.
+
+    Each file is read by the one reader (reader.c), so that the archive
+    holds nothing `iofleet report` would refuse, and recorded in a
+    transaction of its own, replacing the same run if the archive had it:
+    importing every results directory rebuilds the archive, and importing
+    one twice changes nothing.
+*/
+#include "../report/report.h"
+#include "../archive/archive.h"
+#include "cli.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DB_EXIT_OK      0
+#define DB_EXIT_FAILED  1           //  a file could not be read or recorded
+#define DB_EXIT_USAGE   2
+
+//  The flags of `iofleet db`.
+enum { DB_FLAG_DB };
+static const cli_flag_t s_db_flags [] = {
+    [DB_FLAG_DB] = { "db", 0, "FILE", "the archive (default " ARCHIVE_DEFAULT_PATH ")" },
+    { NULL }
+};
+
+const cli_command_t report_db_command = {
+    .name = "db", .synopsis = "import RESULTS.json ... [flags]",
+    .summary = "record finished runs in the archive",
+    .description =
+        "Records finished runs in the archive, replacing a run recorded before. The "
+        "results directories stay the source of truth: importing them all rebuilds the "
+        "archive, and importing one twice changes nothing.",
+    .flags = s_db_flags, .run = report_command_db
+};
+
+//  The results directory of a results file, absolute, for the caller to
+//  free: the directory the file is in.
+static char *
+s_results_dir (const char *file)
+{
+    const char *slash = strrchr (file, '/');
+    char *dir = slash? strndup (file, (size_t) (slash - file + (slash == file))): strdup (".");
+    if (!dir)
+        return NULL;
+    char *absolute = realpath (dir, NULL);
+    if (absolute) {
+        free (dir);
+        return absolute;
+    }
+    return dir;
+}
+
+//  Import one file; says what happened.
+static int
+s_import (archive_t *archive, const char *file)
+{
+    char err [1024];
+    run_result_t run;
+    memset (&run, 0, sizeof run);
+    //  With the samples, so that each stream's count of them is the one
+    //  the run recorded.
+    if (report_read (file, &run, err, sizeof err)) {
+        fprintf (stderr, "iofleet db import: %s\n", err);
+        return -1;
+    }
+    char *dir = s_results_dir (file);
+    int rc = dir? archive_import (archive, &run, dir, err, sizeof err): -1;
+    if (rc)
+        fprintf (stderr, "iofleet db import: %s: %s\n", file, dir? err: "out of memory");
+    else
+        printf ("%s: %zu test%s of %s\n", file, run.test_count, run.test_count == 1? "": "s",
+                run.scenario_path);
+    free (dir);
+    run_result_clear (&run);
+    return rc;
+}
+
+//  iofleet db import FILE... [--db FILE]
+int
+report_command_db (int argc, char **argv)
+{
+    const char *db_path = ARCHIVE_DEFAULT_PATH;
+    cli_args_t args;
+    cli_begin (&args, &report_db_command, argc, argv);
+    int flag;
+    while ((flag = cli_next (&args)) != CLI_END) {
+        if (flag != DB_FLAG_DB)
+            return cli_status (flag);
+        db_path = optarg;
+    }
+    if (optind >= argc || strcmp (argv [optind], "import")) {
+        fprintf (stderr, "iofleet db: expected `import RESULTS.json ...`\n");
+        cli_usage (&report_db_command, stderr);
+        return DB_EXIT_USAGE;
+    }
+    if (optind + 1 >= argc) {
+        fprintf (stderr, "iofleet db import: name at least one results file\n");
+        return DB_EXIT_USAGE;
+    }
+    char err [1024];
+    archive_t *archive = archive_new (db_path, err, sizeof err);
+    if (!archive) {
+        fprintf (stderr, "iofleet db import: %s\n", err);
+        return DB_EXIT_FAILED;
+    }
+    int status = DB_EXIT_OK;
+    for (int nbr = optind + 1; nbr < argc; nbr++)
+        if (s_import (archive, argv [nbr]))
+            status = DB_EXIT_FAILED;
+    archive_destroy (&archive);
+    return status;
+}

@@ -1,0 +1,224 @@
+/*  coordinator/commands/manpage.c: iofleet(1) and iofleet-scenario(5); see
+    manpage.h. Only the prose is written here: every flag, key, default,
+    bound and unit comes from a table.
+*/
+#include "manpage.h"
+#include "../scenario/scenario.h"
+
+#include "../../proto/doc.h"
+#include "../../proto/workload.h"
+
+#include <string.h>
+
+static const char *const s_description =
+    "iofleet runs one I/O scenario on many machines at once and reports it in one "
+    "table. An agent, iofleet-agent(8), runs on every client and NFS server; iofleet "
+    "run on the console connects to the agents of a scenario (iofleet-scenario(5)), "
+    "measures their clock offsets, prepares every job, starts every stream at one "
+    "absolute instant on every host, collects samples and results, and reports per "
+    "stream, host, class (disk or network) and for the whole fleet.\n\n"
+    "Rates are in MB/s (10^6 bytes per second), as dd prints them, unless --units MiB "
+    "is given.";
+
+static const char *const s_exit =
+    "0: everything ran and every agent reported. 1: a test failed, or an agent was "
+    "lost or could not be reached (the report still says what was measured). 2: bad "
+    "usage or a bad scenario; then nothing was started.";
+
+static const char *const s_example =
+    "  iofleet keygen ~/.iofleet console\n"
+    "  iofleet ping c01=tcp://c01:7654 c02=tcp://c02:7654 --keys ~/.iofleet\n"
+    "  iofleet run configs/seeds/dd.ini -o results/6.8-rc1\n"
+    "  iofleet compare results/6.7/results.json results/6.8-rc1/results.json";
+
+//  iofleet(1).
+static void
+s_iofleet (const cli_command_t *const *commands, FILE *out)
+{
+    doc_roff_header (out, "iofleet", 1, "iofleet manual");
+    doc_roff_section (out, "NAME");
+    doc_roff_text (out, "iofleet - run I/O tests on a fleet of hosts at one instant, and report them");
+    doc_roff_section (out, "SYNOPSIS");
+    for (size_t i = 0; commands [i]; i++) {
+        char line [256];
+        snprintf (line, sizeof (line), "iofleet %s %s", commands [i]->name,
+                  commands [i]->synopsis);
+        if (i)
+            fputs (".br\n", out);
+        doc_roff_escape (out, line);
+        fputc ('\n', out);
+    }
+    doc_roff_section (out, "DESCRIPTION");
+    doc_roff_text (out, s_description);
+    doc_roff_section (out, "COMMANDS");
+    doc_roff_text (out, "Every command takes -h or --help, which prints its flags.");
+    for (size_t i = 0; commands [i]; i++)
+        cli_man (commands [i], out);
+    doc_roff_section (out, "EXIT STATUS");
+    doc_roff_text (out, s_exit);
+    doc_roff_section (out, "EXAMPLES");
+    doc_roff_text (out, s_example);
+    doc_roff_section (out, "SEE ALSO");
+    doc_roff_text (out, "iofleet-scenario(5), iofleet-agent(8)");
+}
+
+//  One key of a scenario section as a manual item: help, choices,
+//  default, bounds and unit, all from its row.
+static void
+s_key_item (const opt_def_t *opt, const char *where, FILE *out)
+{
+    char body [2048];
+    size_t used = (size_t) snprintf (body, sizeof (body), "%s.", opt->help);
+    if (opt->choices) {
+        used += (size_t) snprintf (body + used, sizeof (body) - used, " One of:");
+        for (const char *const *choice = opt->choices; *choice; choice++)
+            used += (size_t) snprintf (body + used, sizeof (body) - used, "%s %s",
+                                       choice == opt->choices? "": ",", *choice);
+        used += (size_t) snprintf (body + used, sizeof (body) - used, ".");
+    }
+    if (opt->default_text)
+        used += (size_t) snprintf (body + used, sizeof (body) - used, " Default: %s.",
+                                   opt->default_text);
+    else
+        used += (size_t) snprintf (body + used, sizeof (body) - used, " No default.");
+    if (opt->type == OPT_SIZE || opt->type == OPT_COUNT || opt->type == OPT_DURATION
+    ||  opt->type == OPT_DECIMAL) {
+        char low [48], high [48];
+        opt_format_number (opt, opt->min, low, sizeof (low));
+        opt_format_number (opt, opt->max, high, sizeof (high));
+        used += (size_t) snprintf (body + used, sizeof (body) - used,
+                                   opt->max? " From %s to %s.": " At least %s.", low, high);
+    }
+    if (opt->type != OPT_ENUM)
+        used += (size_t) snprintf (body + used, sizeof (body) - used, " Value: %s.",
+                                   doc_option_unit (opt));
+    if (where)
+        snprintf (body + used, sizeof (body) - used, " %s", where);
+    char tag [96];
+    snprintf (tag, sizeof (tag), "%s =", opt->name);
+    static const char *const values [] = {
+        [OPT_STRING] = "text", [OPT_SIZE] = "size", [OPT_COUNT] = "number",
+        [OPT_BOOL] = "yes|no", [OPT_ENUM] = "name", [OPT_DURATION] = "duration",
+        [OPT_DECIMAL] = "decimal"
+    };
+    doc_roff_item (out, tag, values [opt->type], body);
+}
+
+static const char *const s_scenario_description =
+    "A scenario is an INI file that says which agents take part and what each of them "
+    "does. Its sections are [global] (run options, and defaults for the job options "
+    "that allow it), [agent NAME] (where an agent listens), [group NAME] (many agents "
+    "at once) and [job NAME] (one job on one agent, or on every member of a group). "
+    "Every job belongs to a test; all jobs of a test start together on all their "
+    "agents, tests run one after another in file order, and a report row is a "
+    "test.\n\n"
+    "Lines are KEY = VALUE; ; and # at the start of a line begin a comment, and so "
+    "does ; after a blank. A key may be given once per section. Names (agents, jobs, "
+    "tests) are 1 to 63 letters, digits, '.', '_' and '-'. A mistake is reported as "
+    "file:line: key: reason, and then nothing is started.";
+
+static const char *const s_units =
+    "Sizes are bytes: a number with K, M, G, T or P, powers of 1024 (4K = 4096), with "
+    "or without B or iB, and decimals allowed (5.2G). Durations are a number with ns, "
+    "us, ms, s, m or h; a bare number is seconds. Booleans are yes or no (or true/false, "
+    "on/off, 1/0). Rates in the reports are MB/s, 10^6 bytes per second.";
+
+static const char *const s_group_text =
+    "A [group NAME] section names many agents at once. A job whose agent is a group runs "
+    "on every member: it becomes one job per member, named JOB.MEMBER, all in the job's "
+    "test, so that every member's streams start at one instant and are one report row. "
+    "In a job's path, src and dst, {agent} is the name of the job's agent (of each member, "
+    "for a job on a group): members that share a file system each get their own file. "
+    "Members without an endpoint pattern take theirs from [agent NAME] sections, from "
+    "iofleet run --hosts FILE (one NAME ENDPOINT a line, # comments) or from --agent; "
+    "each of these overrides the ones before it, the pattern first.";
+
+static const char *const s_scenario_example =
+    "  [global]\n"
+    "  bs = 1M\n"
+    "  fsync = end\n"
+    "  \n"
+    "  [agent client]\n"
+    "  endpoint = tcp://192.0.2.10:7654\n"
+    "  \n"
+    "  [job dd3]\n"
+    "  agent = client\n"
+    "  path = /data/iofleet/dd3\n"
+    "  size = 5.2G\n"
+    "  streams = 3\n"
+    "  \n"
+    "  [group clients]\n"
+    "  agents = c[01-64]\n"
+    "  endpoint = tcp://{name}.lab:7654\n"
+    "  \n"
+    "  [job dd64]\n"
+    "  agent = clients\n"
+    "  path = /mnt/share/dd-{agent}\n"
+    "  size = 16G";
+
+//  iofleet-scenario(5).
+static void
+s_scenario (FILE *out)
+{
+    doc_roff_header (out, "iofleet-scenario", 5, "iofleet manual");
+    doc_roff_section (out, "NAME");
+    doc_roff_text (out, "iofleet-scenario - the scenario files of iofleet run");
+    doc_roff_section (out, "DESCRIPTION");
+    doc_roff_text (out, s_scenario_description);
+    doc_roff_section (out, "UNITS");
+    doc_roff_text (out, s_units);
+    doc_roff_section (out, "RUN OPTIONS");
+    doc_roff_text (out, "These stand in [global] only.");
+    for (const opt_def_t *opt = scenario_run_options; opt->name; opt++)
+        s_key_item (opt, NULL, out);
+    doc_roff_section (out, "AGENT SECTIONS");
+    doc_roff_text (out, "An [agent NAME] section takes one key.");
+    for (const opt_def_t *opt = scenario_agent_options; opt->name; opt++)
+        s_key_item (opt, NULL, out);
+    doc_roff_section (out, "GROUP SECTIONS");
+    doc_roff_text (out, s_group_text);
+    for (const opt_def_t *opt = scenario_group_options; opt->name; opt++)
+        s_key_item (opt, NULL, out);
+    doc_roff_section (out, "JOB OPTIONS");
+    doc_roff_text (out, "These stand in a [job NAME] section; those marked so may also "
+                        "stand in [global], as a default for every job.");
+    for (const opt_def_t *opt = jobspec_options; opt->name; opt++) {
+        if (opt->flags & OPT_HEADER)
+            continue;               //  the name comes from the section header
+        s_key_item (opt, (opt->flags & OPT_GLOBAL)? "May stand in [global].": NULL, out);
+    }
+    char common [256], intro [1024];
+    workload_common_text (common, sizeof (common));
+    snprintf (intro, sizeof (intro),
+              "A job's workload says what it does and which keys it takes beyond those "
+              "every job has (%s). A workload with phases runs them one after another, "
+              "each starting at one instant on every host once every host finished the "
+              "phase before; each phase is a report row TEST/PHASE.", common);
+    doc_roff_section (out, "WORKLOADS");
+    doc_roff_text (out, intro);
+    for (int workload = 0; workload < WORKLOAD_COUNT; workload++) {
+        const workload_desc_t *desc = workload_desc (workload);
+        char text [1024];
+        workload_describe (desc, text, sizeof (text));
+        doc_roff_item (out, desc->name, NULL, text);
+    }
+    doc_roff_section (out, "EXAMPLE");
+    doc_roff_text (out, s_scenario_example);
+    doc_roff_section (out, "SEE ALSO");
+    doc_roff_text (out, "iofleet(1), iofleet-agent(8)");
+}
+
+int
+manpage_write (const char *page, const cli_command_t *const *commands, FILE *out)
+{
+    if (strcmp (page, "iofleet.1") == 0)
+        s_iofleet (commands, out);
+    else
+    if (strcmp (page, "iofleet-scenario.5") == 0)
+        s_scenario (out);
+    else {
+        fprintf (stderr, "iofleet: --man: no page %s (iofleet.1, iofleet-scenario.5)\n", page);
+        return -1;
+    }
+    return 0;
+}

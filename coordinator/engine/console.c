@@ -1,0 +1,87 @@
+/*  coordinator/engine/console.c: the live status line; see console.h. */
+#include "console.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+struct _console_t {
+    FILE *out;                      //  where the status goes
+    bool active;                    //  a terminal, and not quiet
+    bool shown;                     //  a status line is on screen
+    bool quiet;                     //  -q: nothing at all
+    FILE *lines_out;                //  plain lines go here, or NULL: in place
+};
+
+//  A console on out; in place on a terminal, silent elsewhere.
+console_t *
+console_new (FILE *out, bool quiet)
+{
+    console_t *self = (console_t *) calloc (1, sizeof (console_t));
+    if (self) {
+        self->out = out;
+        self->quiet = quiet;
+        self->active = !quiet && isatty (fileno (out));
+    }
+    return self;
+}
+
+//  Clear what is shown and free.
+void
+console_destroy (console_t **self_p)
+{
+    console_t *self = *self_p;
+    if (self) {
+        console_clear (self);
+        free (self);
+        *self_p = NULL;
+    }
+}
+
+//  Switch to plain lines on lines_out.
+void
+console_set_lines (console_t *self, FILE *lines_out)
+{
+    if (!self || self->quiet)
+        return;
+    console_clear (self);
+    self->lines_out = lines_out;
+    self->active = false;
+}
+
+//  Show a status: a new line in lines mode, else the line rewritten.
+void
+console_status (console_t *self, const char *format, ...)
+{
+    if (self && self->lines_out) {
+        va_list args;
+        va_start (args, format);
+        vfprintf (self->lines_out, format, args);
+        va_end (args);
+        fputc ('\n', self->lines_out);
+        fflush (self->lines_out);
+        return;
+    }
+    if (!self || !self->active)
+        return;
+    //  Carriage return and erase-to-end-of-line: the line is rewritten in
+    //  place, whatever its previous length.
+    fputs ("\r\033[K", self->out);
+    va_list args;
+    va_start (args, format);
+    vfprintf (self->out, format, args);
+    va_end (args);
+    fflush (self->out);
+    self->shown = true;
+}
+
+//  Erase the status line if one is shown.
+void
+console_clear (console_t *self)
+{
+    if (self && self->active && self->shown) {
+        fputs ("\r\033[K", self->out);
+        fflush (self->out);
+        self->shown = false;
+    }
+}

@@ -1,0 +1,489 @@
+/*  coordinator/fleet/fleet.c: all agent sessions, one poll loop; see fleet.h.
+
+    The sessions share one socket (fleetsock.h): a wake reads what every
+    agent sent, whatever their number. Nothing here passes over all the
+    sessions per message or per wake: names and endpoints are found by
+    hash, and what a hello or a clock measurement waits for is counted
+    as sessions change state, so that a thousand agents cost a thousand
+    steps per round of messages and per check, not a million. The hello
+    and the clock measurements are fleet_hello.c's.
+*/
+#include "fleet_state.h"
+#include "../../proto/clock.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <string.h>
+
+//  How often the fleet looks at its sessions: silence past the lease,
+//  hellos past their deadline, handshakes the agent refused. A tenth of
+//  a second bounds how late a loss is seen, at one pass over the
+//  sessions per look.
+#define FLEET_CHECK_NS      (100 * NS_PER_MSEC)
+
+//  Frames that do not decode are logged, but a flood of them must not
+//  fill stderr: the first few each get a line, then one a second at most,
+//  with the number of frames since the line before.
+#define FLEET_MALFORMED_LINES       5
+#define FLEET_MALFORMED_EVERY_NS    NS_PER_SEC
+
+//  One wake reads at most this many messages, plus a few per session,
+//  before the fleet's checks run: a flood from one agent cannot keep the
+//  loop from them. Keepalives do not wait for the end of a wake: they
+//  leave when due, between two messages (s_drain).
+#define FLEET_DRAIN_BASE            256
+#define FLEET_DRAIN_PER_SESSION     4
+
+static volatile sig_atomic_t s_interrupted;
+
+//  SIGINT and SIGTERM only raise a flag: the poll returns with EINTR and
+//  the run engine winds down in its own time, telling agents to stop.
+static void
+s_on_signal (int signum)
+{
+    (void) signum;
+    s_interrupted = 1;
+}
+
+bool
+fleet_interrupted (void)
+{
+    return s_interrupted != 0;
+}
+
+fleet_t *
+fleet_new (void)
+{
+    //  CZMQ would install its own handler at its first socket; take the
+    //  signals back so that an interrupt is ours to handle.
+    zsys_handler_set (NULL);
+    struct sigaction action = { .sa_handler = s_on_signal };
+    sigemptyset (&action.sa_mask);
+    sigaction (SIGINT, &action, NULL);
+    sigaction (SIGTERM, &action, NULL);
+    fleet_t *self = (fleet_t *) zmalloc (sizeof (fleet_t));
+    self->connect_timeout_ns = 5 * NS_PER_SEC;
+    char err [256];
+    self->sock = fleetsock_new (err, sizeof err);
+    self->by_name = zhashx_new ();
+    self->by_endpoint = zhashx_new ();
+    if (!self->sock || !self->by_name || !self->by_endpoint) {
+        fprintf (stderr, "iofleet: %s\n", self->sock? "out of memory": err);
+        fleet_destroy (&self);
+    }
+    return self;
+}
+
+void
+fleet_destroy (fleet_t **self_p)
+{
+    assert (self_p);
+    fleet_t *self = *self_p;
+    if (self) {
+        for (size_t i = 0; i < self->count; i++)
+            session_destroy (&self->sessions [i]);
+        free (self->sessions);
+        free (self->same_endpoint);
+        zhashx_destroy (&self->by_name);
+        zhashx_destroy (&self->by_endpoint);
+        fleetsock_destroy (&self->sock);
+        keys_destroy (&self->keys);
+        free (self);
+        *self_p = NULL;
+    }
+}
+
+int
+fleet_set_keys (fleet_t *self, const char *dir, char *err, size_t errlen)
+{
+    //  The socket's connections take our key pair as they are made.
+    assert (self->count == 0);
+    keys_t *keys = keys_new (dir, err, errlen);
+    if (!keys)
+        return -1;
+    keys_destroy (&self->keys);
+    self->keys = keys;
+    fleetsock_set_certificate (self->sock, keys_own (keys));
+    return 0;
+}
+
+void
+fleet_set_lease (fleet_t *self, const char *coordinator, int64_t lease_ns,
+                 int64_t connect_timeout_ns)
+{
+    msg_strcpy (self->coordinator, coordinator, sizeof self->coordinator);
+    self->lease_ns = lease_ns;
+    self->connect_timeout_ns = connect_timeout_ns;
+    self->next_keepalive_ns = 0;
+}
+
+void
+fleet_set_lost_handler (fleet_t *self, fleet_lost_fn *handler, void *arg)
+{
+    self->lost_handler = handler;
+    self->lost_arg = arg;
+}
+
+session_t *
+fleet_add (fleet_t *self, const char *name, const char *endpoint, char *err, size_t errlen)
+{
+    if (self->count == self->capacity) {
+        size_t capacity = self->capacity? self->capacity * 2: 8;
+        session_t **sessions = realloc (self->sessions, capacity * sizeof *sessions);
+        if (!sessions)
+            goto nomem;
+        self->sessions = sessions;
+        size_t *same = realloc (self->same_endpoint, capacity * sizeof *same);
+        if (!same)
+            goto nomem;
+        self->same_endpoint = same;
+        self->capacity = capacity;
+    }
+    if (fleetsock_reserve (self->sock, self->count + 1, err, errlen))
+        return NULL;
+    session_t *session = session_new (name, endpoint, self->count, self->sock, self->keys,
+                                      err, errlen);
+    if (!session)
+        return NULL;
+    //  A second session of the same name stays out of the index: the
+    //  first one is the one found.
+    zhashx_insert (self->by_name, name, session);
+    //  Sessions that share an endpoint are chained, so that an event of
+    //  the monitor reaches each of them.
+    size_t index = self->count;
+    self->same_endpoint [index] = SIZE_MAX;
+    uintptr_t first = (uintptr_t) zhashx_lookup (self->by_endpoint, endpoint);
+    if (first == 0)
+        zhashx_insert (self->by_endpoint, endpoint, (void *) (uintptr_t) (index + 1));
+    else {
+        size_t last = first - 1;
+        while (self->same_endpoint [last] != SIZE_MAX)
+            last = self->same_endpoint [last];
+        self->same_endpoint [last] = index;
+    }
+    self->sessions [self->count++] = session;
+    return session;
+
+nomem:
+    snprintf (err, errlen, "out of memory adding agent %s", name);
+    return NULL;
+}
+
+size_t
+fleet_size (fleet_t *self)
+{
+    return self->count;
+}
+
+session_t *
+fleet_session (fleet_t *self, size_t index)
+{
+    return index < self->count? self->sessions [index]: NULL;
+}
+
+session_t *
+fleet_find (fleet_t *self, const char *name)
+{
+    return (session_t *) zhashx_lookup (self->by_name, name);
+}
+
+uint64_t
+fleet_malformed (fleet_t *self)
+{
+    return self->malformed;
+}
+
+//  --------------------------------------------------------------------
+//  States
+
+//  Every change of a session's state goes through here, so that what the
+//  fleet waits for is counted as it changes: the sessions of the hello
+//  under way still connecting, and the clock measurements going on (one
+//  that leaves the ready state is given up).
+void
+fleet_set_state (fleet_t *self, session_t *session, session_state_t state, const char *reason)
+{
+    session_state_t before = session_state (session);
+    if (before == SESSION_READY && state != SESSION_READY && session_measuring (session)) {
+        session_clock_stop (session);
+        self->measuring--;
+        fleet_clock_fill (self);
+    }
+    if (self->hello_round && session_hello_round (session) == self->hello_round) {
+        if (before == SESSION_CONNECTING && state != SESSION_CONNECTING)
+            self->hello_pending--;
+        if (before != SESSION_CONNECTING && state == SESSION_CONNECTING)
+            self->hello_pending++;
+    }
+    session_set_state (session, state, reason);
+}
+
+//  --------------------------------------------------------------------
+//  Liveness
+
+void
+fleet_declare_lost (fleet_t *self, session_t *session, const char *reason)
+{
+    if (session_state (session) != SESSION_READY)
+        return;
+    fleet_set_state (self, session, SESSION_LOST, reason);
+    if (self->lost_handler)
+        self->lost_handler (session, reason, self->lost_arg);
+    //  Say hello again at once: an agent restarted on its endpoint, or
+    //  woken up, is ready again before the next test needs it.
+    if (self->lease_ns > 0 && session_state (session) == SESSION_LOST)
+        fleet_send_hello (self, session, false, clock_now_ns () + self->connect_timeout_ns);
+}
+
+//  A pong: it must name our session, then it proves it; and it may
+//  belong to a clock measurement.
+static void
+s_on_pong (fleet_t *self, session_t *session, const msg_pong_t *pong, int64_t received_ns)
+{
+    if (session_state (session) != SESSION_READY)
+        return;
+    if (session_id (session) != 0 && pong->session_id != session_id (session)) {
+        char reason [MSG_TEXT_MAX + 1];
+        snprintf (reason, sizeof reason, "agent lost: %s answers, but no longer holds our "
+                  "session (restarted, or it ended the session)", session_endpoint (session));
+        fleet_declare_lost (self, session, reason);
+        return;
+    }
+    session_heard (session, received_ns);
+    if (session_measuring (session) && session_clock_pong (session, pong, received_ns) == 1) {
+        self->measuring--;
+        fleet_clock_fill (self);
+    }
+}
+
+//  The fleet's own share of a message. Returns true if the message was
+//  the fleet's, false if it goes to the caller's handler.
+static bool
+s_take (fleet_t *self, session_t *session, const msg_t *msg, int64_t received_ns)
+{
+    session_state_t state = session_state (session);
+    if (msg->type == MSG_WELCOME) {
+        //  A late answer to an earlier hello counts too: the agent opened
+        //  the session it names.
+        if (state != SESSION_READY)
+            fleet_on_welcome (self, session, &msg->u.welcome, received_ns);
+        return true;
+    }
+    if (msg->type == MSG_PONG) {
+        s_on_pong (self, session, &msg->u.pong, received_ns);
+        return true;
+    }
+    if (msg->type == MSG_ERROR) {
+        const msg_error_t *error = &msg->u.error;
+        //  An agent that cannot read our version holds no session of ours.
+        bool no_session = streq (error->code, "no-session") || streq (error->code, "version");
+        if (state == SESSION_CONNECTING && !no_session) {
+            char reason [MSG_TEXT_MAX + 1];
+            snprintf (reason, sizeof reason, "agent %s (%s) refused: %s: %s",
+                      session_name (session), session_endpoint (session),
+                      error->code, error->text);
+            //  Busy may pass (see FLEET_BUSY_RETRY_NS); any other
+            //  refusal is final.
+            bool busy = streq (error->code, "busy");
+            fleet_set_state (self, session, busy? SESSION_CONNECTING: SESSION_FAILED, reason);
+            if (busy)
+                session_set_hello_retry_ns (session, received_ns + FLEET_BUSY_RETRY_NS);
+            return true;
+        }
+        if (no_session) {
+            char reason [MSG_TEXT_MAX + 1];
+            snprintf (reason, sizeof reason, "agent lost: %s no longer holds our session "
+                      "(restarted, or its lease ran out): %s",
+                      session_endpoint (session), error->text);
+            fleet_declare_lost (self, session, reason);
+            return true;
+        }
+    }
+    if (state == SESSION_READY)
+        session_heard (session, received_ns);
+    return false;
+}
+
+//  Keepalives to every ready session, every third of the lease, so that
+//  no agent's lease runs out while the run waits for something else.
+static void
+s_keepalives (fleet_t *self, int64_t now_ns)
+{
+    if (self->lease_ns <= 0 || now_ns < self->next_keepalive_ns)
+        return;
+    for (size_t i = 0; i < self->count; i++)
+        if (session_state (self->sessions [i]) == SESSION_READY)
+            session_keepalive (self->sessions [i]);
+    self->next_keepalive_ns = now_ns + self->lease_ns / 3;
+}
+
+//  Look at every session: ready ones silent past the lease are lost,
+//  connecting ones whose hello cannot succeed have failed.
+void
+fleet_check_sessions (fleet_t *self, int64_t now_ns)
+{
+    if (now_ns < self->next_check_ns)
+        return;
+    self->next_check_ns = now_ns + FLEET_CHECK_NS;
+    for (size_t i = 0; i < self->count; i++) {
+        session_t *session = self->sessions [i];
+        session_state_t state = session_state (session);
+        if (state == SESSION_CONNECTING)
+            fleet_check_hello (self, session, now_ns);
+        else
+        if (state == SESSION_READY && self->lease_ns > 0
+        &&  now_ns - session_last_heard_ns (session) > self->lease_ns) {
+            char reason [MSG_TEXT_MAX + 1];
+            snprintf (reason, sizeof reason, "agent lost: no word from %s for %.1f s",
+                      session_endpoint (session),
+                      (double) (now_ns - session_last_heard_ns (session)) / NS_PER_SEC);
+            fleet_declare_lost (self, session, reason);
+        }
+    }
+}
+
+//  --------------------------------------------------------------------
+//  The poll loop
+
+//  Count a frame that did not decode, against its agent too, and log it
+//  within the bounds above.
+static void
+s_malformed (fleet_t *self, session_t *session, const char *reason)
+{
+    self->malformed++;
+    session_info (session)->malformed_frames++;
+    self->malformed_unlogged++;
+    int64_t now_ns = clock_now_ns ();
+    if (self->malformed > FLEET_MALFORMED_LINES
+    &&  now_ns - self->malformed_logged_ns < FLEET_MALFORMED_EVERY_NS)
+        return;
+    fprintf (stderr, "iofleet: agent=%s event=malformed frames=%" PRIu64 " reason=\"%s\"\n",
+             session_name (session), self->malformed_unlogged, reason);
+    self->malformed_unlogged = 0;
+    self->malformed_logged_ns = now_ns;
+}
+
+//  A monitor event: every session at its endpoint hears of it.
+static void
+s_on_event (fleet_t *self, uint16_t event, uint32_t value, const char *endpoint)
+{
+    uintptr_t first = (uintptr_t) zhashx_lookup (self->by_endpoint, endpoint);
+    for (size_t index = first? first - 1: SIZE_MAX; index != SIZE_MAX;
+         index = self->same_endpoint [index])
+        session_connection_event (self->sessions [index], event, value);
+}
+
+//  One frame from a session: decoded, and kept by the fleet or handed on.
+//  Returns 0, or -1 if the handler asked to stop.
+static int
+s_on_frame (fleet_t *self, session_t *session, zframe_t *frame, bool more, int64_t received_ns,
+            fleet_handler_fn *handler, void *arg)
+{
+    msg_t msg;
+    char err [256] = "";
+    int rc = msg_decode (zframe_data (frame), zframe_size (frame), &msg, err, sizeof err);
+    //  The agent's ROUTER sends one frame per message. More frames than
+    //  that is not our protocol.
+    if (more) {
+        snprintf (err, sizeof err, "message of several frames");
+        rc = MSG_EMALFORMED;
+    }
+    if (rc == MSG_EVERSION) {
+        //  Another program answers on the endpoint (an agent of another
+        //  version, restarted there): a session we held is lost, one we
+        //  were opening failed.
+        char reason [MSG_TEXT_MAX + 1];
+        snprintf (reason, sizeof reason, "agent %s (%s): %s", session_name (session),
+                  session_endpoint (session), err);
+        if (session_state (session) == SESSION_READY)
+            fleet_declare_lost (self, session, reason);
+        else
+            fleet_set_state (self, session, SESSION_FAILED, reason);
+        return 0;
+    }
+    if (rc != MSG_OK) {
+        s_malformed (self, session, err);
+        return 0;
+    }
+    if (s_take (self, session, &msg, received_ns))
+        return 0;
+    return handler && handler (session, &msg, received_ns, arg)? -1: 0;
+}
+
+//  Read what waits on the socket, within this wake's bound, and the
+//  monitor's events. Returns 0, or -1 if the handler asked to stop.
+static int
+s_drain (fleet_t *self, fleet_handler_fn *handler, void *arg)
+{
+    uint16_t event;
+    uint32_t value;
+    char endpoint [256];
+    while (fleetsock_event (self->sock, &event, &value, endpoint, sizeof endpoint))
+        s_on_event (self, event, value, endpoint);
+    size_t budget = FLEET_DRAIN_BASE + FLEET_DRAIN_PER_SESSION * self->count;
+    for (size_t n = 0; n < budget; n++) {
+        uint32_t id;
+        zframe_t *frame = NULL;
+        bool more = false;
+        if (fleetsock_recv (self->sock, &id, &frame, &more) == 0)
+            break;
+        int64_t received_ns = clock_now_ns ();
+        //  A thousand agents' samples take a while to read, longer still
+        //  on a host short of CPU: the agents' leases must not wait for it.
+        s_keepalives (self, received_ns);
+        int rc = id < self->count?
+                 s_on_frame (self, self->sessions [id], frame, more, received_ns, handler, arg): 0;
+        zframe_destroy (&frame);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+void
+fleet_set_draining (fleet_t *self, bool draining)
+{
+    self->draining = draining;
+}
+
+int
+fleet_poll (fleet_t *self, int64_t deadline_ns, fleet_handler_fn *handler, void *arg)
+{
+    if (s_interrupted && !self->draining)
+        return -1;
+    //  Wake for the caller's deadline or the fleet's own timers,
+    //  whichever comes first.
+    int64_t wake_ns = deadline_ns;
+    if (self->next_check_ns < wake_ns)
+        wake_ns = self->next_check_ns;
+    if (self->lease_ns > 0 && self->next_keepalive_ns < wake_ns)
+        wake_ns = self->next_keepalive_ns;
+    int64_t wait_ns = wake_ns - clock_now_ns ();
+    if (wait_ns < 0)
+        wait_ns = 0;
+    //  zmq_poll takes milliseconds; round up so that we never wake early
+    //  and spin until the deadline.
+    long timeout_ms = (long) ((wait_ns + NS_PER_MSEC - 1) / NS_PER_MSEC);
+    zmq_pollitem_t items [] = {
+        { .socket = fleetsock_handle (self->sock), .events = ZMQ_POLLIN },
+        { .socket = fleetsock_monitor_handle (self->sock), .events = ZMQ_POLLIN }
+    };
+    int ready = zmq_poll (items, 2, timeout_ms);
+    if (ready < 0 && (errno == EINTR || s_interrupted) && !self->draining)
+        return -1;
+    if (ready > 0 && s_drain (self, handler, arg))
+        return -1;
+    int64_t now_ns = clock_now_ns ();
+    s_keepalives (self, now_ns);
+    fleet_check_sessions (self, now_ns);
+    return s_interrupted && !self->draining? -1: 0;
+}
+
+void
+fleet_broadcast (fleet_t *self, const msg_t *msg)
+{
+    for (size_t i = 0; i < self->count; i++)
+        if (session_state (self->sessions [i]) == SESSION_READY)
+            session_send (self->sessions [i], msg);
+}

@@ -1,0 +1,74 @@
+/*  coordinator/fleet/fleet_state.h: the fleet's state, shared by the poll loop
+    (fleet.c) and the hello and clock measurements (fleet_hello.c). Not
+    for other modules: they see fleet.h.
+*/
+#ifndef IOFLEET_FLEET_STATE_H
+#define IOFLEET_FLEET_STATE_H
+
+#include "fleet.h"
+#include "fleetsock.h"
+#include "../../proto/clock.h"
+
+//  An agent that says it serves another coordinator is asked again this
+//  often until the hello's deadline: the other one may just have ended,
+//  its BYE still on its way behind our HELLO.
+#define FLEET_BUSY_RETRY_NS (250 * NS_PER_MSEC)
+
+//  How many clock measurements run at once. Pinging a thousand agents at
+//  once makes every one of them wait for the others to be scheduled, and
+//  its best round trip (its offset's uncertainty) is that wait; a window
+//  keeps round trips short for the same total work.
+#define FLEET_CLOCK_WINDOW          32
+
+struct _fleet_t {
+    fleetsock_t *sock;              //  the one socket to every agent
+    session_t **sessions;           //  in the order they were added; index = peer id
+    size_t *same_endpoint;          //  per session: the next one at its endpoint, or SIZE_MAX
+    size_t count;                   //  sessions in use
+    size_t capacity;                //  allocated slots
+    zhashx_t *by_name;              //  agent name -> session
+    zhashx_t *by_endpoint;          //  endpoint -> index + 1 of its first session
+    uint32_t hello_round;           //  the fleet_hello under way, counted from 1
+    size_t hello_pending;           //  its sessions still connecting
+    size_t measuring;               //  ready sessions whose clock measurement goes on
+    session_t **clock_sessions;     //  those fleet_sync_clocks measures (borrowed), or NULL: all
+    size_t clock_count;             //  how many
+    size_t clock_next;              //  the next of them to measure
+    uint64_t clock_pings;           //  exchanges each measurement takes
+    int64_t clock_fresh_ns;         //  measured after this: measured recently enough
+    uint64_t malformed;             //  frames dropped as undecodable
+    uint64_t malformed_unlogged;    //  of those, since the last line about them
+    int64_t malformed_logged_ns;    //  when that line was written
+    bool draining;                  //  an interrupt no longer stops polls
+    keys_t *keys;                   //  --keys: CURVE for every session, or NULL
+    char coordinator [MSG_TEXT_MAX + 1];    //  our name in hellos
+    int64_t lease_ns;               //  the lease both sides hold, 0 for none
+    int64_t connect_timeout_ns;     //  how long a hello may take
+    int64_t next_keepalive_ns;      //  when the next round of keepalives goes out
+    int64_t next_check_ns;          //  when the sessions are looked at next
+    fleet_lost_fn *lost_handler;    //  told of every loss, or NULL
+    void *lost_arg;                 //  its argument
+};
+
+//  Every change of a session's state goes through here (fleet.c), so
+//  that what the fleet waits for is counted as it changes.
+void fleet_set_state (fleet_t *self, session_t *session, session_state_t state,
+                      const char *reason);
+
+//  Look at every session, at most every FLEET_CHECK_NS (fleet.c).
+void fleet_check_sessions (fleet_t *self, int64_t now_ns);
+
+//  Begin clock measurements until the window is full (fleet_hello.c).
+void fleet_clock_fill (fleet_t *self);
+
+//  Send a hello to one session, its answer awaited until deadline_ns.
+void fleet_send_hello (fleet_t *self, session_t *session, bool probe, int64_t deadline_ns);
+
+//  A WELCOME: the session is ready (again), unless another agent sent it.
+void fleet_on_welcome (fleet_t *self, session_t *session, const msg_welcome_t *welcome,
+                       int64_t received_ns);
+
+//  A connecting session whose hello can no longer succeed fails.
+void fleet_check_hello (fleet_t *self, session_t *session, int64_t now_ns);
+
+#endif

@@ -1,0 +1,261 @@
+/*  coordinator/fleet/fleetsock.c: the fleet's one socket; see fleetsock.h. */
+#include "fleetsock.h"
+#include "../../proto/msg.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include <sys/resource.h>
+
+//  A routing id is ours, never libzmq's (whose start with a zero byte):
+//  a letter, then the peer's id in four bytes, most significant first.
+#define S_ID_TAG   'a'
+#define S_ID_SIZE  5
+
+//  Descriptors kept free beside one per connection: the results
+//  directory, the archive, the terminal, libzmq's own.
+#define S_FD_MARGIN 64
+
+//  When the soft limit must grow, it grows to what is needed rounded up
+//  to this, so that adding agents one by one does not raise it each time.
+#define S_FD_STEP 1024
+
+struct _fleetsock_t {
+    zsock_t *router;                //  connects out to every agent
+    zsock_t *monitor;               //  the router's connection events
+    bool monitoring;                //  zmq_socket_monitor is on: off before closing
+};
+
+//  The routing id of peer id.
+static void
+s_id_bytes (uint32_t id, uint8_t bytes [S_ID_SIZE])
+{
+    bytes [0] = S_ID_TAG;
+    bytes [1] = (uint8_t) (id >> 24);
+    bytes [2] = (uint8_t) (id >> 16);
+    bytes [3] = (uint8_t) (id >> 8);
+    bytes [4] = (uint8_t) id;
+}
+
+fleetsock_t *
+fleetsock_new (char *err, size_t errlen)
+{
+    fleetsock_t *self = (fleetsock_t *) zmalloc (sizeof (fleetsock_t));
+    self->router = zsock_new (ZMQ_ROUTER);
+    if (!self->router) {
+        snprintf (err, errlen, "zsock_new(ROUTER): %s", zmq_strerror (zmq_errno ()));
+        goto fail;
+    }
+    //  Never block on a dead agent: a send to a full queue fails instead
+    //  of waiting (ROUTER_MANDATORY makes it say so rather than drop);
+    //  the last BYE gets half a second to leave at exit and no more;
+    //  frames larger than the protocol allows are dropped by libzmq
+    //  before they reach the decoder; ZMTP heartbeats keep idle
+    //  connections honest both ways.
+    void *handle = zsock_resolve (self->router);
+    int mandatory = 1;
+    zmq_setsockopt (handle, ZMQ_ROUTER_MANDATORY, &mandatory, sizeof mandatory);
+    zsock_set_sndtimeo (self->router, 0);
+    zsock_set_linger (self->router, 500);
+    zsock_set_maxmsgsize (self->router, MSG_FRAME_MAX);
+    zsock_set_heartbeat_ivl (self->router, 1000);
+    zsock_set_heartbeat_timeout (self->router, 5000);
+    zsock_set_reconnect_ivl (self->router, 200);
+
+    //  The monitor's address is unbound only when libzmq's reaper gets
+    //  to the last fleet's socket, and the next fleet may have its
+    //  memory: a count, not an address, keeps each name new.
+    static uint64_t s_fleets;
+    char endpoint [64];
+    snprintf (endpoint, sizeof endpoint, "inproc://iofleet-fleet-%" PRIu64,
+              __atomic_fetch_add (&s_fleets, 1, __ATOMIC_RELAXED));
+    int events = ZMQ_EVENT_CONNECTED | ZMQ_EVENT_DISCONNECTED
+               | ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_HANDSHAKE_FAILED_AUTH
+               | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL | ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL;
+    if (zmq_socket_monitor (handle, endpoint, events) == -1) {
+        snprintf (err, errlen, "zmq_socket_monitor(%s): %s", endpoint, zmq_strerror (zmq_errno ()));
+        goto fail;
+    }
+    self->monitoring = true;
+    self->monitor = zsock_new (ZMQ_PAIR);
+    if (!self->monitor || zsock_connect (self->monitor, "%s", endpoint) == -1) {
+        snprintf (err, errlen, "connect(%s): %s", endpoint, zmq_strerror (zmq_errno ()));
+        goto fail;
+    }
+    return self;
+
+fail:
+    fleetsock_destroy (&self);
+    return NULL;
+}
+
+void
+fleetsock_destroy (fleetsock_t **self_p)
+{
+    assert (self_p);
+    fleetsock_t *self = *self_p;
+    if (self) {
+        if (self->monitoring)
+            zmq_socket_monitor (zsock_resolve (self->router), NULL, 0);
+        zsock_destroy (&self->monitor);
+        zsock_destroy (&self->router);
+        free (self);
+        *self_p = NULL;
+    }
+}
+
+void
+fleetsock_set_certificate (fleetsock_t *self, zcert_t *own)
+{
+    zcert_apply (own, self->router);
+}
+
+int
+fleetsock_reserve (fleetsock_t *self, size_t connections, char *err, size_t errlen)
+{
+    (void) self;
+    rlim_t needed = (rlim_t) connections + S_FD_MARGIN;
+    struct rlimit limit;
+    if (getrlimit (RLIMIT_NOFILE, &limit) == -1) {
+        snprintf (err, errlen, "getrlimit(RLIMIT_NOFILE): %s", strerror (errno));
+        return -1;
+    }
+    if (limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur >= needed)
+        return 0;
+    if (limit.rlim_max != RLIM_INFINITY && limit.rlim_max < needed) {
+        snprintf (err, errlen, "%zu agents need %llu open files, and this process may have "
+                  "no more than %llu (its hard limit): raise it (ulimit -Hn, LimitNOFILE=) "
+                  "or drive fewer agents", connections, (unsigned long long) needed,
+                  (unsigned long long) limit.rlim_max);
+        return -1;
+    }
+    rlim_t wanted = (needed + S_FD_STEP - 1) / S_FD_STEP * S_FD_STEP;
+    if (limit.rlim_max != RLIM_INFINITY && wanted > limit.rlim_max)
+        wanted = limit.rlim_max;
+    limit.rlim_cur = wanted;
+    if (setrlimit (RLIMIT_NOFILE, &limit) == -1) {
+        snprintf (err, errlen, "setrlimit(RLIMIT_NOFILE, %llu) for %zu agents: %s",
+                  (unsigned long long) wanted, connections, strerror (errno));
+        return -1;
+    }
+    return 0;
+}
+
+int
+fleetsock_connect (fleetsock_t *self, uint32_t id, const char *endpoint,
+                   const uint8_t *server_key, char *err, size_t errlen)
+{
+    void *handle = zsock_resolve (self->router);
+    uint8_t bytes [S_ID_SIZE];
+    s_id_bytes (id, bytes);
+    if (zmq_setsockopt (handle, ZMQ_CONNECT_ROUTING_ID, bytes, sizeof bytes) == -1) {
+        snprintf (err, errlen, "zmq_setsockopt(ZMQ_CONNECT_ROUTING_ID): %s",
+                  zmq_strerror (zmq_errno ()));
+        return -1;
+    }
+    if (server_key)
+        zsock_set_curve_serverkey_bin (self->router, server_key);
+    if (zmq_connect (handle, endpoint) == -1) {
+        snprintf (err, errlen, "cannot connect to '%s': %s", endpoint, zmq_strerror (zmq_errno ()));
+        return -1;
+    }
+    return 0;
+}
+
+int
+fleetsock_send (fleetsock_t *self, uint32_t id, const void *data, size_t size)
+{
+    void *handle = zsock_resolve (self->router);
+    uint8_t bytes [S_ID_SIZE];
+    s_id_bytes (id, bytes);
+    if (zmq_send (handle, bytes, sizeof bytes, ZMQ_SNDMORE | ZMQ_DONTWAIT) == -1)
+        return -1;
+    return zmq_send (handle, data, size, ZMQ_DONTWAIT) == -1? -1: 0;
+}
+
+//  Read and drop the rest of a message.
+static void
+s_skip_rest (void *handle)
+{
+    int more = 1;
+    size_t more_size = sizeof more;
+    while (zmq_getsockopt (handle, ZMQ_RCVMORE, &more, &more_size) == 0 && more) {
+        zmq_msg_t part;
+        zmq_msg_init (&part);
+        int rc = zmq_msg_recv (&part, handle, ZMQ_DONTWAIT);
+        zmq_msg_close (&part);
+        if (rc == -1)
+            break;
+    }
+}
+
+int
+fleetsock_recv (fleetsock_t *self, uint32_t *id, zframe_t **frame, bool *more)
+{
+    void *handle = zsock_resolve (self->router);
+    zmq_msg_t routing;
+    zmq_msg_init (&routing);
+    if (zmq_msg_recv (&routing, handle, ZMQ_DONTWAIT) == -1) {
+        zmq_msg_close (&routing);
+        return 0;
+    }
+    const uint8_t *bytes = (const uint8_t *) zmq_msg_data (&routing);
+    bool ours = zmq_msg_size (&routing) == S_ID_SIZE && bytes [0] == S_ID_TAG;
+    if (ours)
+        *id = (uint32_t) bytes [1] << 24 | (uint32_t) bytes [2] << 16
+            | (uint32_t) bytes [3] << 8 | bytes [4];
+    bool body = zmq_msg_more (&routing);
+    zmq_msg_close (&routing);
+    if (!body)
+        return 0;                   //  a routing id alone: nothing to hand on
+    *frame = zframe_recv (self->router);
+    if (!*frame)
+        return 0;
+    *more = zframe_more (*frame);
+    if (*more)
+        s_skip_rest (handle);
+    if (!ours) {
+        zframe_destroy (frame);
+        return 0;
+    }
+    return 1;
+}
+
+int
+fleetsock_event (fleetsock_t *self, uint16_t *event, uint32_t *value,
+                 char *endpoint, size_t endpointlen)
+{
+    if (!(zsock_events (self->monitor) & ZMQ_POLLIN))
+        return 0;
+    zmsg_t *message = zmsg_recv (self->monitor);
+    if (!message)
+        return 0;
+    zframe_t *head = zmsg_first (message);
+    zframe_t *address = zmsg_next (message);
+    int rc = 0;
+    if (head && zframe_size (head) == 6) {
+        memcpy (event, zframe_data (head), sizeof *event);
+        memcpy (value, zframe_data (head) + 2, sizeof *value);
+        size_t length = address? zframe_size (address): 0;
+        if (length >= endpointlen)
+            length = endpointlen - 1;
+        if (length)
+            memcpy (endpoint, zframe_data (address), length);
+        endpoint [length] = '\0';
+        rc = 1;
+    }
+    zmsg_destroy (&message);
+    return rc;
+}
+
+void *
+fleetsock_handle (fleetsock_t *self)
+{
+    return zsock_resolve (self->router);
+}
+
+void *
+fleetsock_monitor_handle (fleetsock_t *self)
+{
+    return zsock_resolve (self->monitor);
+}

@@ -1,0 +1,153 @@
+/*  coordinator/numbers/aggregate.h: the arithmetic behind every number in a report
+    (aggregate.c), and how a rate is written (notation.c).
+
+    Kept apart from the run engine and the writers so that it can be
+    checked against hand-computed cases. Rates are MB/s = 10^6 bytes per
+    second; times come from results.h (coordinator timeline, ns).
+*/
+#ifndef IOFLEET_AGGREGATE_H
+#define IOFLEET_AGGREGATE_H
+
+#include "../results/results.h"
+
+//  bytes / (end - start): the stream's rate including its fsync when fsync
+//  is on. NAN when the stream never ran (no start or end).
+double aggregate_stream_rate_mbps (const stream_result_t *stream);
+
+//  bytes / (last write - start): the rate up to the last write call.
+double aggregate_stream_write_rate_mbps (const stream_result_t *stream);
+
+//  operations / (end - start): a stream's operations per second, for a
+//  test whose rate counts operations (seeks, randrw's requests). NAN when
+//  it never ran.
+double aggregate_stream_ops_per_s (const stream_result_t *stream);
+
+//  The operations its rate counts: its reads (bonnie's seeks), and its
+//  writes too where they are operations of their own (randrw).
+static inline uint64_t
+aggregate_stream_ops (const stream_result_t *stream)
+{
+    return stream->reads + (stream->ops_writes? stream->writes: 0);
+}
+
+//  System CPU seconds the stream's thread spent per GB (10^9 bytes) it
+//  moved: what a smaller block or a new kernel costs. NAN without bytes.
+double aggregate_stream_sys_s_per_gb (const stream_result_t *stream);
+
+//  Bytes a stream had done at instant t, interpolated linearly between its
+//  known points: (start, 0), its samples, (last write, bytes), and flat
+//  outside them.
+double aggregate_bytes_at (const stream_result_t *stream, int64_t t_ns);
+
+//  Rates as engineers write them: "96" for one, "2x44.5" when every rate
+//  is within 5% of their mean, else "30.1+27.0+28.4" ("30.1+-" for one
+//  that has none; "-" when none has), and for more than eight streams
+//  "256: 3.73..133, median 44.5" (", 3 without" a rate). Three
+//  significant figures, no decimals for 100 and above. Writes into buf.
+void aggregate_notation (const double *rates_mbps, size_t count, char *buf, size_t buflen);
+
+//  Format one rate with the same precision rules ("1309", "44.5", "3.27").
+void aggregate_format_rate (double rate_mbps, char *buf, size_t buflen);
+
+//  Units a report shows rates in. Everything is measured and stored in
+//  MB/s (10^6 bytes/s, as dd prints and the mailing lists write);
+//  `--units MiB` shows MiB/s (2^20 bytes/s) instead.
+typedef enum {
+    UNITS_MB = 0,
+    UNITS_MIB = 1
+} units_t;
+
+//  Units from a flag: "MB" or "MB/s", "MiB" or "MiB/s"; -1 otherwise.
+int aggregate_units_parse (const char *text);
+
+//  A rate in MB/s expressed in units, and the units' name ("MiB/s").
+double aggregate_in_units (double rate_mbps, int units);
+const char *aggregate_units_name (int units);
+
+//  The notation of one class's stream rates in a test, in units.
+void aggregate_class_notation (const test_result_t *test, int job_class, int units,
+                               char *buf, size_t buflen);
+
+//  The per-stream figure of a test: one class's notation, or
+//  "disk/network" ("96/35") for a mixed test, "-" without streams. In
+//  MB/s it is the notation as recorded (a re-rendered report shows what
+//  the run did); in other units it is written again from the streams'
+//  rates.
+void aggregate_per_stream (const test_result_t *test, int units, char *buf, size_t buflen);
+
+//  What each host's streams add up to, per entry of test->hosts.
+typedef struct {
+    uint64_t bytes;                 //  bytes its streams moved
+    uint64_t written_bytes;         //  of which by streams that do not read
+    uint64_t cached_bytes;          //  written with neither O_DIRECT nor fsync
+    uint64_t cached_read_bytes;     //  read from a local file, not O_DIRECT, cache not dropped
+    uint64_t set_bytes;             //  file sets (randrw) used without O_DIRECT, each once
+} aggregate_host_sums_t;
+
+//  Add one stream to its host's sums.
+void aggregate_host_add (aggregate_host_sums_t *sum, const stream_result_t *stream);
+
+//  The sums of every host's streams, one entry per test->hosts, each
+//  host's streams found in the streams sorted by agent: n log n for a
+//  fleet, where a pass over the streams per host would be n squared
+//  (aggregate_hosts.c). NULL if memory ran out; the caller frees it.
+aggregate_host_sums_t *aggregate_host_sums (const test_result_t *test);
+
+//  Pointers to the test's streams in agent order, for the caller to free;
+//  NULL if memory ran out.
+const stream_result_t **aggregate_streams_by_agent (const test_result_t *test);
+
+//  In streams[0..count) sorted by agent, where agent's streams begin, and
+//  how many they are (*length, 0 for none): a binary search.
+size_t aggregate_agent_run (const stream_result_t *const *streams, size_t count,
+                            const char *agent, size_t *length);
+
+//  later - earlier in ns, saturated to the int64_t range: times come
+//  from agents, and absurd ones give absurd figures, not an overflow.
+int64_t aggregate_difference_ns (int64_t later_ns, int64_t earlier_ns);
+
+//  The stream's window in *start_ns .. *end_ns on the test's timeline;
+//  false if it has none (no RESULT, or an end not after its start). An
+//  end after fsync never reached (the fsync failed) closes it at the
+//  last write.
+bool aggregate_stream_window (const stream_result_t *stream, int64_t *start_ns, int64_t *end_ns);
+
+//  The hosts, the skews with the bound on their error, and the stop
+//  figures of summary, from the test's streams (aggregate_skews.c).
+void aggregate_skews (const test_result_t *test, test_summary_t *summary);
+
+//  Fill test->summary from its streams and hosts, then test->warnings
+//  (warnings.h). A stream without a RESULT but with samples first gets its last sample's
+//  bytes (bytes_sampled): counted in the test's bytes and combined rates
+//  over the span from 0 to that sample, which the summary's
+//  failed_streams marks as partial.
+void aggregate_test (test_result_t *test);
+
+//  Statistics of one figure over runs of a test.
+typedef struct {
+    size_t count;                   //  runs with a value (NAN runs are left out)
+    double min;                     //  NAN when count is 0
+    double median;
+    double max;
+    double mean;
+    double stddev;                  //  sample standard deviation (n - 1); 0 for one run
+} aggregate_stats_t;
+
+//  Statistics of count values (NANs skipped).
+aggregate_stats_t aggregate_stats (const double *values, size_t count);
+
+//  The iterations of one test, first run apart from the rest: the first
+//  run after a boot or a new file is often several times slower, and
+//  mixing it in would hide that. Figures are the combined rate of each
+//  iteration of test `name` in the run, in iteration order: MB/s, or
+//  operations per second for a test of operations (rate_ops).
+typedef struct {
+    bool rate_ops;                  //  the figures count operations per second
+    double first_mbps;              //  iteration 1, NAN if it did not run
+    aggregate_stats_t rest;         //  iterations 2..N
+    aggregate_stats_t rest_sys_pct; //  %sys of iterations 2..N
+} aggregate_iterations_t;
+
+aggregate_iterations_t aggregate_iterations (const run_result_t *run, const char *name);
+
+#endif

@@ -1,0 +1,112 @@
+/*  coordinator/numbers/warnings.c: what the report warns about; see warnings.h.  */
+
+#include "warnings.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+//  Add a warning to the test (formatted), unless the list is full.
+static void
+s_warn (test_result_t *test, const char *kind, const char *agent, const char *format, ...)
+    __attribute__ ((format (printf, 4, 5)));
+
+static void
+s_warn (test_result_t *test, const char *kind, const char *agent, const char *format, ...)
+{
+    if (test->warning_count == TEST_WARNINGS_MAX)
+        return;
+    warning_t *warning = &test->warnings [test->warning_count++];
+    snprintf (warning->kind, sizeof warning->kind, "%s", kind);
+    snprintf (warning->agent, sizeof warning->agent, "%s", agent);
+    va_list args;
+    va_start (args, format);
+    vsnprintf (warning->text, sizeof warning->text, format, args);
+    va_end (args);
+}
+
+void
+warnings_fill (test_result_t *test, const aggregate_host_sums_t *sums)
+{
+    const test_summary_t *summary = &test->summary;
+    test->warning_count = 0;
+    if (test->laid_out_bytes)
+        s_warn (test, "layout", "", "%.1f MB laid out at prepare, untimed (%.1f s), before "
+                "the test read them", test->laid_out_bytes / 1e6, test->laid_out_ns / 1e9);
+    for (size_t h = 0; h < test->host_count; h++) {
+        const host_result_t *host = &test->hosts [h];
+        if (!host->received || host->stream_bytes == 0)
+            continue;
+        const msg_host_t *c = &host->counters;
+        //  Bytes its streams wrote, and those they read without O_DIRECT
+        //  from a local file on a page cache that was not dropped.
+        aggregate_host_sums_t sum = { 0 };
+        if (sums)
+            sum = sums [h];
+        else
+            for (size_t s = 0; s < test->stream_count; s++)
+                if (strcmp (test->streams [s].agent, host->agent) == 0)
+                    aggregate_host_add (&sum, &test->streams [s]);
+        uint64_t written_bytes = sum.written_bytes, cached_read_bytes = sum.cached_read_bytes;
+        //  Measured, the page cache answering says more than the size
+        //  of the working set could: one warning of the two.
+        bool cache_answered = cached_read_bytes
+            && (double) c->disk_read_bytes < WARNINGS_READ_SHARE * (double) cached_read_bytes;
+        if (cache_answered)
+            s_warn (test, "cached-read", host->agent,
+                    "%s: its disks read %.1f MB of the %.1f MB its streams read (%.0f%%): "
+                    "the page cache answered; read with direct = yes or after drop_caches = yes",
+                    host->agent, c->disk_read_bytes / 1e6, cached_read_bytes / 1e6,
+                    100.0 * (double) c->disk_read_bytes / (double) cached_read_bytes);
+        if (cached_read_bytes && !cache_answered && cached_read_bytes < 2 * c->mem_total_bytes)
+            s_warn (test, "cache", host->agent,
+                    "%s: %.1f MB read with neither O_DIRECT nor a dropped page cache is less "
+                    "than twice the host's %.1f GB of memory: the page cache can hold all of it",
+                    host->agent, cached_read_bytes / 1e6, c->mem_total_bytes / 1e9);
+        if (written_bytes == 0)
+            continue;
+        double bytes = (double) written_bytes;
+        uint64_t dirtied = c->dirty_end_bytes + c->writeback_end_bytes > c->dirty_start_bytes?
+                           c->dirty_end_bytes + c->writeback_end_bytes - c->dirty_start_bytes: 0;
+        if (dirtied > WARNINGS_DIRTY_FLOOR_BYTES
+        &&  (double) dirtied > WARNINGS_DIRTY_SHARE * bytes)
+            s_warn (test, "dirty", host->agent,
+                    "%s: %.1f MB still dirty or under writeback when the window closed "
+                    "(%.0f%% of the %.1f MB its streams wrote): the rate counts the page cache",
+                    host->agent, dirtied / 1e6, 100.0 * dirtied / bytes, bytes / 1e6);
+        if ((double) c->settle_written_bytes > WARNINGS_SETTLE_SHARE * bytes)
+            s_warn (test, "writeback", host->agent,
+                    "%s: %.1f MB written to disk in the %.1f s after the window "
+                    "(%.0f%% of the %.1f MB its streams wrote)",
+                    host->agent, c->settle_written_bytes / 1e6,
+                    (double) (host->settle_end_ns - host->window_end_ns) / 1e9,
+                    100.0 * c->settle_written_bytes / bytes, bytes / 1e6);
+        //  What neither O_DIRECT nor an fsync forced to disk may never
+        //  have left memory when the working set fits in it twice over;
+        //  and random requests over a file set (randrw), whatever their
+        //  fsyncs, read from memory once the set fits there ("the smaller
+        //  file size just hides the regression").
+        uint64_t cached_bytes = sum.cached_bytes, set_bytes = sum.set_bytes;
+        if (set_bytes > 0 && set_bytes < 2 * c->mem_total_bytes)
+            s_warn (test, "cache", host->agent,
+                    "%s: a file set of %.1f MB used without O_DIRECT is less than twice the "
+                    "host's %.1f GB of memory: the page cache can hold all of it; give a set "
+                    "of twice the memory, or direct = yes, to measure the disks",
+                    host->agent, set_bytes / 1e6, c->mem_total_bytes / 1e9);
+        else
+        if (cached_bytes > 0 && cached_bytes < 2 * c->mem_total_bytes)
+            s_warn (test, "cache", host->agent,
+                    "%s: %.1f MB written with neither O_DIRECT nor fsync is less than twice "
+                    "the host's %.1f GB of memory: the page cache can hold all of it",
+                    host->agent, cached_bytes / 1e6, c->mem_total_bytes / 1e9);
+    }
+    //  In floating point: agents' times are not trusted to be sane.
+    double length_ns = (double) summary->last_end_ns - (double) summary->first_start_ns;
+    if (summary->streams > 1 && length_ns > 0
+    &&  (double) summary->stream_skew_ns > WARNINGS_SKEW_SHARE * length_ns)
+        s_warn (test, "skew", "",
+                "streams started %.3f ms apart, %.1f%% of the test's %.3f s: "
+                "they did not run together all along",
+                summary->stream_skew_ns / 1e6,
+                100.0 * summary->stream_skew_ns / length_ns, length_ns / 1e9);
+}

@@ -1,0 +1,45 @@
+/*  coordinator/results/latency_json.h: request latency in the results file,
+    written and read back.
+
+    A set's figures are an object {"count", "min_ns", "mean_ns", "p50_ns",
+    "p95_ns", "p99_ns", "p999_ns", "max_ns"}; a summary, a class and a
+    host hold them under "latency" (the summary one per set that was
+    measured: "read", "write", "fsync", "requests"). Every stream keeps
+    its histograms themselves, so that anyone can merge them again,
+    exactly, across hosts or files:
+
+        "latency": { "write": { "layout": 1, "count": N, "min_ns": ...,
+                                "max_ns": ..., "sum_ns": [high, low],
+                                "buckets": [[index, count], ...] } }
+
+    with the bucket indexes of histogram.h's layout, non-empty buckets
+    only. Files without latency (older ones, workloads that measure none)
+    simply lack the keys.
+*/
+#ifndef IOFLEET_LATENCY_JSON_H
+#define IOFLEET_LATENCY_JSON_H
+
+#include "jsonread.h"
+#include "results.h"
+
+#include <jansson.h>
+
+//  One set's figures as an object, or NULL when out of memory.
+json_t *latency_summary_json (const latency_summary_t *summary);
+
+//  The measured sets of a summary (count > 0) as an object, or NULL when
+//  none was measured or memory ran out: *ok says which.
+json_t *latency_sets_json (const latency_summary_t sets [LATENCY_SETS], bool *ok);
+
+//  A stream's histograms as an object, or NULL when it has none or memory
+//  ran out (*ok says which).
+json_t *latency_stream_json (const stream_result_t *stream, bool *ok);
+
+//  Read back what the three above wrote, from the member "latency" of
+//  object if it has one (left empty otherwise). Every value is checked;
+//  a stream's histograms are checked as histogram_check does.
+void latency_summary_read (jsonread_t *reader, json_t *object, latency_summary_t *summary);
+void latency_sets_read (jsonread_t *reader, json_t *object, latency_summary_t sets [LATENCY_SETS]);
+void latency_stream_read (jsonread_t *reader, json_t *object, stream_result_t *stream);
+
+#endif
