@@ -467,14 +467,6 @@ job_stop (job_t *self, const char *reason)
             stream_stop (self->streams [index], reason);
 }
 
-//  Join every stream thread.
-void
-job_wait (job_t *self)
-{
-    for (size_t index = 0; index < self->stream_count; index++)
-        stream_wait (self->streams [index]);
-}
-
 //  The next stream result not yet taken, if any.
 bool
 job_take_result (job_t *self, msg_result_t *result)

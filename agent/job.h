@@ -72,9 +72,6 @@ void job_start (job_t *self, uint32_t phase, int64_t start_ns);
 //  Ask every stream to end early, with a reason for its result.
 void job_stop (job_t *self, const char *reason);
 
-//  Wait for every stream's thread to end (stop or start them first).
-void job_wait (job_t *self);
-
 //  Fill result with the next stream result not yet taken, test_id and
 //  job_id included; false if no stream has one ready.
 bool job_take_result (job_t *self, msg_result_t *result);

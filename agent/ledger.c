@@ -70,13 +70,6 @@ ledger_destroy (ledger_t **self_p)
     *self_p = NULL;
 }
 
-//  The memory bound.
-uint64_t
-ledger_memory_bound (ledger_t *self)
-{
-    return self->memory_bound_bytes;
-}
-
 //  bytes as a size a scenario would write ("64M", "1.5G"). Returns buf.
 static const char *
 s_size_text (uint64_t bytes, char *buf, size_t buflen)

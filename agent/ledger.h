@@ -48,9 +48,6 @@ ledger_t *ledger_new (uint64_t memory_bound_bytes);
 //  caller's pointer.
 void ledger_destroy (ledger_t **self_p);
 
-//  The bound on the buffers of one test, in bytes.
-uint64_t ledger_memory_bound (ledger_t *self);
-
 //  Claim the memory of job job_id (named name): streams of buffer_bytes
 //  of buffers and figures_bytes of figures (the stream's state and
 //  latency histograms) each. Returns 0, or -1 with "job big: its streams

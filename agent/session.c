@@ -86,12 +86,6 @@ agent_session_hello (agent_session_t *self, zframe_t *peer, const msg_hello_t *h
 }
 
 bool
-agent_session_open (agent_session_t *self)
-{
-    return self->peer != NULL;
-}
-
-bool
 agent_session_is_peer (agent_session_t *self, zframe_t *peer)
 {
     return self->peer && zframe_eq (peer, self->peer);

@@ -44,8 +44,6 @@ void agent_session_destroy (agent_session_t **self_p);
 agent_session_hello_t agent_session_hello (agent_session_t *self, zframe_t *peer,
                                            const msg_hello_t *hello, int64_t now_ns);
 
-//  True if a session is open, and if peer is its coordinator.
-bool agent_session_open (agent_session_t *self);
 bool agent_session_is_peer (agent_session_t *self, zframe_t *peer);
 
 //  The peer's routing id (borrowed; NULL when idle), its name from HELLO
