@@ -1,10 +1,13 @@
-/*  coordinator/archive/history.h: the parts of `iofleet history`, shared
-    by history.c (the command and its text) and history_html.c (the
-    figure across runs).
+/*  coordinator/archive/history.h: the runs of the archive as `iofleet
+    history` sees them (history.c: loaded, and a test's figure in each),
+    and their two renderings (../report/history_text.c, the table;
+    ../report/history_html.c, the figure across runs). The command is
+    ../commands/command_history.c.
 */
 #ifndef IOFLEET_HISTORY_H
 #define IOFLEET_HISTORY_H
 
+#include "archive.h"
 #include "../compare/compare.h"
 
 #include <stdio.h>
@@ -42,6 +45,19 @@ history_point_t history_point (const history_t *history, const history_run_t *ru
 
 //  "2026-12-01 09:32:07" of a wall clock instant, UTC.
 void history_utc (int64_t wall_ns, char *buf, size_t buflen);
+
+//  Load the runs of archive that filter matches into history (empty),
+//  oldest first, and with test (or NULL), the names of the tests it
+//  selects, itself or its phases. Returns 0, or -1 with err.
+int history_load (archive_t *archive, const archive_filter_t *filter, const char *test,
+                  history_t *history, char *err, size_t errlen);
+
+//  Free what history_load made; history is empty after.
+void history_clear (history_t *history);
+
+//  The runs as a text table: one line per run, or with tests, per run of
+//  each test. Returns -1 when writing failed.
+int history_print_text (const history_t *history, FILE *out);
 
 //  The page: per test a figure of every run (median, min..max, first
 //  run), grouped by kernel, and its table. Returns -1 when memory ran out.

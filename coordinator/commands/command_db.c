@@ -7,18 +7,16 @@
     importing every results directory rebuilds the archive, and importing
     one twice changes nothing.
 */
+#include "../results/results_file.h"
 #include "../report/report.h"
 #include "../archive/archive.h"
-#include "cli.h"
+#include "commands.h"
+#include "../exit_status.h"
 
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define DB_EXIT_OK      0
-#define DB_EXIT_FAILED  1           //  a file could not be read or recorded
-#define DB_EXIT_USAGE   2
 
 //  The flags of `iofleet db`.
 enum { DB_FLAG_DB };
@@ -27,14 +25,16 @@ static const cli_flag_t s_db_flags [] = {
     { NULL }
 };
 
-const cli_command_t report_db_command = {
+static int s_run (int argc, char **argv);
+
+const cli_command_t command_db = {
     .name = "db", .synopsis = "import RESULTS.json ... [flags]",
     .summary = "record finished runs in the archive",
     .description =
         "Records finished runs in the archive, replacing a run recorded before. The "
         "results directories stay the source of truth: importing them all rebuilds the "
         "archive, and importing one twice changes nothing.",
-    .flags = s_db_flags, .run = report_command_db
+    .flags = s_db_flags, .run = s_run
 };
 
 //  The results directory of a results file, absolute, for the caller to
@@ -63,7 +63,7 @@ s_import (archive_t *archive, const char *file)
     memset (&run, 0, sizeof run);
     //  With the samples, so that each stream's count of them is the one
     //  the run recorded.
-    if (report_read (file, &run, err, sizeof err)) {
+    if (results_read (file, &run, err, sizeof err)) {
         fprintf (stderr, "iofleet db import: %s\n", err);
         return -1;
     }
@@ -80,12 +80,12 @@ s_import (archive_t *archive, const char *file)
 }
 
 //  iofleet db import FILE... [--db FILE]
-int
-report_command_db (int argc, char **argv)
+static int
+s_run (int argc, char **argv)
 {
     const char *db_path = ARCHIVE_DEFAULT_PATH;
     cli_args_t args;
-    cli_begin (&args, &report_db_command, argc, argv);
+    cli_begin (&args, &command_db, argc, argv);
     int flag;
     while ((flag = cli_next (&args)) != CLI_END) {
         if (flag != DB_FLAG_DB)
@@ -94,23 +94,23 @@ report_command_db (int argc, char **argv)
     }
     if (optind >= argc || strcmp (argv [optind], "import")) {
         fprintf (stderr, "iofleet db: expected `import RESULTS.json ...`\n");
-        cli_usage (&report_db_command, stderr);
-        return DB_EXIT_USAGE;
+        cli_usage (&command_db, stderr);
+        return EXIT_STATUS_USAGE;
     }
     if (optind + 1 >= argc) {
         fprintf (stderr, "iofleet db import: name at least one results file\n");
-        return DB_EXIT_USAGE;
+        return EXIT_STATUS_USAGE;
     }
     char err [1024];
     archive_t *archive = archive_new (db_path, err, sizeof err);
     if (!archive) {
         fprintf (stderr, "iofleet db import: %s\n", err);
-        return DB_EXIT_FAILED;
+        return EXIT_STATUS_FAILED;
     }
-    int status = DB_EXIT_OK;
+    int status = EXIT_STATUS_OK;
     for (int nbr = optind + 1; nbr < argc; nbr++)
         if (s_import (archive, argv [nbr]))
-            status = DB_EXIT_FAILED;
+            status = EXIT_STATUS_FAILED;
     archive_destroy (&archive);
     return status;
 }

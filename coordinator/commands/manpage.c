@@ -3,6 +3,7 @@
     bound and unit comes from a table.
 */
 #include "manpage.h"
+#include "../exit_status.h"
 #include "../scenario/scenario.h"
 
 #include "../../proto/doc.h"
@@ -20,10 +21,12 @@ static const char *const s_description =
     "Rates are in MB/s (10^6 bytes per second), as dd prints them, unless --units MiB "
     "is given.";
 
+//  The exit statuses, one sentence each, from the list the commands
+//  return (../exit_status.h).
 static const char *const s_exit =
-    "0: everything ran and every agent reported. 1: a test failed, or an agent was "
-    "lost or could not be reached (the report still says what was measured). 2: bad "
-    "usage or a bad scenario; then nothing was started.";
+#define S_EXIT_TEXT(name, value, text) #value ": " text ". "
+    EXIT_STATUS_LIST (S_EXIT_TEXT);
+#undef S_EXIT_TEXT
 
 static const char *const s_example =
     "  iofleet keygen ~/.iofleet console\n"

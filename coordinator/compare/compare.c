@@ -14,7 +14,7 @@
 
 //  Compare runs: sets, rows, the table, then the gate.
 int
-report_compare (const run_result_t *runs, const char *const *origins,
+compare_run (const run_result_t *runs, const char *const *origins,
                 const char *const *labels, size_t count, const compare_options_t *options,
                 FILE *out, FILE *log, char *err, size_t errlen)
 {

@@ -1,5 +1,5 @@
 /*  coordinator/compare/compare.h: the parts of `iofleet compare`, shared
-    by its files and by `iofleet history`; report.h declares the entry.
+    by its files and by `iofleet history`, and its entry, compare_run.
 
         compare_metrics.c   the figures compared: one table, a row each
         compare_sets.c      runs as sets: labels, tests, rows, values
@@ -12,14 +12,51 @@
 #ifndef IOFLEET_COMPARE_H
 #define IOFLEET_COMPARE_H
 
-#include "../report/report.h"
+#include "../exit_status.h"
 #include "../numbers/stats.h"
+#include "../report/report.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 
 #define LABEL_MAX   200             //  a column's label
 #define CELL_MAX    256             //  a text cell
+
+
+//  --------------------------------------------------------------------------
+//  The entry
+
+//  A bound of the gate, `--fail-on 'MB/s<-5%'`: the figure, which way,
+//  and how far its change may go.
+typedef struct {
+    char metric [32];               //  a figure's name, as compare rows name it
+    char op;                        //  '<': fails below pct; '>': above it
+    double pct;                     //  change in % of the first column
+    char text [64];                 //  as given, for messages
+} compare_bound_t;
+
+//  Parse "NAME<PCT%" or "NAME>PCT%" (PCT signed: "-5", "+10"). Returns 0,
+//  or -1 with what is wrong in err.
+int compare_bound_parse (const char *text, compare_bound_t *bound, char *err, size_t errlen);
+
+//  What to compare and how to judge it.
+typedef struct {
+    const char *const *tests;       //  only these tests (and their phases), or NULL
+    size_t test_count;
+    const compare_bound_t *bounds;  //  the gate's bounds, or NULL
+    size_t bound_count;
+    report_format_id_t format;      //  of the table
+} compare_options_t;
+
+//  Compare runs: one row per test and figure (first runs apart, spread
+//  rows), one column per run, changes against the first column in %,
+//  each judged noise or real. origins name the runs (their files) and
+//  labels the columns (NULL: kernel releases). The table goes to out,
+//  the gate's findings to log. Returns the gate's status (PASS without
+//  bounds), or -1 with what went wrong in err.
+int compare_run (const run_result_t *runs, const char *const *origins,
+                    const char *const *labels, size_t count, const compare_options_t *options,
+                    FILE *out, FILE *log, char *err, size_t errlen);
 
 
 //  --------------------------------------------------------------------------
@@ -148,8 +185,6 @@ int compare_print_json (const set_t *sets, size_t count, const row_t *rows, size
 //  Returns -1 when memory ran out.
 int compare_print_columns (char (*cells) [CELL_MAX], size_t lines, size_t columns, FILE *out);
 
-//  Text with HTML's special characters escaped.
-void compare_html_text (const char *text, FILE *out);
 
 //  The legend under a table: what the values, marks and intervals mean.
 extern const char compare_legend [];
@@ -159,7 +194,7 @@ extern const char compare_legend [];
 //  The gate
 
 //  Check the bounds over the table: problems on log, one line each.
-//  Returns COMPARE_GATE_PASS, _FAIL or _SKIP (report.h), or -1 when
+//  Returns EXIT_STATUS_OK, _FAIL or _SKIP (report.h), or -1 when
 //  memory ran out.
 int compare_gate (const set_t *sets, size_t count, const row_t *rows, size_t row_count,
                   const compare_bound_t *bounds, size_t bound_count, FILE *log);

@@ -46,11 +46,11 @@ compare_print_csv (const set_t *sets, size_t count, const row_t *rows, size_t ro
             if (compare_cell (sets, nbr, &rows [row], &cell))
                 return -1;
             const char *verdict = s_verdict_name (&cell);
-            report_csv_text (rows [row].test, out);
+            csv_field (rows [row].test, out);
             fputc (',', out);
-            report_csv_text (rows [row].metric->name, out);
+            csv_field (rows [row].metric->name, out);
             fprintf (out, ",%s,%zu,", s_kind_names [rows [row].kind], nbr + 1);
-            report_csv_text (sets [nbr].label, out);
+            csv_field (sets [nbr].label, out);
             fprintf (out, ",%zu", cell.count);
             s_csv_number (cell.median, out);
             s_csv_number (cell.min, out);

@@ -24,7 +24,7 @@
 
 //  Parse "NAME<PCT%" or "NAME>PCT%".
 int
-report_compare_bound (const char *text, compare_bound_t *bound, char *err, size_t errlen)
+compare_bound_parse (const char *text, compare_bound_t *bound, char *err, size_t errlen)
 {
     memset (bound, 0, sizeof *bound);
     snprintf (bound->text, sizeof bound->text, "%s", text);
@@ -107,7 +107,7 @@ compare_gate (const set_t *sets, size_t count, const row_t *rows, size_t row_cou
               const compare_bound_t *bounds, size_t bound_count, FILE *log)
 {
     if (bound_count == 0)
-        return COMPARE_GATE_PASS;
+        return EXIT_STATUS_OK;
     bool *unjudged = (bool *) calloc (count, sizeof (bool));
     if (!unjudged)
         return -1;
@@ -164,5 +164,5 @@ compare_gate (const set_t *sets, size_t count, const row_t *rows, size_t row_cou
             fprintf (log, "iofleet compare: note: --fail-on %s: no test has %s figures; "
                      "the bound checks nothing\n", bounds [bound].text, bounds [bound].metric);
     }
-    return skip? COMPARE_GATE_SKIP: fail? COMPARE_GATE_FAIL: COMPARE_GATE_PASS;
+    return skip? EXIT_STATUS_SKIP: fail? EXIT_STATUS_FAILED: EXIT_STATUS_OK;
 }

@@ -8,6 +8,7 @@
     "disk/network" row, "225/75 +50.0%/+50.0%", as the threads wrote them.
 */
 #include "compare.h"
+#include "../report/html_kit.h"
 
 #include <errno.h>
 #include <math.h>
@@ -201,21 +202,6 @@ compare_print_text (const set_t *sets, size_t count, const row_t *rows, size_t r
     s_table_free (&table);
     return rc;
 }
-
-//  Text with HTML's special characters escaped.
-void
-compare_html_text (const char *text, FILE *out)
-{
-    for (const char *c = text; *c; c++)
-        switch (*c) {
-            case '&': fputs ("&amp;", out); break;
-            case '<': fputs ("&lt;", out); break;
-            case '>': fputs ("&gt;", out); break;
-            case '"': fputs ("&quot;", out); break;
-            default: fputc (*c, out);
-        }
-}
-
 //  The table as a small self-contained HTML page: real changes for the
 //  worse in red, for the better in green.
 int
@@ -227,13 +213,16 @@ compare_print_html (const set_t *sets, size_t count, const row_t *rows, size_t r
         s_table_free (&table);
         return -1;
     }
-    fputs ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-           "<title>iofleet compare</title>\n<style>body{font:14px/1.45 system-ui,"
-           "'DejaVu Sans',sans-serif;margin:1.5em}table{border-collapse:collapse}"
-           "th,td{padding:.2em .8em;border-bottom:1px solid #ddd;text-align:left;"
-           "white-space:nowrap}th{background:#f3f3f3}.worse{background:#fde2e1}"
-           ".better{background:#e0f3e2}.note{color:#555;white-space:pre-wrap}</style>\n"
-           "</head>\n<body>\n<h1>iofleet compare</h1>\n<table>\n", out);
+    const html_page_t page = {
+        .title = "iofleet compare",
+        .css = "body{font:14px/1.45 system-ui,'DejaVu Sans',sans-serif;margin:1.5em}"
+               "table{border-collapse:collapse}th,td{padding:.2em .8em;border-bottom:1px solid #ddd;"
+               "text-align:left;white-space:nowrap}th{background:#f3f3f3}"
+               ".worse{background:#fde2e1}.better{background:#e0f3e2}"
+               ".note{color:#555;white-space:pre-wrap}"
+    };
+    html_page_begin (&page, out);
+    fputs ("<h1>iofleet compare</h1>\n<table>\n", out);
     for (size_t line = 0; line < table.lines; line++) {
         fputs ("<tr>", out);
         for (size_t column = 0; column < table.columns; column++) {
@@ -245,14 +234,15 @@ compare_print_html (const set_t *sets, size_t count, const row_t *rows, size_t r
                 fprintf (out, "<td class=\"%s\">", class);
             else
                 fputs ("<td>", out);
-            compare_html_text (table.cells [line * table.columns + column], out);
+            html_escaped (table.cells [line * table.columns + column], out);
             fputs (line? "</td>": "</th>", out);
         }
         fputs ("</tr>\n", out);
     }
     fputs ("</table>\n<p class=\"note\">", out);
-    compare_html_text (compare_legend, out);
-    fputs ("</p>\n</body>\n</html>\n", out);
+    html_escaped_lines (compare_legend, out);
+    fputs ("</p>\n", out);
+    html_page_end (out);
     s_table_free (&table);
     return 0;
 }

@@ -165,7 +165,7 @@ run_scenario (const scenario_t *scenario, const run_options_t *options)
     if (options->progress_lines)
         console_set_lines (self.console, stderr);
     char err [1024];
-    int status = RUN_EXIT_FAILED;
+    int status = EXIT_STATUS_FAILED;
     msg_strcpy (self.result.scenario_path, scenario->path, sizeof self.result.scenario_path);
     msg_strcpy (self.result.label, options->label? options->label: "", sizeof self.result.label);
     self.result.started_wall_ns = clock_wall_ns ();
@@ -176,7 +176,7 @@ run_scenario (const scenario_t *scenario, const run_options_t *options)
     //  hears of this run.
     if (resultsdir_check (options->results_dir, err, sizeof err)) {
         fprintf (stderr, "iofleet: %s\n", err);
-        status = RUN_EXIT_USAGE;
+        status = EXIT_STATUS_USAGE;
         goto done;
     }
 
@@ -203,7 +203,7 @@ run_scenario (const scenario_t *scenario, const run_options_t *options)
 
 report:
     console_clear (self.console);
-    report_text (&self.result, stdout);
+    text_report (&self.result, stdout);
     fflush (stdout);
     if (fleet_malformed (self.fleet))
         fprintf (stderr, "iofleet: event=malformed frames=%" PRIu64 " scope=run\n",
@@ -213,7 +213,7 @@ report:
     resultsdir_print_problems (self.results, stderr);
     fprintf (stderr, "iofleet: results in %s\n", resultsdir_path (self.results));
     status = self.failed || fleet_interrupted () || resultsdir_failed (self.results)?
-             RUN_EXIT_FAILED: archive_failed (self.archive)? RUN_EXIT_ARCHIVE: RUN_EXIT_OK;
+             EXIT_STATUS_FAILED: archive_failed (self.archive)? EXIT_STATUS_ARCHIVE: EXIT_STATUS_OK;
 
 bye:;
     msg_t bye = { .type = MSG_BYE };

@@ -9,15 +9,10 @@
 #ifndef IOFLEET_RUN_H
 #define IOFLEET_RUN_H
 
+#include "../exit_status.h"
 #include "../scenario/scenario.h"
 
 #include <stdbool.h>
-
-//  Exit statuses of `iofleet run`, as DESIGN.md fixes them.
-#define RUN_EXIT_OK      0          //  every test ran and every agent reported
-#define RUN_EXIT_FAILED  1          //  a test failed or an agent was lost
-#define RUN_EXIT_USAGE   2          //  bad usage or bad scenario: nothing started
-#define RUN_EXIT_ARCHIVE 3          //  all ran, results complete, the archive failed
 
 typedef struct {
     const char *results_dir;        //  -o DIR; NULL: results/<scenario>-<UTC time>

@@ -38,7 +38,7 @@ static const char *const s_columns [] = {
 //  A text field, quoted when it must be (RFC 4180). Its control bytes are
 //  written \xNN (proto/printable.h), line breaks too: a row stays a line.
 void
-report_csv_text (const char *text, FILE *out)
+csv_field (const char *text, FILE *out)
 {
     bool quoted = strpbrk (text, ",\"") != NULL;
     if (quoted)
@@ -69,14 +69,14 @@ s_rate (double rate_mbps, FILE *out)
 static void
 s_stream_fields (const test_result_t *test, const stream_result_t *stream, FILE *out)
 {
-    report_csv_text (test->name, out);
+    csv_field (test->name, out);
     fprintf (out, ",%" PRIu32 ",%" PRId64 ",", test->iteration, test->announced_wall_ns);
-    report_csv_text (stream->agent, out);
+    csv_field (stream->agent, out);
     fputc (',', out);
-    report_csv_text (stream->job, out);
+    csv_field (stream->job, out);
     fprintf (out, ",%s,%" PRIu32 ",", stream->job_class == CLASS_NETWORK? "network": "disk",
              stream->index);
-    report_csv_text (stream->path? stream->path: "", out);
+    csv_field (stream->path? stream->path: "", out);
     fprintf (out, ",%s,%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",",
              stream->finished? "true": "false", stream->bytes, stream->start_ns,
              stream->stop_ns, stream->last_issue_ns, stream->last_write_ns, stream->end_ns);
@@ -86,7 +86,7 @@ s_stream_fields (const test_result_t *test, const stream_result_t *stream, FILE 
     fprintf (out, ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%zu,",
              stream->usr_ns, stream->sys_ns, stream->clock_uncertainty_ns,
              stream->sample_count);
-    report_csv_text (stream->error? stream->error: "", out);
+    csv_field (stream->error? stream->error: "", out);
     fprintf (out, ",%s", stream->bytes_sampled? "true": "false");
 }
 
@@ -111,7 +111,7 @@ s_test_fields (const test_summary_t *summary, FILE *out)
 
 //  Print the CSV report of a run.
 int
-report_csv (const run_result_t *run, FILE *out)
+csv_report (const run_result_t *run, FILE *out)
 {
     assert (run);
     assert (out);

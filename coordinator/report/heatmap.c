@@ -44,6 +44,7 @@
 #define HEAT_BOTTOM         40      //  room for the time labels
 #define HEAT_ROW_HEIGHT_MAX 14      //  a row's height with few rows
 #define HEAT_LABELS         24      //  row names written at most
+#define HEAT_TICKS          6       //  about this many ticks on the time axis
 
 //  From pale (slow) to dark (fast); a cell that moved nothing is red.
 static const char *const s_levels [] = {
@@ -111,7 +112,7 @@ s_order (const test_result_t *test, size_t *hosts)
 }
 
 bool
-html_as_heatmap (const test_result_t *tests, size_t count)
+heatmap_chosen (const test_result_t *tests, size_t count)
 {
     for (size_t t = 0; t < count; t++) {
         if (tests [t].stream_count > HTML_LINES_STREAMS_MAX)
@@ -355,7 +356,7 @@ s_map_svg (const s_map_t *map, const test_result_t *test, int units, FILE *out)
     //  Time: round ticks, in seconds since the announced start.
     double t0_s = (double) map->t0_ns / NS_PER_SEC;
     double span_s = (double) map->column_ns * (double) map->columns / NS_PER_SEC;
-    double step = html_tick_step (span_s);
+    double step = html_tick_step (span_s, HEAT_TICKS);
     for (double t = ceil (t0_s / step) * step; t <= t0_s + span_s * (1 + 1e-9); t += step) {
         double x = HEAT_LEFT + plot_width * (t - t0_s) / span_s;
         fprintf (out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", x,
@@ -388,7 +389,7 @@ s_scale (double max_mbps, int units, FILE *out)
 }
 
 void
-html_heatmap (size_t section, const test_result_t *tests, size_t count, int units, FILE *out)
+heatmap_draw (size_t section, const test_result_t *tests, size_t count, int units, FILE *out)
 {
     (void) section;
     //  One time axis for every iteration: from the start instant (or the

@@ -11,6 +11,7 @@
     numbers.
 */
 #include "../archive/history.h"
+#include "html_kit.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -48,26 +49,6 @@ s_groups (const history_t *history, size_t *group, size_t *order, size_t *group_
                 order [placed++] = nbr;
     return 0;
 }
-
-//  A step between y ticks of 1, 2 or 5 times a power of ten, about a
-//  fifth of top.
-static double
-s_tick_step (double top)
-{
-    double rough = top / 5;
-    double power = pow (10, floor (log10 (rough)));
-    double step = power;
-    if (rough / power > 5)
-        step = 10 * power;
-    else
-    if (rough / power > 2)
-        step = 5 * power;
-    else
-    if (rough / power > 1)
-        step = 2 * power;
-    return step;
-}
-
 //  The figure of one test.
 static int
 s_figure (const history_t *history, const char *test, FILE *out)
@@ -94,7 +75,7 @@ s_figure (const history_t *history, const char *test, FILE *out)
         if (isfinite (points [nbr].first) && points [nbr].first > top)
             top = points [nbr].first;
     }
-    double step = top > 0? s_tick_step (top * 1.05): 1;
+    double step = html_tick_step (top * 1.05, 5);
     top = top > 0? ceil (top * 1.05 / step) * step: 1;
     double width = PLOT_WIDTH - PLOT_LEFT - PLOT_RIGHT;
     double height = PLOT_HEIGHT - PLOT_TOP - PLOT_BOTTOM;
@@ -102,7 +83,7 @@ s_figure (const history_t *history, const char *test, FILE *out)
     double slots = (double) shown + 0.5 * (double) (group_count? group_count - 1: 0);
     double slot = slots > 0? width / slots: width;
     fprintf (out, "<svg class=\"history\" data-test=\"");
-    compare_html_text (test, out);
+    html_escaped (test, out);
     fprintf (out, "\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
              "xmlns=\"http://www.w3.org/2000/svg\" font-size=\"12\">\n",
              PLOT_WIDTH, PLOT_HEIGHT, PLOT_WIDTH, PLOT_HEIGHT);
@@ -137,7 +118,7 @@ s_figure (const history_t *history, const char *test, FILE *out)
         history_utc (run->run.started_wall_ns, when, sizeof when);
         history->metric->format (point->median, median, sizeof median);
         fprintf (out, "<g class=\"run\" data-started=\"%s\" data-kernel=\"", when);
-        compare_html_text (run->kernels, out);
+        html_escaped (run->kernels, out);
         fprintf (out, "\" data-median=\"%.6g\"><title>%s %s: median %s", point->median, when,
                  run->run.label, median);
         if (isfinite (point->first))
@@ -169,7 +150,7 @@ s_figure (const history_t *history, const char *test, FILE *out)
                      "fill=\"%s\">", group_start - slot / 3, x + slot / 3,
                      PLOT_TOP + height + 62, PLOT_TOP + height + 62, colour,
                      (group_start + x) / 2, PLOT_TOP + height + 78, colour);
-            compare_html_text (run->kernels, out);
+            html_escaped (run->kernels, out);
             fprintf (out, "</text>\n");
         }
         x += slot;
@@ -197,11 +178,11 @@ s_table (const history_t *history, const char *test, FILE *out)
         char when [32];
         history_utc (run->run.started_wall_ns, when, sizeof when);
         fprintf (out, "<tr><td>%s</td><td>", when);
-        compare_html_text (run->run.label [0]? run->run.label: "-", out);
+        html_escaped (run->run.label [0]? run->run.label: "-", out);
         fputs ("</td><td>", out);
-        compare_html_text (run->kernels, out);
+        html_escaped (run->kernels, out);
         fputs ("</td><td>", out);
-        compare_html_text (run->hosts, out);
+        html_escaped (run->hosts, out);
         fprintf (out, "</td><td class=\"n\">%zu</td>", point.iterations);
         double figures [] = { point.first, point.median, point.min, point.max, point.stddev };
         for (size_t figure = 0; figure < sizeof figures / sizeof figures [0]; figure++) {
@@ -211,7 +192,7 @@ s_table (const history_t *history, const char *test, FILE *out)
             fprintf (out, "<td class=\"n\">%s</td>", value);
         }
         fputs ("<td>", out);
-        compare_html_text (run->results_dir, out);
+        html_escaped (run->results_dir, out);
         fputs ("</td></tr>\n", out);
     }
     fputs ("</table>\n", out);
@@ -221,16 +202,18 @@ s_table (const history_t *history, const char *test, FILE *out)
 int
 history_print_html (const history_t *history, FILE *out)
 {
-    fputs ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-           "<title>iofleet history</title>\n<style>body{font:14px/1.45 system-ui,"
-           "'DejaVu Sans',sans-serif;margin:1.5em;color:#222}table{border-collapse:collapse;"
-           "margin:1em 0 2em}th,td{padding:.2em .8em;border-bottom:1px solid #ddd;"
-           "text-align:left;white-space:nowrap}th{background:#f3f3f3}td.n{text-align:right}"
-           "svg text{fill:#333}.note{color:#555}</style>\n</head>\n<body>\n"
-           "<h1>iofleet history</h1>\n", out);
+    const html_page_t page = {
+        .title = "iofleet history",
+        .css = "body{font:14px/1.45 system-ui,'DejaVu Sans',sans-serif;margin:1.5em;color:#222}"
+               "table{border-collapse:collapse;margin:1em 0 2em}th,td{padding:.2em .8em;"
+               "border-bottom:1px solid #ddd;text-align:left;white-space:nowrap}"
+               "th{background:#f3f3f3}td.n{text-align:right}svg text{fill:#333}.note{color:#555}"
+    };
+    html_page_begin (&page, out);
+    fputs ("<h1>iofleet history</h1>\n", out);
     for (size_t nbr = 0; nbr < history->test_count; nbr++) {
         fputs ("<h2>", out);
-        compare_html_text (history->tests [nbr], out);
+        html_escaped (history->tests [nbr], out);
         fprintf (out, ", %s</h2>\n", history->metric->name);
         if (s_figure (history, history->tests [nbr], out))
             return -1;
@@ -241,6 +224,6 @@ history_print_html (const history_t *history, FILE *out)
     }
     if (history->test_count == 0)
         fputs ("<p>No run of the archive has this test.</p>\n", out);
-    fputs ("</body>\n</html>\n", out);
+    html_page_end (out);
     return 0;
 }

@@ -28,27 +28,6 @@
 //  --------------------------------------------------------------------------
 //  Text
 
-//  Text escaped for HTML.
-void
-html_escaped (const char *text, FILE *out)
-{
-    size_t left = strlen (text);
-    while (left > 0) {
-        char piece [PRINTABLE_GROWTH + 1];
-        size_t taken = printable_char (text, left, piece);
-        switch (piece [0]) {
-            case '&': fputs ("&amp;", out); break;
-            case '<': fputs ("&lt;", out); break;
-            case '>': fputs ("&gt;", out); break;
-            case '"': fputs ("&quot;", out); break;
-            case '\'': fputs ("&#39;", out); break;
-            default: fputs (piece, out);
-        }
-        text += taken;
-        left -= taken;
-    }
-}
-
 //  A table cell with escaped text.
 static void
 s_cell (const char *text, FILE *out)
@@ -215,7 +194,7 @@ s_tests_table (const run_result_t *run, FILE *out)
             fputs ("</p>\n", out);
         }
         for (size_t nbr = 0; nbr < test->warning_count; nbr++) {
-            long folded = report_warning_fold (test, nbr);
+            long folded = text_warning_fold (test, nbr);
             if (folded > 0) {
                 fprintf (out, "<p class=\"failed\">warning: test ");
                 html_escaped (test->name, out);
@@ -302,7 +281,7 @@ s_latency_table (const run_result_t *run, FILE *out)
 
 //  Print the HTML report of a run.
 int
-report_html (const run_result_t *run, FILE *out)
+html_report (const run_result_t *run, FILE *out)
 {
     assert (run);
     assert (out);
@@ -312,12 +291,12 @@ report_html (const run_result_t *run, FILE *out)
     if (gmtime_r (&seconds, &utc))
         strftime (started, sizeof started, "%Y-%m-%d %H:%M:%S UTC", &utc);
 
-    fputs ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-           "<title>iofleet: ", out);
-    html_escaped (run->scenario_path [0]? run->scenario_path: "run", out);
-    fprintf (out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>iofleet report</h1>\n"
-                  "<p class=\"meta\">scenario ", s_style);
+    const html_page_t page = {
+        .title = "iofleet: ", .title_text = run->scenario_path [0]? run->scenario_path: "run",
+        .css = s_style, .viewport = true
+    };
+    html_page_begin (&page, out);
+    fputs ("<h1>iofleet report</h1>\n<p class=\"meta\">scenario ", out);
     html_escaped (run->scenario_path [0]? run->scenario_path: "-", out);
     fprintf (out, " &middot; started %s &middot; iofleet %s<br>rates in %s; a stream's window "
                   "ends after its fsync when fsync is on</p>\n", started, IOFLEET_VERSION,
@@ -354,10 +333,10 @@ report_html (const run_result_t *run, FILE *out)
         for (size_t t = first; t < run->test_count; t++)
             if (!strcmp (run->tests [t].name, run->tests [first].name))
                 rows [count++] = run->tests [t];
-        if (html_as_heatmap (rows, count))
-            html_heatmap (section++, rows, count, run->units, out);
+        if (heatmap_chosen (rows, count))
+            heatmap_draw (section++, rows, count, run->units, out);
         else
-            html_timeline (section++, rows, count, run->units, out);
+            timeline_draw (section++, rows, count, run->units, out);
     }
     free (rows);
     fputs ("</body>\n</html>\n", out);

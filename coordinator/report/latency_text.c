@@ -55,7 +55,7 @@ s_host_lines (const test_result_t *test, FILE *out)
 }
 
 void
-report_text_latency (const run_result_t *run, FILE *out)
+latency_text (const run_result_t *run, FILE *out)
 {
     bool header = false;
     for (size_t t = 0; t < run->test_count; t++) {

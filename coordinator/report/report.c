@@ -5,6 +5,7 @@
     nothing here is called by them, so that a format is one row below and
     one function in its own file.
 */
+#include "../results/results_file.h"
 #include "report.h"
 
 #include <assert.h>
@@ -142,10 +143,10 @@ done:
 //  The formats
 
 const report_format_t report_formats [REPORT_FORMAT_COUNT] = {
-    { REPORT_FORMAT_TEXT, "text", "report.txt", report_text },
-    { REPORT_FORMAT_JSON, "json", "results.json", report_json },
-    { REPORT_FORMAT_CSV, "csv", "report.csv", report_csv },
-    { REPORT_FORMAT_HTML, "html", "report.html", report_html }
+    { REPORT_FORMAT_TEXT, "text", "report.txt", text_report },
+    { REPORT_FORMAT_JSON, "json", "results.json", results_json_write },
+    { REPORT_FORMAT_CSV, "csv", "report.csv", csv_report },
+    { REPORT_FORMAT_HTML, "html", "report.html", html_report }
 };
 
 //  A format's row by its name.
@@ -157,6 +158,18 @@ report_format_find (const char *name)
         if (strcmp (name, report_formats [nbr].name) == 0)
             return &report_formats [nbr];
     return NULL;
+}
+
+//  --format NAME of a command: its format, or NULL when it has none (the
+//  problem printed on stderr).
+const report_format_t *
+report_format_flag (const char *command, const char *name)
+{
+    const report_format_t *format = report_format_find (name);
+    if (!format)
+        fprintf (stderr, "iofleet %s: --format %s: expected text, json, csv or html\n",
+                 command, name);
+    return format;
 }
 
 //  Render a run straight into PATH.tmp, then put it in place atomically:

@@ -62,7 +62,7 @@ s_line (const char *name, const char *where, const s_tally_t *tally, double sys_
 }
 
 void
-report_text_requests (const run_result_t *run, FILE *out)
+requests_text (const run_result_t *run, FILE *out)
 {
     bool header = false;
     for (size_t t = 0; t < run->test_count; t++) {

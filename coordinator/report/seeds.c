@@ -206,7 +206,7 @@ s_print_iozone (const run_result_t *run, FILE *out)
 }
 
 void
-report_text_seeds (const run_result_t *run, FILE *out)
+seeds_text (const run_result_t *run, FILE *out)
 {
     s_print_bonnie (run, out);
     s_print_iozone (run, out);

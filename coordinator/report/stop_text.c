@@ -48,7 +48,7 @@ s_print_stop (const test_result_t *test, FILE *out)
 }
 
 void
-text_print_bound (const test_result_t *test, FILE *out)
+stop_text_bound (const test_result_t *test, FILE *out)
 {
     if (!test->bound [0])
         return;

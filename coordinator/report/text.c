@@ -352,7 +352,7 @@ s_print_warnings (const run_result_t *run, FILE *out)
             if (!any)
                 fprintf (out, "\nwarnings\n");
             any = true;
-            long folded = report_warning_fold (test, nbr);
+            long folded = text_warning_fold (test, nbr);
             if (folded > 0)
                 fprintf (out, "  %s: %s%ld more %s warnings like these\n", label,
                          test->warning_count == TEST_WARNINGS_MAX? "at least ": "", folded,
@@ -433,7 +433,7 @@ s_print_test_detail (const test_result_t *test, int units, FILE *out)
     }
     else
         fprintf (out, "-\n");
-    text_print_bound (test, out);
+    stop_text_bound (test, out);
 
     //  A fleet's test shows its slowest hosts, not every stream.
     if (!text_fleet_test (test, units, out))
@@ -469,7 +469,7 @@ s_print_malformed (const run_result_t *run, FILE *out)
 
 //  Print the text report of a run.
 int
-report_text (const run_result_t *run, FILE *out)
+text_report (const run_result_t *run, FILE *out)
 {
     assert (run);
     assert (out);
@@ -508,9 +508,9 @@ report_text (const run_result_t *run, FILE *out)
     s_print_failures (run, out);
     s_print_warnings (run, out);
     s_print_iterations (run, out);
-    report_text_seeds (run, out);
-    report_text_requests (run, out);
-    report_text_latency (run, out);
+    seeds_text (run, out);
+    requests_text (run, out);
+    latency_text (run, out);
 
     for (size_t test_nbr = 0; test_nbr < run->test_count; test_nbr++) {
         fputc ('\n', out);

@@ -64,7 +64,7 @@ void text_format_utc (int64_t wall_ns, char *buf, size_t buflen);
 //  How a test ended (size-, request- or time-bound), below its totals
 //  line; for a time-bound test how far apart its streams ended and how
 //  late they stopped, and why (stop_text.c).
-void text_print_bound (const test_result_t *test, FILE *out);
+void stop_text_bound (const test_result_t *test, FILE *out);
 
 //  The run's agents in a few lines, when they are a fleet. Returns true
 //  if it printed them, false when there are few enough for the table.

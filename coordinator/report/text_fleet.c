@@ -290,7 +290,7 @@ done:
 //  Warnings
 
 long
-report_warning_fold (const test_result_t *test, size_t nbr)
+text_warning_fold (const test_result_t *test, size_t nbr)
 {
     //  Warnings are at most TEST_WARNINGS_MAX: a pass over them is cheap.
     const char *kind = test->warnings [nbr].kind;
@@ -300,7 +300,7 @@ report_warning_fold (const test_result_t *test, size_t nbr)
             before += other < nbr;
             total++;
         }
-    if (total <= REPORT_WARNINGS_SHOWN + 1 || before < REPORT_WARNINGS_SHOWN)
+    if (total <= TEXT_WARNINGS_SHOWN + 1 || before < TEXT_WARNINGS_SHOWN)
         return 0;
-    return before == REPORT_WARNINGS_SHOWN? (long) (total - REPORT_WARNINGS_SHOWN): -1;
+    return before == TEXT_WARNINGS_SHOWN? (long) (total - TEXT_WARNINGS_SHOWN): -1;
 }

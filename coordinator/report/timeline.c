@@ -65,18 +65,6 @@ typedef struct {
 //  --------------------------------------------------------------------------
 //  Charts
 
-//  A round step for about CHART_TICKS ticks over range: 1, 2 or 5 x 10^n.
-double
-html_tick_step (double range)
-{
-    if (!(range > 0))
-        return 1;
-    double raw = range / CHART_TICKS;
-    double power = pow (10, floor (log10 (raw)));
-    double fraction = raw / power;
-    return power * (fraction <= 1? 1: fraction <= 2? 2: fraction <= 5? 5: 10);
-}
-
 //  x of a time, y of a rate.
 static double
 s_x (const scale_t *scale, int64_t t_ns)
@@ -148,7 +136,7 @@ s_scale (const test_result_t *tests, size_t count, int units)
     //  The top of the axis and its ticks are round in the units shown.
     double top = rate_max_mbps > 0? aggregate_in_units (rate_max_mbps, units) * 1.05: 1;
     scale.units = units;
-    scale.rate_step = html_tick_step (top);
+    scale.rate_step = html_tick_step (top, CHART_TICKS);
     scale.rate_max_mbps = ceil (top / scale.rate_step) * scale.rate_step
                         / aggregate_in_units (1, units);
     double plot_width = CHART_WIDTH - CHART_LEFT - CHART_RIGHT;
@@ -184,7 +172,7 @@ s_axes (const scale_t *scale, FILE *out)
                       "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
                  left, right, y, y, left - 6, y + 4, label);
     }
-    double time_step = html_tick_step (scale->t_max_s - scale->t_min_s);
+    double time_step = html_tick_step (scale->t_max_s - scale->t_min_s, CHART_TICKS);
     for (double t = ceil (scale->t_min_s / time_step) * time_step;
          t <= scale->t_max_s * (1 + 1e-9) + 1e-12; t += time_step) {
         double x = scale->x_origin_px + t * scale->px_per_s;
@@ -429,23 +417,10 @@ s_iteration_picker (size_t section, const test_result_t *tests, size_t count, FI
                  tests [nbr].iteration);
 }
 
-//  The opening of a test's section: its name, and its iterations.
-void
-html_section_head (const test_result_t *tests, size_t count, FILE *out)
-{
-    fputs ("<section class=\"test\" data-test=\"", out);
-    html_escaped (tests [0].name, out);
-    fputs ("\">\n<h3>", out);
-    html_escaped (tests [0].name, out);
-    if (count > 1)
-        fprintf (out, " (%zu iterations)", count);
-    fputs ("</h3>\n", out);
-}
-
 //  A test's section: its iterations are the count tests from tests on
 //  that share its name and run one after the other.
 void
-html_timeline (size_t section, const test_result_t *tests, size_t count, int units, FILE *out)
+timeline_draw (size_t section, const test_result_t *tests, size_t count, int units, FILE *out)
 {
     scale_t scale = s_scale (tests, count, units);
     html_section_head (tests, count, out);

@@ -7,6 +7,7 @@
     which jansson requires: a string that is not is written with its
     non-ASCII bytes as '?', rather than failing the whole file.
 */
+#include "results_file.h"
 #include "../report/report.h"
 #include "json_stream.h"
 #include "latency_json.h"
@@ -467,7 +468,7 @@ s_run_json (const run_result_t *run)
 
 //  The results document as indented JSON text.
 char *
-report_json_text (const run_result_t *run)
+results_json_text (const run_result_t *run)
 {
     assert (run);
     json_t *root = s_run_json (run);
@@ -509,11 +510,11 @@ s_write_test (FILE *out, int depth, const void *items, size_t nbr)
     return json_stream_object (out, depth, s_test_json (test, false), arrays, 2);
 }
 
-//  Print the results document, the same text as report_json_text, one
+//  Print the results document, the same text as results_json_text, one
 //  stream or host at a time: a fleet's run holds thousands of streams
 //  per test, and the tree of a test would be many times its text.
 int
-report_json (const run_result_t *run, FILE *out)
+results_json_write (const run_result_t *run, FILE *out)
 {
     assert (run);
     assert (out);
@@ -545,7 +546,7 @@ s_json_literal (const char *text)
 
 //  Append a test's samples as JSON lines.
 int
-report_samples_append (const test_result_t *test, FILE *out)
+results_json_samples_append (const test_result_t *test, FILE *out)
 {
     assert (test);
     assert (out);

@@ -11,6 +11,7 @@
     expected an integer"), because a results file is input, not something
     this program vouches for.
 */
+#include "results_file.h"
 #include "../report/report.h"
 #include "jsonread.h"
 #include "latency_json.h"
@@ -556,7 +557,7 @@ s_read_samples (jsonread_t *self, const char *results_path, run_result_t *run)
 
 //  Read results.json into run, without its samples.
 int
-report_read_results (const char *path, run_result_t *run, char *err, size_t errlen)
+results_read_no_samples (const char *path, run_result_t *run, char *err, size_t errlen)
 {
     assert (path);
     assert (run);
@@ -585,9 +586,9 @@ report_read_results (const char *path, run_result_t *run, char *err, size_t errl
 
 //  Read results.json and its samples into run.
 int
-report_read (const char *path, run_result_t *run, char *err, size_t errlen)
+results_read (const char *path, run_result_t *run, char *err, size_t errlen)
 {
-    if (report_read_results (path, run, err, errlen))
+    if (results_read_no_samples (path, run, err, errlen))
         return -1;
     jsonread_t self = { .file = path, .err = err, .errlen = errlen };
     s_read_samples (&self, path, run);

@@ -7,6 +7,7 @@
     tests it holds, so that the end of the run can say exactly what is
     missing rather than leave an empty or stale file to be found later.
 */
+#include "results_file.h"
 #include "resultsdir.h"
 #include "../report/report.h"
 
@@ -350,7 +351,7 @@ resultsdir_append_samples (resultsdir_t *self, const test_result_t *test)
     s_file_t *file = &self->samples_file;
     const char *what = "write";
     errno = 0;
-    int rc = report_samples_append (test, self->samples);
+    int rc = results_json_samples_append (test, self->samples);
     if (rc == 0 && fflush (self->samples) != 0)
         rc = -1;
     //  On disk before the reports that count this test are.

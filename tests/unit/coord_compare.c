@@ -58,7 +58,7 @@ s_run (run_result_t *run, const char *kernel, const s_test_t *tests, size_t coun
     run->test_capacity = count * ITERATIONS_MAX;
 }
 
-//  What report_compare printed and returned.
+//  What compare_run printed and returned.
 typedef struct {
     char *out;                      //  the table
     char *log;                      //  the gate's lines
@@ -77,7 +77,7 @@ s_compare (const run_result_t *runs, size_t count, const compare_options_t *opti
     assert_non_null (out);
     assert_non_null (log);
     char err [256] = "";
-    output.status = report_compare (runs, origins, NULL, count, options, out, log, err, sizeof err);
+    output.status = compare_run (runs, origins, NULL, count, options, out, log, err, sizeof err);
     fclose (out);
     fclose (log);
     return output;
@@ -149,7 +149,7 @@ test_first_run_rows (void **state)
     s_run (&runs [1], "6.2", s_noisy, 1);
     compare_options_t options = { .format = REPORT_FORMAT_TEXT };
     s_output_t output = s_compare (runs, 2, &options);
-    assert_int_equal (output.status, COMPARE_GATE_PASS);
+    assert_int_equal (output.status, EXIT_STATUS_OK);
     char line [512];
     assert_string_equal (s_line (output.out, "dd1 first run", "MB/s", line, sizeof line),
                          "40    42 +5.0%");
@@ -259,21 +259,21 @@ test_bounds (void **state)
     (void) state;
     compare_bound_t bound;
     char err [256];
-    assert_int_equal (report_compare_bound ("MB/s<-5%", &bound, err, sizeof err), 0);
+    assert_int_equal (compare_bound_parse ("MB/s<-5%", &bound, err, sizeof err), 0);
     assert_string_equal (bound.metric, "MB/s");
     assert_int_equal (bound.op, '<');
     assert_float_equal (bound.pct, -5, 0);
-    assert_int_equal (report_compare_bound ("%sys>+5%", &bound, err, sizeof err), 0);
+    assert_int_equal (compare_bound_parse ("%sys>+5%", &bound, err, sizeof err), 0);
     assert_string_equal (bound.metric, "%sys");
-    assert_int_equal (report_compare_bound ("p99>+10%", &bound, err, sizeof err), 0);
+    assert_int_equal (compare_bound_parse ("p99>+10%", &bound, err, sizeof err), 0);
     assert_float_equal (bound.pct, 10, 0);
-    assert_int_equal (report_compare_bound ("IOPS<-5%", &bound, err, sizeof err), -1);
+    assert_int_equal (compare_bound_parse ("IOPS<-5%", &bound, err, sizeof err), -1);
     assert_non_null (strstr (err, "no figure \"IOPS\"; figures are MB/s, ops/s, disk MB/s"));
-    assert_int_equal (report_compare_bound ("MB/s<-5", &bound, err, sizeof err), -1);
+    assert_int_equal (compare_bound_parse ("MB/s<-5", &bound, err, sizeof err), -1);
     assert_non_null (strstr (err, "expected a change in percent"));
-    assert_int_equal (report_compare_bound ("MB/s-5%", &bound, err, sizeof err), -1);
-    assert_int_equal (report_compare_bound ("MB/s<<5%", &bound, err, sizeof err), -1);
-    assert_int_equal (report_compare_bound ("MB/s<x%", &bound, err, sizeof err), -1);
+    assert_int_equal (compare_bound_parse ("MB/s-5%", &bound, err, sizeof err), -1);
+    assert_int_equal (compare_bound_parse ("MB/s<<5%", &bound, err, sizeof err), -1);
+    assert_int_equal (compare_bound_parse ("MB/s<x%", &bound, err, sizeof err), -1);
 }
 
 //  The gate: 0, 1 and 125, each from a real case.
@@ -283,9 +283,9 @@ test_gate (void **state)
     (void) state;
     compare_bound_t bounds [3];
     char err [256];
-    assert_int_equal (report_compare_bound ("MB/s<-5%", &bounds [0], err, sizeof err), 0);
-    assert_int_equal (report_compare_bound ("%sys>+5%", &bounds [1], err, sizeof err), 0);
-    assert_int_equal (report_compare_bound ("p99>+10%", &bounds [2], err, sizeof err), 0);
+    assert_int_equal (compare_bound_parse ("MB/s<-5%", &bounds [0], err, sizeof err), 0);
+    assert_int_equal (compare_bound_parse ("%sys>+5%", &bounds [1], err, sizeof err), 0);
+    assert_int_equal (compare_bound_parse ("p99>+10%", &bounds [2], err, sizeof err), 0);
     compare_options_t options = { .format = REPORT_FORMAT_CSV, .bounds = bounds, .bound_count = 3 };
     run_result_t runs [2];
 
@@ -293,7 +293,7 @@ test_gate (void **state)
     s_run (&runs [0], "6.1", s_base, 1);
     s_run (&runs [1], "6.2", s_noisy, 1);
     s_output_t output = s_compare (runs, 2, &options);
-    assert_int_equal (output.status, COMPARE_GATE_PASS);
+    assert_int_equal (output.status, EXIT_STATUS_OK);
     assert_non_null (strstr (output.log, "--fail-on p99>+10%: no test has p99 figures"));
     s_output_free (&output);
     run_result_clear (&runs [1]);
@@ -303,7 +303,7 @@ test_gate (void **state)
     //  against 30 30 30 30 30 is as separated as samples get.
     s_run (&runs [1], "6.2", s_slower, 1);
     output = s_compare (runs, 2, &options);
-    assert_int_equal (output.status, COMPARE_GATE_FAIL);
+    assert_int_equal (output.status, EXIT_STATUS_FAILED);
     assert_non_null (strstr (output.log, "fail: dd1 MB/s 6.2: -50.0% [-57.5, -42.5], past MB/s<-5%"));
     assert_non_null (strstr (output.log, "fail: dd1 %sys 6.2: +50.0% [+50.0, +50.0], past %sys>+5%"));
     s_output_free (&output);
@@ -314,7 +314,7 @@ test_gate (void **state)
     static const s_test_t partial [] = { { "dd1", { 40, 50, 55, 45, 52.5, 47.5 }, 30, NAN, 1 } };
     s_run (&runs [1], "6.2", partial, 1);
     output = s_compare (runs, 2, &options);
-    assert_int_equal (output.status, COMPARE_GATE_SKIP);
+    assert_int_equal (output.status, EXIT_STATUS_SKIP);
     assert_non_null (strstr (output.log, "cannot judge: 6.2 (new.json): test dd1 #6 is partial"));
     s_output_free (&output);
     run_result_clear (&runs [1]);
@@ -323,7 +323,7 @@ test_gate (void **state)
     static const s_test_t other [] = { { "dd2", { 40, 100, 110, 90, 105, 95 }, 20, NAN, 0 } };
     s_run (&runs [1], "6.2", other, 1);
     output = s_compare (runs, 2, &options);
-    assert_int_equal (output.status, COMPARE_GATE_SKIP);
+    assert_int_equal (output.status, EXIT_STATUS_SKIP);
     assert_non_null (strstr (output.log, "cannot judge: 6.2 (new.json) has no test dd1"));
     s_output_free (&output);
     run_result_clear (&runs [1]);

@@ -10,7 +10,9 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "../../coordinator/results/results_file.h"
 #include "../../coordinator/numbers/aggregate.h"
+#include "../../coordinator/report/html_kit.h"
 #include "../../coordinator/report/report.h"
 #include "../../proto/clock.h"
 #include "../../proto/version.h"
@@ -193,7 +195,7 @@ s_render (const run_result_t *run, report_lines_t *report)
     report->text = NULL;
     FILE *memory = open_memstream (&report->text, &length);
     assert_non_null (memory);
-    report_text (run, memory);
+    text_report (run, memory);
     assert_int_equal (fclose (memory), 0);
     report->count = 0;
     char *line = report->text;
@@ -669,12 +671,12 @@ test_text_write (void **state)
     char listing [256];
     assert_string_equal (s_dir_listing (dir, listing, sizeof (listing)), "report.txt ");
 
-    //  The file holds exactly what report_text prints.
+    //  The file holds exactly what text_report prints.
     char *expected = NULL;
     size_t expected_length = 0;
     FILE *memory = open_memstream (&expected, &expected_length);
     assert_non_null (memory);
-    report_text (&run, memory);
+    text_report (&run, memory);
     assert_int_equal (fclose (memory), 0);
     FILE *file = fopen (path, "r");
     assert_non_null (file);
@@ -761,8 +763,8 @@ test_samples_lines (void **state)
     size_t length = 0;
     FILE *memory = open_memstream (&text, &length);
     assert_non_null (memory);
-    assert_int_equal (report_samples_append (&run.tests [0], memory), 0);
-    assert_int_equal (report_samples_append (&run.tests [1], memory), 0);
+    assert_int_equal (results_json_samples_append (&run.tests [0], memory), 0);
+    assert_int_equal (results_json_samples_append (&run.tests [1], memory), 0);
     assert_int_equal (fclose (memory), 0);
 
     //  dd2 has 2 + 1 samples, mix3 has 1: four lines, in that order.
@@ -815,7 +817,7 @@ test_empty_run (void **state)
     assert_string_equal (report.lines [5], "no test ran");
     free (report.text);
 
-    char *json = report_json_text (&run);
+    char *json = results_json_text (&run);
     assert_non_null (json);
     json_error_t error;
     json_t *root = json_loads (json, 0, &error);
@@ -824,6 +826,27 @@ test_empty_run (void **state)
     assert_int_equal (json_array_size (s_get (root, "agents")), 0);
     json_decref (root);
     free (json);
+}
+
+//  One escaper for every page: what HTML gives meaning to, and control
+//  and stray bytes as \xNN, never raw; lines kept where asked.
+static void
+test_html_kit_escapes (void **state)
+{
+    (void) state;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream (&text, &size);
+    assert_non_null (out);
+    html_escaped ("a'b\"<c>&\x1B[2J\a\x80\n", out);
+    fputc ('|', out);
+    html_escaped_lines ("one's\ntwo\x07\n", out);
+    fputc ('|', out);
+    html_escaped_lines ("", out);
+    fclose (out);
+    assert_string_equal (text, "a&#39;b&quot;&lt;c&gt;&amp;\\x1B[2J\\x07\\x80\\x0A"
+                               "|one&#39;s\ntwo\\x07\n|");
+    free (text);
 }
 
 int
@@ -840,6 +863,7 @@ main (void)
         cmocka_unit_test (test_write_errors_name_the_path),
         cmocka_unit_test (test_samples_lines),
         cmocka_unit_test (test_empty_run),
+        cmocka_unit_test (test_html_kit_escapes),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -1,4 +1,4 @@
-/*  tests/unit/coord_report_read.c: the results file read back (report_read),
+/*  tests/unit/coord_report_read.c: the results file read back (results_read),
     and the CSV writer, on a run built by hand.
 
     A run is written with the writers, read back, and rendered again: the
@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "../../coordinator/results/results_file.h"
 #include "../../coordinator/numbers/aggregate.h"
 #include "../../coordinator/report/report.h"
 #include "render.h"
@@ -126,7 +127,7 @@ s_setup (void **state)
     FILE *samples = fopen (fixture->samples, "w");
     assert_non_null (samples);
     for (size_t nbr = 0; nbr < run->test_count; nbr++)
-        assert_int_equal (report_samples_append (&run->tests [nbr], samples), 0);
+        assert_int_equal (results_json_samples_append (&run->tests [nbr], samples), 0);
     assert_int_equal (fclose (samples), 0);
     *state = fixture;
     return 0;
@@ -162,7 +163,7 @@ test_round_trip (void **state)
     run_result_t again;
     memset (&again, 0, sizeof again);
     char err [256] = "";
-    assert_int_equal (report_read (fixture->results, &again, err, sizeof err), 0);
+    assert_int_equal (results_read (fixture->results, &again, err, sizeof err), 0);
     assert_int_equal (again.test_count, 2);
     assert_int_equal (again.tests [0].streams [1].sample_count,
                       fixture->run.tests [0].streams [1].sample_count);
@@ -192,7 +193,7 @@ test_summary_as_written (void **state)
     assert_int_equal (report_format_write (&report_formats [REPORT_FORMAT_JSON], &fixture->run, fixture->results, err, sizeof err), 0);
     run_result_t again;
     memset (&again, 0, sizeof again);
-    assert_int_equal (report_read (fixture->results, &again, err, sizeof err), 0);
+    assert_int_equal (results_read (fixture->results, &again, err, sizeof err), 0);
     assert_true (again.tests [0].summary.combined_mbps == 12.5);
     run_result_clear (&again);
 }
@@ -216,7 +217,7 @@ s_expect_failure (const char *path, const char *message)
     run_result_t run;
     memset (&run, 0, sizeof run);
     char err [512] = "";
-    assert_int_equal (report_read (path, &run, err, sizeof err), -1);
+    assert_int_equal (results_read (path, &run, err, sizeof err), -1);
     if (!strstr (err, message))
         fail_msg ("message \"%s\" lacks \"%s\"", err, message);
     //  Nothing is left allocated for the caller.
@@ -235,7 +236,7 @@ test_bad_files (void **state)
     s_expect_failure (path, message);
 
     //  A syntax error: file, line and column.
-    char *good = report_json_text (&fixture->run);
+    char *good = results_json_text (&fixture->run);
     assert_non_null (good);
     s_write_file (fixture->results, "{\n \"tests\": [,]\n}\n");
     snprintf (message, sizeof message, "%s:2:", fixture->results);
@@ -281,12 +282,12 @@ s_write_with_summary (const char *path, const char *good, const char *key, json_
 }
 
 //  Figures out of their range, or numbers written as strings, are refused
-//  by report_read and report_read_results alike, with the same words.
+//  by results_read and results_read_no_samples alike, with the same words.
 static void
 test_bad_numbers (void **state)
 {
     fixture_t *fixture = *state;
-    char *good = report_json_text (&fixture->run);
+    char *good = results_json_text (&fixture->run);
     assert_non_null (good);
     static const struct {
         const char *key;            //  summary key
@@ -309,7 +310,7 @@ test_bad_numbers (void **state)
         run_result_t run;
         memset (&run, 0, sizeof run);
         char err [512] = "";
-        assert_int_equal (report_read_results (fixture->results, &run, err, sizeof err), -1);
+        assert_int_equal (results_read_no_samples (fixture->results, &run, err, sizeof err), -1);
         assert_string_equal (err, message);
     }
     free (good);
@@ -324,7 +325,7 @@ test_optional_figures (void **state)
     run_result_t again;
     memset (&again, 0, sizeof again);
     char err [256] = "";
-    assert_int_equal (report_read_results (fixture->results, &again, err, sizeof err), 0);
+    assert_int_equal (results_read_no_samples (fixture->results, &again, err, sizeof err), 0);
     assert_string_equal (again.label, "");
     assert_true (isnan (again.tests [0].summary.latency_p99_ns));
     assert_int_equal (again.tests [0].streams [1].sample_count, 0);
@@ -335,7 +336,7 @@ test_optional_figures (void **state)
     assert_int_equal (report_format_write (&report_formats [REPORT_FORMAT_JSON], &fixture->run,
                                            fixture->results, err, sizeof err), 0);
     memset (&again, 0, sizeof again);
-    assert_int_equal (report_read_results (fixture->results, &again, err, sizeof err), 0);
+    assert_int_equal (results_read_no_samples (fixture->results, &again, err, sizeof err), 0);
     assert_string_equal (again.label, "patched");
     assert_true (again.tests [0].summary.latency_p99_ns == 1.25e6);
     assert_true (isnan (again.tests [1].summary.latency_p99_ns));

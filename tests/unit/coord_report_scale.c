@@ -7,6 +7,7 @@
     map under 2 MB; the text report names the slowest hosts; the status
     line of a fleet is one line that counts and names the worst.
 */
+#include "../../coordinator/results/results_file.h"
 #include "../../coordinator/numbers/aggregate.h"
 #include "../../coordinator/numbers/latency.h"
 #include "../../coordinator/engine/status.h"
@@ -217,10 +218,10 @@ test_page_of_a_fleet_is_small (void **state)
     (void) state;
     run_result_t run;
     s_make_run (&run, 256, 256, 120);
-    size_t one = s_render (report_html, &run);
+    size_t one = s_render (html_report, &run);
     printf ("page of 256 hosts x 120 samples: %zu bytes\n", one);
     assert_true (one < 2 * 1000 * 1000);
-    char *text = s_render_text (report_html, &run);
+    char *text = s_render_text (html_report, &run);
     assert_non_null (strstr (text, "data-kind=\"heatmap\""));
     assert_non_null (strstr (text, "data-rows=\"256\""));
     assert_null (strstr (text, "<polyline class=\"series stream\""));
@@ -232,13 +233,13 @@ test_page_of_a_fleet_is_small (void **state)
     stream_result_t *stalled = &run.tests [0].streams [40];
     for (size_t k = 60; k < 63; k++)
         stalled->samples [k].bytes = stalled->samples [59].bytes;
-    text = s_render_text (report_html, &run);
+    text = s_render_text (html_report, &run);
     assert_non_null (strstr (text, "<path data-level=\"8\""));
     free (text);
     run_result_clear (&run);
     //  Four streams on each of 256 hosts: still a row per host.
     s_make_run (&run, 1024, 256, 120);
-    size_t four = s_render (report_html, &run);
+    size_t four = s_render (html_report, &run);
     printf ("page of 256 hosts x 4 streams x 120 samples: %zu bytes\n", four);
     assert_true (four < 2 * 1000 * 1000);
     run_result_clear (&run);
@@ -256,7 +257,7 @@ test_text_of_a_fleet (void **state)
     test->streams [11].finished = false;
     assert_int_equal (stream_result_set_error (&test->streams [11], "agent lost"), 0);
     aggregate_test (test);
-    char *text = s_render_text (report_text, &run);
+    char *text = s_render_text (text_report, &run);
     assert_non_null (strstr (text, "64 agents (results.json lists every one)"));
     assert_non_null (strstr (text, "  kernel  6.1.0 (22), 6.1.1 (21), 6.1.2 (21)"));
     assert_non_null (strstr (text, "  slowest hosts  "));
@@ -314,8 +315,8 @@ test_json_streamed_is_the_document (void **state)
         }
         size_t kept = run.test_count;
         run.test_count = tests;
-        char *whole = report_json_text (&run);
-        char *streamed = s_render_text (report_json, &run);
+        char *whole = results_json_text (&run);
+        char *streamed = s_render_text (results_json_write, &run);
         assert_non_null (whole);
         assert_string_equal (streamed, whole);
         free (whole);
@@ -327,8 +328,8 @@ test_json_streamed_is_the_document (void **state)
     size_t streams = run.tests [0].stream_count, hosts = run.tests [0].host_count;
     run.tests [0].stream_count = 0;
     run.tests [0].host_count = 0;
-    char *whole = report_json_text (&run);
-    char *streamed = s_render_text (report_json, &run);
+    char *whole = results_json_text (&run);
+    char *streamed = s_render_text (results_json_write, &run);
     assert_non_null (whole);
     assert_non_null (strstr (whole, "\"streams\": [],"));
     assert_string_equal (streamed, whole);

@@ -7,6 +7,7 @@
     bytes reach no report raw; frames an agent sent that did not decode are
     in the footer; the JSON keeps all of it for a re-rendering.
 */
+#include "../../coordinator/results/results_file.h"
 #include "../../coordinator/numbers/aggregate.h"
 #include "../../coordinator/report/report.h"
 #include "render.h"
@@ -185,7 +186,7 @@ test_mark_read_back (void **state)
                                            err, sizeof err), 0);
     run_result_t again;
     memset (&again, 0, sizeof again);
-    assert_int_equal (report_read (path, &again, err, sizeof err), 0);
+    assert_int_equal (results_read (path, &again, err, sizeof err), 0);
     assert_true (again.tests [0].streams [1].bytes_sampled);
     assert_int_equal (again.tests [0].streams [1].sampled_ns, 1000 * MS);
     assert_false (again.tests [0].streams [0].bytes_sampled);

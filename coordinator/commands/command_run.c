@@ -1,0 +1,251 @@
+/*  coordinator/commands/command_run.c: `iofleet run`, a scenario on its
+    agents: the flags, the scenario loaded and checked (--check stops
+    there and prints the plan), then the run engine; see commands.h.
+*/
+#include "commands.h"
+#include "../engine/run.h"
+#include "../numbers/aggregate.h"
+#include "../scenario/plan.h"
+#include "../scenario/scenario.h"
+#include "../../proto/doc.h"
+#include "../../proto/keys.h"
+#include "../../proto/workload.h"
+
+#include <stdio.h>
+#include <string.h>
+
+//  One option as a help row: its name (marked * where it may stand in
+//  [global], if mark_global), its help, default and choices.
+static void
+s_print_option (const opt_def_t *opt, bool mark_global, FILE *out)
+{
+    char left [64], notes [256], text [1024];
+    snprintf (left, sizeof (left), "%s%s",
+              mark_global? ((opt->flags & OPT_GLOBAL)? "*": " "): "", opt->name);
+    doc_option_notes (opt, notes, sizeof (notes));
+    snprintf (text, sizeof (text), "%s%s", opt->help? opt->help: "", notes);
+    doc_help_row (out, mark_global? 1: 2, left, 19, text);
+}
+
+//  What `iofleet run --help` prints after the flags: the scenario's keys
+//  and the workloads, from their tables.
+static void
+s_run_keys_help (FILE *out)
+{
+    fprintf (out, "[global] run options:\n");
+    for (const opt_def_t *opt = scenario_run_options; opt->name; opt++)
+        s_print_option (opt, false, out);
+    fprintf (out, "\n[agent NAME] options:\n");
+    for (const opt_def_t *opt = scenario_agent_options; opt->name; opt++)
+        s_print_option (opt, false, out);
+    fprintf (out, "\n[group NAME] options (a job whose agent is a group runs on every member):\n");
+    for (const opt_def_t *opt = scenario_group_options; opt->name; opt++)
+        s_print_option (opt, false, out);
+    fprintf (out, "\n[job NAME] options (those marked * may stand in [global] as defaults):\n");
+    for (const opt_def_t *opt = jobspec_options; opt->name; opt++)
+        if (!(opt->flags & OPT_HEADER))     //  the name comes from the section header
+            s_print_option (opt, true, out);
+
+    char common [256];
+    workload_common_text (common, sizeof (common));
+    char heading [512];
+    snprintf (heading, sizeof (heading), "Workloads (every job also takes %s):", common);
+    fprintf (out, "\n");
+    doc_help_row (out, 0, "", 0, heading);
+    for (int workload = 0; workload < WORKLOAD_COUNT; workload++) {
+        const workload_desc_t *desc = workload_desc (workload);
+        char text [1024];
+        workload_describe (desc, text, sizeof (text));
+        doc_help_row (out, 2, desc->name, 19, text);
+    }
+}
+
+//  Bad keys are bad usage: a keys directory that does not load, or an
+//  agent of a job without its public key there, is said before anything
+//  is started. Returns 0, or -1 with the reason in err.
+static int
+s_check_keys (const scenario_t *scenario, char *err, size_t errlen)
+{
+    keys_t *keys = keys_new (scenario->options.keys_dir, err, errlen);
+    if (!keys)
+        return -1;
+    int rc = 0;
+    for (size_t j = 0; j < scenario->job_count && rc == 0; j++)
+        if (!keys_peer (keys, scenario->jobs [j].agent, err, errlen))
+            rc = -1;
+    keys_destroy (&keys);
+    return rc;
+}
+
+//  The flags of `iofleet run`.
+enum {
+    RUN_AGENT, RUN_OUTPUT, RUN_ITERATIONS, RUN_JSON, RUN_KEYS, RUN_QUIET, RUN_PROGRESS,
+    RUN_UNITS, RUN_ON_LOST, RUN_LABEL, RUN_DB, RUN_NO_DB, RUN_HOSTS, RUN_CHECK
+};
+static const cli_flag_t s_run_flags [] = {
+    [RUN_AGENT] = { "agent", 0, "NAME=ENDPOINT",
+        "set the endpoint of agent NAME, or add the agent; repeatable" },
+    [RUN_OUTPUT] = { "output", 'o', "DIR",
+        "results directory (default results/SCENARIO-UTCTIME)" },
+    [RUN_ITERATIONS] = { "iterations", 0, "N",
+        "run every test N times (overrides [global] iterations)" },
+    [RUN_JSON] = { "json", 0, "FILE", "also write the results JSON to FILE" },
+    [RUN_KEYS] = { "keys", 0, "DIR",
+        "CURVE keys: ours and the agents' (overrides [global] keys)" },
+    [RUN_QUIET] = { "quiet", 'q', NULL, "no live status line" },
+    [RUN_PROGRESS] = { "progress", 0, "lines|terminal",
+        "status as plain lines on stderr each interval, or one line rewritten "
+        "(the default, on a terminal only)" },
+    [RUN_UNITS] = { "units", 0, "MB|MiB",
+        "rates in the reports in MB/s (10^6 B/s, the default) or MiB/s" },
+    [RUN_ON_LOST] = { "on-lost", 0, "continue|abort",
+        "an agent lost mid-test: the others finish, or the run stops (overrides [global] on_lost)" },
+    [RUN_LABEL] = { "label", 0, "TEXT",
+        "what this run is (a patch, a setting), for compare --by label" },
+    [RUN_DB] = { "db", 0, "FILE",
+        "the archive each test is recorded in (default iofleet.db beside the results directory)" },
+    [RUN_NO_DB] = { "no-db", 0, NULL, "record the run in no archive" },
+    [RUN_HOSTS] = { "hosts", 0, "FILE",
+        "agents' endpoints, one NAME ENDPOINT per line (# comments), for [group] members "
+        "and [agent] sections alike; --agent overrides it" },
+    [RUN_CHECK] = { "check", 0, NULL,
+        "check the scenario and print what it would run (tests, phases, jobs, agents, "
+        "streams, bytes), then exit; no agent is contacted" },
+    { NULL }
+};
+
+static int s_run (int argc, char **argv);
+
+const cli_command_t command_run = {
+    .name = "run", .synopsis = "SCENARIO.ini [flags]",
+    .summary = "run a scenario on its agents and report",
+    .description =
+        "Connects to every agent of the scenario, measures their clock offsets, and runs "
+        "its tests one after another: every job of a test is prepared on its agent, then "
+        "every stream starts at one absolute instant on every host. Prints the combined "
+        "report and writes the results directory (results.json, samples.jsonl, "
+        "report.txt, report.html, the scenario as run). The scenario's keys are listed "
+        "in iofleet-scenario(5) and below.",
+    .flags = s_run_flags, .run = s_run, .more_help = s_run_keys_help
+};
+
+static int
+s_run (int argc, char **argv)
+{
+    run_options_t options = { 0 };
+    const char *agents [256];
+    size_t agent_count = 0;
+    const char *keys_dir = NULL;
+    const char *on_lost = NULL;
+    const char *hosts_path = NULL;
+    bool check_only = false;
+    char err [1024];
+    cli_args_t args;
+    cli_begin (&args, &command_run, argc, argv);
+    int flag;
+    while ((flag = cli_next (&args)) != CLI_END) {
+        switch (flag) {
+            case RUN_AGENT:
+                if (agent_count == sizeof agents / sizeof agents [0]) {
+                    fprintf (stderr, "iofleet run: too many --agent flags\n");
+                    return EXIT_STATUS_USAGE;
+                }
+                agents [agent_count++] = optarg;
+                break;
+            case RUN_OUTPUT: options.results_dir = optarg; break;
+            case RUN_JSON: options.json_path = optarg; break;
+            case RUN_KEYS: keys_dir = optarg; break;
+            case RUN_QUIET: options.quiet = true; break;
+            case RUN_PROGRESS:
+                if (!streq (optarg, "lines") && !streq (optarg, "terminal")) {
+                    fprintf (stderr, "iofleet run: --progress %s: expected lines or terminal\n",
+                             optarg);
+                    return EXIT_STATUS_USAGE;
+                }
+                options.progress_lines = streq (optarg, "lines");
+                break;
+            case RUN_ON_LOST:
+                on_lost = optarg;
+                break;
+            case RUN_LABEL:
+                if (strlen (optarg) > RUN_LABEL_MAX) {
+                    fprintf (stderr, "iofleet run: --label: longer than %d bytes\n", RUN_LABEL_MAX);
+                    return EXIT_STATUS_USAGE;
+                }
+                options.label = optarg;
+                break;
+            case RUN_DB: options.db_path = optarg; break;
+            case RUN_NO_DB: options.no_db = true; break;
+            case RUN_HOSTS: hosts_path = optarg; break;
+            case RUN_CHECK: check_only = true; break;
+            case RUN_UNITS:
+                options.units = aggregate_units_parse (optarg);
+                if (options.units < 0) {
+                    fprintf (stderr, "iofleet run: --units %s: expected MB or MiB\n", optarg);
+                    return EXIT_STATUS_USAGE;
+                }
+                break;
+            case RUN_ITERATIONS: {
+                scenario_options_t parsed;
+                if (opt_parse (scenario_run_option ("iterations"), optarg, &parsed,
+                               err, sizeof err)) {
+                    fprintf (stderr, "iofleet run: --iterations: %s\n", err);
+                    return EXIT_STATUS_USAGE;
+                }
+                options.iterations = parsed.iterations;
+                break;
+            }
+            default:
+                return cli_status (flag);
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf (stderr, "iofleet run: expected one scenario file\n");
+        cli_usage (&command_run, stderr);
+        return EXIT_STATUS_USAGE;
+    }
+    scenario_t *scenario = scenario_load (argv [optind], err, sizeof err);
+    if (!scenario) {
+        fprintf (stderr, "iofleet: %s\n", err);
+        return EXIT_STATUS_USAGE;
+    }
+    int status = EXIT_STATUS_USAGE;
+    if (hosts_path && scenario_load_hosts (scenario, hosts_path, err, sizeof err)) {
+        fprintf (stderr, "iofleet run: --hosts: %s\n", err);
+        goto done;
+    }
+    for (size_t i = 0; i < agent_count; i++)
+        if (scenario_set_agent (scenario, agents [i], err, sizeof err)) {
+            fprintf (stderr, "iofleet run: %s\n", err);
+            goto done;
+        }
+    if (keys_dir)
+        snprintf (scenario->options.keys_dir, sizeof scenario->options.keys_dir, "%s", keys_dir);
+    if (on_lost) {
+        //  The flag overrides [global] on_lost, parsed by the same row.
+        if (opt_parse (scenario_run_option ("on_lost"), on_lost, &scenario->options,
+                       err, sizeof err)) {
+            fprintf (stderr, "iofleet run: --on-lost: %s\n", err);
+            goto done;
+        }
+    }
+    if (scenario_check (scenario, err, sizeof err)) {
+        fprintf (stderr, "iofleet: %s\n", err);
+        goto done;
+    }
+    if (scenario->options.keys_dir [0] && s_check_keys (scenario, err, sizeof err)) {
+        fprintf (stderr, "iofleet: %s\n", err);
+        goto done;
+    }
+    if (check_only) {
+        if (options.iterations)
+            scenario->options.iterations = options.iterations;
+        plan_print (scenario, stdout);
+        status = EXIT_STATUS_OK;
+        goto done;
+    }
+    status = run_scenario (scenario, &options);
+done:
+    scenario_destroy (&scenario);
+    return status;
+}
