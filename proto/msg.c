@@ -1,14 +1,15 @@
-/*  proto/msg.c: encoders and decoders of every message; see msg.h.
+/*  proto/msg.c: the encoder and decoder of every message; see msg.h.
 
-    Each message type has one static encoder and one static decoder,
-    listed in s_codecs[], indexed by type. The keys on the wire are the
-    field names of the message's struct: the PUT_ and GET_ macros take the
-    key from the field itself, so the two cannot drift apart.
+    Each message's field list (msg.h) is made a table of rows (key,
+    kind, offset, size) here, and s_codecs[], indexed by type, holds each
+    type's name and table. One walker writes a message by its rows and
+    one reads it by the same rows: a field exists once, in its list, and
+    the encoder and decoder cannot drift apart.
 
     Decoding is defensive in two layers. msg_check_frame (msg_frame.c)
     first walks the raw bytes without building anything; only a frame
     that passed goes to msgpack_unpack_next, so the unpacker never
-    allocates for entries that are not there. The decoders then check the
+    allocates for entries that are not there. The decoder then checks the
     type and bounds of every field, with the readers of msg_field.h.
 */
 #include "msg.h"
@@ -19,431 +20,131 @@
 #include <assert.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 //  --------------------------------------------------------------------
-//  One encoder and one decoder per message
+//  The field lists as tables
 
+//  How a field is written and read.
+typedef enum {
+    S_STR, S_U32, S_U64, S_I32, S_I64, S_BOOL, S_SPEC, S_LATENCY
+} s_kind_t;
+
+//  One field of a message: one row of its list in msg.h.
+typedef struct {
+    const char *key;            //  its name, the key on the wire
+    s_kind_t kind;
+    size_t offset;              //  where it is in the message's struct
+    size_t size;                //  its size there: a string's capacity
+} s_field_t;
+
+#define S_ROW(m, kind, name, capacity) \
+    { #name, S_##kind, offsetof (m, name), sizeof (((m *) 0)->name) },
+#define S_TABLE(id, name) \
+    static const s_field_t s_##name##_fields [] = { MSG_##id##_FIELDS (S_ROW, msg_##name##_t) };
+MSG_LIST (S_TABLE)
+#undef S_TABLE
+
+//  Every message type: its name on the wire and its fields.
+typedef struct {
+    const char *name;           //  the "t" value
+    const s_field_t *fields;
+    size_t field_count;
+} s_codec_t;
+
+static const s_codec_t s_codecs [MSG_TYPE_COUNT] = {
+#define S_CODEC(id, name) \
+    [MSG_##id] = { #name, s_##name##_fields, sizeof s_##name##_fields / sizeof (s_field_t) },
+    MSG_LIST (S_CODEC)
+#undef S_CODEC
+};
+
+//  The names of the latency kinds, for messages.
+static const char *const s_latency_names [MSG_LATENCY_KINDS] = { "read", "write", "fsync" };
+
+//  Write one field of the message at base.
 static void
-s_encode_hello (const msg_t *msg, msg_writer_t *w)
+s_put (msg_writer_t *w, const s_field_t *field, const char *base)
 {
-    const msg_hello_t *m = &msg->u.hello;
-    PUT_STR (w, m, coordinator);
-    PUT_UINT (w, m, lease_ms);
-    PUT_BOOL (w, m, probe);
+    const void *at = base + field->offset;
+    switch (field->kind) {
+        case S_STR:  msg_put_str (w, field->key, (const char *) at, field->size); break;
+        case S_U32:  msg_put_uint (w, field->key, *(const uint32_t *) at); break;
+        case S_U64:  msg_put_uint (w, field->key, *(const uint64_t *) at); break;
+        case S_I32:  msg_put_int (w, field->key, *(const int32_t *) at); break;
+        case S_I64:  msg_put_int (w, field->key, *(const int64_t *) at); break;
+        case S_BOOL: msg_put_bool (w, field->key, *(const bool *) at); break;
+        case S_SPEC:
+            msg_put_key (w, field->key);
+            jobspec_encode ((const jobspec_t *) at, &w->pk);
+            break;
+        case S_LATENCY:
+            msg_put_key (w, field->key);
+            msgpack_pack_array (&w->pk, MSG_LATENCY_KINDS);
+            for (int kind = 0; kind < MSG_LATENCY_KINDS; kind++)
+                histogram_pack ((const histogram_t *) at + kind, &w->pk);
+            break;
+    }
 }
 
+//  A job's spec: its keys follow the option table, missing ones take
+//  their defaults, and the values are checked against the table's bounds.
 static void
-s_decode_hello (msg_reader_t *r, msg_t *msg)
+s_get_spec (msg_reader_t *r, const char *key, jobspec_t *spec)
 {
-    msg_hello_t *m = &msg->u.hello;
-    GET_STR (r, m, coordinator);
-    GET_U32 (r, m, lease_ms);
-    GET_BOOL (r, m, probe);
-}
-
-static void
-s_encode_welcome (const msg_t *msg, msg_writer_t *w)
-{
-    const msg_welcome_t *m = &msg->u.welcome;
-    PUT_STR (w, m, name);
-    PUT_STR (w, m, hostname);
-    PUT_STR (w, m, kernel);
-    PUT_UINT (w, m, cpus);
-    PUT_UINT (w, m, mem_bytes);
-    PUT_BOOL (w, m, insecure);
-    PUT_STR (w, m, serving);
-    PUT_STR (w, m, version);
-    PUT_UINT (w, m, session_id);
-}
-
-static void
-s_decode_welcome (msg_reader_t *r, msg_t *msg)
-{
-    msg_welcome_t *m = &msg->u.welcome;
-    GET_STR (r, m, name);
-    GET_STR (r, m, hostname);
-    GET_STR (r, m, kernel);
-    GET_U32 (r, m, cpus);
-    GET_U64 (r, m, mem_bytes);
-    GET_BOOL (r, m, insecure);
-    GET_STR (r, m, serving);
-    GET_STR (r, m, version);
-    GET_U64 (r, m, session_id);
-}
-
-static void
-s_encode_ping (const msg_t *msg, msg_writer_t *w)
-{
-    const msg_ping_t *m = &msg->u.ping;
-    PUT_UINT (w, m, seq);
-    PUT_INT (w, m, t1_ns);
-    PUT_UINT (w, m, session_id);
-}
-
-static void
-s_decode_ping (msg_reader_t *r, msg_t *msg)
-{
-    msg_ping_t *m = &msg->u.ping;
-    GET_U32 (r, m, seq);
-    GET_I64 (r, m, t1_ns);
-    GET_U64 (r, m, session_id);
-}
-
-static void
-s_encode_pong (const msg_t *msg, msg_writer_t *w)
-{
-    const msg_pong_t *m = &msg->u.pong;
-    PUT_UINT (w, m, seq);
-    PUT_INT (w, m, t1_ns);
-    PUT_INT (w, m, t2_ns);
-    PUT_INT (w, m, t3_ns);
-    PUT_UINT (w, m, session_id);
-}
-
-static void
-s_decode_pong (msg_reader_t *r, msg_t *msg)
-{
-    msg_pong_t *m = &msg->u.pong;
-    GET_U32 (r, m, seq);
-    GET_I64 (r, m, t1_ns);
-    GET_I64 (r, m, t2_ns);
-    GET_I64 (r, m, t3_ns);
-    GET_U64 (r, m, session_id);
-}
-
-static void
-s_encode_prepare (const msg_t *msg, msg_writer_t *w)
-{
-    const msg_prepare_t *m = &msg->u.prepare;
-    PUT_UINT (w, m, test_id);
-    PUT_UINT (w, m, job_id);
-    msg_put_key (w, "spec");
-    jobspec_encode (&m->spec, &w->pk);
-}
-
-static void
-s_decode_prepare (msg_reader_t *r, msg_t *msg)
-{
-    msg_prepare_t *m = &msg->u.prepare;
-    GET_U32 (r, m, test_id);
-    GET_U32 (r, m, job_id);
-    const msgpack_object *spec = msg_get_value (r, "spec");
-    if (!spec)
+    const msgpack_object *value = msg_get_value (r, key);
+    if (!value)
         return;
-    if (spec->type != MSGPACK_OBJECT_MAP) {
-        msg_wrong_type (r, "spec", "a map");
+    if (value->type != MSGPACK_OBJECT_MAP) {
+        msg_wrong_type (r, key, "a map");
         return;
     }
-    //  The spec's keys follow the option table: missing ones take their
-    //  defaults, and the values are checked against the table's bounds.
     char reason [256];
-    if (jobspec_decode (spec, &m->spec, reason, sizeof (reason)))
-        msg_reader_fail (r, MSG_EMALFORMED, "key 'spec': %s", reason);
+    if (jobspec_decode (value, spec, reason, sizeof (reason)))
+        msg_reader_fail (r, MSG_EMALFORMED, "key '%s': %s", key, reason);
 }
 
+//  The latency histograms of a result, one per kind.
 static void
-s_encode_ready (const msg_t *msg, msg_writer_t *w)
+s_get_latency (msg_reader_t *r, const char *key, histogram_t *latency)
 {
-    const msg_ready_t *m = &msg->u.ready;
-    PUT_UINT (w, m, test_id);
-    PUT_UINT (w, m, job_id);
-    PUT_UINT (w, m, streams);
-    PUT_UINT (w, m, job_class);
-    PUT_UINT (w, m, fill_bytes);
-    PUT_INT (w, m, fill_ns);
-}
-
-static void
-s_decode_ready (msg_reader_t *r, msg_t *msg)
-{
-    msg_ready_t *m = &msg->u.ready;
-    GET_U32 (r, m, test_id);
-    GET_U32 (r, m, job_id);
-    GET_U32 (r, m, streams);
-    GET_U32 (r, m, job_class);
-    GET_U64 (r, m, fill_bytes);
-    GET_I64 (r, m, fill_ns);
-}
-
-static void
-s_encode_start (const msg_t *msg, msg_writer_t *w)
-{
-    const msg_start_t *m = &msg->u.start;
-    PUT_UINT (w, m, test_id);
-    PUT_UINT (w, m, phase);
-    PUT_UINT (w, m, phase_count);
-    PUT_INT (w, m, start_ns);
-}
-
-static void
-s_decode_start (msg_reader_t *r, msg_t *msg)
-{
-    msg_start_t *m = &msg->u.start;
-    GET_U32 (r, m, test_id);
-    GET_U32 (r, m, phase);
-    GET_U32 (r, m, phase_count);
-    GET_I64 (r, m, start_ns);
-}
-
-static void
-s_encode_sample (const msg_t *msg, msg_writer_t *w)
-{
-    const msg_sample_t *m = &msg->u.sample;
-    PUT_UINT (w, m, test_id);
-    PUT_UINT (w, m, job_id);
-    PUT_UINT (w, m, stream);
-    PUT_UINT (w, m, phase);
-    PUT_INT (w, m, t_ns);
-    PUT_UINT (w, m, bytes);
-}
-
-static void
-s_decode_sample (msg_reader_t *r, msg_t *msg)
-{
-    msg_sample_t *m = &msg->u.sample;
-    GET_U32 (r, m, test_id);
-    GET_U32 (r, m, job_id);
-    GET_U32 (r, m, stream);
-    GET_U32 (r, m, phase);
-    GET_I64 (r, m, t_ns);
-    GET_U64 (r, m, bytes);
-}
-
-static void
-s_encode_result (const msg_t *msg, msg_writer_t *w)
-{
-    const msg_result_t *m = &msg->u.result;
-    PUT_UINT (w, m, test_id);
-    PUT_UINT (w, m, job_id);
-    PUT_UINT (w, m, stream);
-    PUT_UINT (w, m, phase);
-    PUT_UINT (w, m, bytes);
-    PUT_UINT (w, m, reads);
-    PUT_UINT (w, m, writes);
-    PUT_UINT (w, m, fsyncs);
-    PUT_INT (w, m, start_ns);
-    PUT_INT (w, m, last_issue_ns);
-    PUT_INT (w, m, last_write_ns);
-    PUT_INT (w, m, end_ns);
-    PUT_INT (w, m, usr_ns);
-    PUT_INT (w, m, sys_ns);
-    PUT_INT (w, m, err_no);
-    PUT_STR (w, m, error);
-    PUT_STR (w, m, path);
-    msg_put_key (w, "latency");
-    msgpack_pack_array (&w->pk, MSG_LATENCY_KINDS);
-    for (int kind = 0; kind < MSG_LATENCY_KINDS; kind++)
-        histogram_pack (&m->latency [kind], &w->pk);
-}
-
-static void
-s_decode_result (msg_reader_t *r, msg_t *msg)
-{
-    msg_result_t *m = &msg->u.result;
-    GET_U32 (r, m, test_id);
-    GET_U32 (r, m, job_id);
-    GET_U32 (r, m, stream);
-    GET_U32 (r, m, phase);
-    GET_U64 (r, m, bytes);
-    GET_U64 (r, m, reads);
-    GET_U64 (r, m, writes);
-    GET_U64 (r, m, fsyncs);
-    GET_I64 (r, m, start_ns);
-    GET_I64 (r, m, last_issue_ns);
-    GET_I64 (r, m, last_write_ns);
-    GET_I64 (r, m, end_ns);
-    GET_I64 (r, m, usr_ns);
-    GET_I64 (r, m, sys_ns);
-    GET_I32 (r, m, err_no);
-    GET_STR (r, m, error);
-    GET_STR (r, m, path);
-    const msgpack_object *latency = msg_get_value (r, "latency");
-    if (!latency)
+    const msgpack_object *value = msg_get_value (r, key);
+    if (!value)
         return;
-    if (latency->type != MSGPACK_OBJECT_ARRAY || latency->via.array.size != MSG_LATENCY_KINDS) {
-        msg_wrong_type (r, "latency", "an array of 3 histograms");
+    if (value->type != MSGPACK_OBJECT_ARRAY || value->via.array.size != MSG_LATENCY_KINDS) {
+        msg_wrong_type (r, key, "an array of 3 histograms");
         return;
     }
     for (int kind = 0; kind < MSG_LATENCY_KINDS; kind++) {
         char reason [256];
-        if (histogram_unpack (&latency->via.array.ptr [kind], &m->latency [kind],
+        if (histogram_unpack (&value->via.array.ptr [kind], &latency [kind],
                               reason, sizeof (reason))) {
-            static const char *const names [] = { "read", "write", "fsync" };
-            msg_reader_fail (r, MSG_EMALFORMED, "key 'latency': %s: %s", names [kind], reason);
+            msg_reader_fail (r, MSG_EMALFORMED, "key '%s': %s: %s", key,
+                             s_latency_names [kind], reason);
             return;
         }
     }
 }
 
+//  Read one field into the message at base; a failure sticks in r.
 static void
-s_encode_abort (const msg_t *msg, msg_writer_t *w)
+s_get (msg_reader_t *r, const s_field_t *field, char *base)
 {
-    const msg_abort_t *m = &msg->u.abort;
-    PUT_UINT (w, m, test_id);
-    PUT_STR (w, m, reason);
+    void *at = base + field->offset;
+    switch (field->kind) {
+        case S_STR:     msg_get_str (r, field->key, (char *) at, field->size); break;
+        case S_U32:     msg_get_u32 (r, field->key, (uint32_t *) at); break;
+        case S_U64:     msg_get_u64 (r, field->key, (uint64_t *) at); break;
+        case S_I32:     msg_get_i32 (r, field->key, (int32_t *) at); break;
+        case S_I64:     msg_get_i64 (r, field->key, (int64_t *) at); break;
+        case S_BOOL:    msg_get_bool (r, field->key, (bool *) at); break;
+        case S_SPEC:    s_get_spec (r, field->key, (jobspec_t *) at); break;
+        case S_LATENCY: s_get_latency (r, field->key, (histogram_t *) at); break;
+    }
 }
-
-static void
-s_decode_abort (msg_reader_t *r, msg_t *msg)
-{
-    msg_abort_t *m = &msg->u.abort;
-    GET_U32 (r, m, test_id);
-    GET_STR (r, m, reason);
-}
-
-static void
-s_encode_bye (const msg_t *msg, msg_writer_t *w)
-{
-    const msg_bye_t *m = &msg->u.bye;
-    PUT_STR (w, m, reason);
-}
-
-static void
-s_decode_bye (msg_reader_t *r, msg_t *msg)
-{
-    msg_bye_t *m = &msg->u.bye;
-    GET_STR (r, m, reason);
-}
-
-static void
-s_encode_error (const msg_t *msg, msg_writer_t *w)
-{
-    const msg_error_t *m = &msg->u.error;
-    PUT_UINT (w, m, test_id);
-    PUT_INT (w, m, job_id);
-    PUT_STR (w, m, code);
-    PUT_STR (w, m, text);
-}
-
-static void
-s_decode_error (msg_reader_t *r, msg_t *msg)
-{
-    msg_error_t *m = &msg->u.error;
-    GET_U32 (r, m, test_id);
-    GET_I32 (r, m, job_id);
-    GET_STR (r, m, code);
-    GET_STR (r, m, text);
-}
-
-static void
-s_encode_host (const msg_t *msg, msg_writer_t *w)
-{
-    const msg_host_t *m = &msg->u.host;
-    PUT_UINT (w, m, test_id);
-    PUT_UINT (w, m, phase);
-    PUT_INT (w, m, window_start_ns);
-    PUT_INT (w, m, window_end_ns);
-    PUT_INT (w, m, settle_end_ns);
-#define S_PUT_COUNTER(name) PUT_UINT (w, m, name);
-    MSG_HOST_COUNTERS (S_PUT_COUNTER)
-#undef S_PUT_COUNTER
-}
-
-static void
-s_decode_host (msg_reader_t *r, msg_t *msg)
-{
-    msg_host_t *m = &msg->u.host;
-    GET_U32 (r, m, test_id);
-    GET_U32 (r, m, phase);
-    GET_I64 (r, m, window_start_ns);
-    GET_I64 (r, m, window_end_ns);
-    GET_I64 (r, m, settle_end_ns);
-#define S_GET_COUNTER(name) GET_U64 (r, m, name);
-    MSG_HOST_COUNTERS (S_GET_COUNTER)
-#undef S_GET_COUNTER
-}
-
-static void
-s_encode_monitor (const msg_t *msg, msg_writer_t *w)
-{
-    const msg_monitor_t *m = &msg->u.monitor;
-    PUT_UINT (w, m, test_id);
-    PUT_UINT (w, m, job_id);
-    PUT_INT (w, m, t_ns);
-#define S_PUT_COUNTER(name) PUT_UINT (w, m, name);
-    MSG_MONITOR_COUNTERS (S_PUT_COUNTER)
-#undef S_PUT_COUNTER
-}
-
-static void
-s_decode_monitor (msg_reader_t *r, msg_t *msg)
-{
-    msg_monitor_t *m = &msg->u.monitor;
-    GET_U32 (r, m, test_id);
-    GET_U32 (r, m, job_id);
-    GET_I64 (r, m, t_ns);
-#define S_GET_COUNTER(name) GET_U64 (r, m, name);
-    MSG_MONITOR_COUNTERS (S_GET_COUNTER)
-#undef S_GET_COUNTER
-}
-
-static void
-s_encode_stop (const msg_t *msg, msg_writer_t *w)
-{
-    PUT_UINT (w, &msg->u.stop, test_id);
-    PUT_UINT (w, &msg->u.stop, phase);
-}
-
-static void
-s_decode_stop (msg_reader_t *r, msg_t *msg)
-{
-    GET_U32 (r, &msg->u.stop, test_id);
-    GET_U32 (r, &msg->u.stop, phase);
-}
-
-static void
-s_encode_drop (const msg_t *msg, msg_writer_t *w)
-{
-    PUT_UINT (w, &msg->u.drop, test_id);
-}
-
-static void
-s_decode_drop (msg_reader_t *r, msg_t *msg)
-{
-    GET_U32 (r, &msg->u.drop, test_id);
-}
-
-static void
-s_encode_dropped (const msg_t *msg, msg_writer_t *w)
-{
-    PUT_UINT (w, &msg->u.dropped, test_id);
-}
-
-static void
-s_decode_dropped (msg_reader_t *r, msg_t *msg)
-{
-    GET_U32 (r, &msg->u.dropped, test_id);
-}
-
-//  Every message type: its name on the wire, encoder and decoder.
-typedef struct {
-    const char *name;           //  the "t" value
-    void (*encode) (const msg_t *msg, msg_writer_t *w);
-    void (*decode) (msg_reader_t *r, msg_t *msg);
-} s_codec_t;
-
-static const s_codec_t s_codecs [MSG_TYPE_COUNT] = {
-    [MSG_HELLO]   = { "hello",   s_encode_hello,   s_decode_hello },
-    [MSG_WELCOME] = { "welcome", s_encode_welcome, s_decode_welcome },
-    [MSG_PING]    = { "ping",    s_encode_ping,    s_decode_ping },
-    [MSG_PONG]    = { "pong",    s_encode_pong,    s_decode_pong },
-    [MSG_PREPARE] = { "prepare", s_encode_prepare, s_decode_prepare },
-    [MSG_READY]   = { "ready",   s_encode_ready,   s_decode_ready },
-    [MSG_START]   = { "start",   s_encode_start,   s_decode_start },
-    [MSG_SAMPLE]  = { "sample",  s_encode_sample,  s_decode_sample },
-    [MSG_RESULT]  = { "result",  s_encode_result,  s_decode_result },
-    [MSG_ABORT]   = { "abort",   s_encode_abort,   s_decode_abort },
-    [MSG_BYE]     = { "bye",     s_encode_bye,     s_decode_bye },
-    [MSG_ERROR]   = { "error",   s_encode_error,   s_decode_error },
-    [MSG_HOST]    = { "host",    s_encode_host,    s_decode_host },
-    [MSG_MONITOR] = { "monitor", s_encode_monitor, s_decode_monitor },
-    [MSG_STOP]    = { "stop",    s_encode_stop,    s_decode_stop },
-    [MSG_DROP]    = { "drop",    s_encode_drop,    s_decode_drop },
-    [MSG_DROPPED] = { "dropped", s_encode_dropped, s_decode_dropped },
-};
 
 //  The codec of type, or NULL if type is not a message type.
 static const s_codec_t *
@@ -491,7 +192,8 @@ msg_encode (const msg_t *msg, char **data_p, size_t *size_p)
     msg_buffer_t frame = { 0 };
     msg_writer_t w = { .entries = 0 };
     msgpack_packer_init (&w.pk, &body, msg_buffer_write);
-    codec->encode (msg, &w);
+    for (size_t nbr = 0; nbr < codec->field_count; nbr++)
+        s_put (&w, &codec->fields [nbr], (const char *) &msg->u);
 
     msgpack_packer pk;
     msgpack_packer_init (&pk, &frame, msg_buffer_write);
@@ -596,7 +298,9 @@ msg_decode (const void *data, size_t size, msg_t *msg, char *err, size_t errlen)
         msg_type_t type = s_decode_envelope (&reader);
         if (reader.rc == MSG_OK) {
             msg->type = type;
-            s_codecs [type].decode (&reader, msg);
+            const s_codec_t *codec = &s_codecs [type];
+            for (size_t nbr = 0; nbr < codec->field_count && reader.rc == MSG_OK; nbr++)
+                s_get (&reader, &codec->fields [nbr], (char *) &msg->u);
         }
         rc = reader.rc;
     }

@@ -2,8 +2,9 @@
 
     A message is one msgpack map in one ZeroMQ frame. Every map carries
     "v" (protocol version, uint) and "t" (message type name, string); the
-    other keys are the fields of the message's struct below. Encoding and
-    decoding live in msg.c, one encoder and one decoder per message.
+    other keys are the fields of the message, one list each below, which
+    gives its struct and drives its encoding and decoding (msg.c, one
+    walker for every message).
 
     The decoder never trusts its input: it requires the whole frame to be
     one map and nothing else, checks the type and bounds of every field,
@@ -52,101 +53,89 @@
 #define MSG_TEXT_MAX    511         //  error texts, reasons, names of peers
 #define MSG_HOST_MAX    255         //  host names, kernel releases
 
-typedef enum {
-    MSG_HELLO = 1,
-    MSG_WELCOME,
-    MSG_PING,
-    MSG_PONG,
-    MSG_PREPARE,
-    MSG_READY,
-    MSG_START,
-    MSG_SAMPLE,
-    MSG_RESULT,
-    MSG_ABORT,
-    MSG_BYE,
-    MSG_ERROR,
-    MSG_HOST,
-    MSG_MONITOR,
-    MSG_STOP,
-    MSG_DROP,
-    MSG_DROPPED,
-    MSG_TYPE_COUNT              //  one past the last
-} msg_type_t;
+//  --------------------------------------------------------------------------
+//  The messages
+//
+//  Each message is one list of its fields, in wire order:
+//
+//      X (M, KIND, name, capacity)     /* what it is */
+//
+//  KIND is STR (a string of at most capacity - 1 bytes), U32, U64, I32,
+//  I64, BOOL, SPEC (a jobspec_t, the "spec" map of proto/jobspec.c's
+//  option table) or LATENCY (an array of MSG_LATENCY_KINDS histograms);
+//  capacity is 0 but for strings. The key on the wire is the name. The
+//  list gives the message's struct (below) and drives its encoder and
+//  its decoder (msg.c), which walk the same rows, so adding a field is
+//  one line here and its round-trip test. M is the message's struct,
+//  passed through for those who need its layout. Every field is
+//  required: a frame without one is malformed.
 
 //  Coordinator introduces itself and asks for the agent.
-typedef struct {
-    char coordinator [MSG_TEXT_MAX + 1];    //  "user@host pid=123", shown to a second coordinator
-    uint32_t lease_ms;                      //  agent gives up on silence longer than this
-    bool probe;                             //  only asking (iofleet ping): no session
-} msg_hello_t;
+#define MSG_HELLO_FIELDS(X, M) \
+    X (M, STR,  coordinator, MSG_TEXT_MAX + 1)  /* "user@host pid=123", shown to a second coordinator */ \
+    X (M, U32,  lease_ms, 0)            /* agent gives up on silence longer than this */ \
+    X (M, BOOL, probe, 0)               /* only asking (iofleet ping): no session */
 
 //  Agent accepts and says what it runs on.
-typedef struct {
-    char name [JOB_NAME_MAX + 1];           //  --name of the agent
-    char hostname [MSG_HOST_MAX + 1];       //  uname nodename
-    char kernel [MSG_HOST_MAX + 1];         //  uname release
-    uint32_t cpus;                          //  online CPUs
-    uint64_t mem_bytes;                     //  MemTotal
-    bool insecure;                          //  running without CURVE
-    char serving [MSG_TEXT_MAX + 1];        //  coordinator it serves, "" when idle
-    char version [32];                      //  the agent's program version
-    uint64_t session_id;                    //  names the session it opened or renewed,
-                                            //  0 for a probe: PONGs carry it back
-} msg_welcome_t;
+#define MSG_WELCOME_FIELDS(X, M) \
+    X (M, STR,  name, JOB_NAME_MAX + 1) /* --name of the agent */ \
+    X (M, STR,  hostname, MSG_HOST_MAX + 1) /* uname nodename */ \
+    X (M, STR,  kernel, MSG_HOST_MAX + 1)   /* uname release */ \
+    X (M, U32,  cpus, 0)                /* online CPUs */ \
+    X (M, U64,  mem_bytes, 0)           /* MemTotal */ \
+    X (M, BOOL, insecure, 0)            /* running without CURVE */ \
+    X (M, STR,  serving, MSG_TEXT_MAX + 1)  /* coordinator it serves, "" when idle */ \
+    X (M, STR,  version, 32)            /* the agent's program version */ \
+    X (M, U64,  session_id, 0)          /* names the session it opened or renewed, 0 for a \
+                                           probe: PONGs carry it back */
 
 //  Clock exchange (see proto/clock.h for t1..t4) and keepalive. A PONG
 //  proves the session, not only the address: it carries the id of the
 //  session the agent holds with the sender, 0 if none (an agent that was
 //  restarted on the same endpoint answers, but with 0).
-typedef struct {
-    uint32_t seq;                           //  matches pong to ping, 0 for a keepalive
-    int64_t t1_ns;                          //  coordinator clock at send
-    uint64_t session_id;                    //  the session the coordinator believes in, 0 none
-} msg_ping_t;
+#define MSG_PING_FIELDS(X, M) \
+    X (M, U32,  seq, 0)                 /* matches pong to ping, 0 for a keepalive */ \
+    X (M, I64,  t1_ns, 0)               /* coordinator clock at send */ \
+    X (M, U64,  session_id, 0)          /* the session the coordinator believes in, 0 none */
 
-typedef struct {
-    uint32_t seq;                           //  copied from the ping
-    int64_t t1_ns;                          //  copied from the ping
-    int64_t t2_ns;                          //  agent clock at receive
-    int64_t t3_ns;                          //  agent clock at send
-    uint64_t session_id;                    //  the agent's session with the sender, 0 none
-} msg_pong_t;
+#define MSG_PONG_FIELDS(X, M) \
+    X (M, U32,  seq, 0)                 /* copied from the ping */ \
+    X (M, I64,  t1_ns, 0)               /* copied from the ping */ \
+    X (M, I64,  t2_ns, 0)               /* agent clock at receive */ \
+    X (M, I64,  t3_ns, 0)               /* agent clock at send */ \
+    X (M, U64,  session_id, 0)          /* the agent's session with the sender, 0 none */
 
 //  One job of a test: validate, create and open files, fill buffers.
-typedef struct {
-    uint32_t test_id;                       //  counts tests within a session
-    uint32_t job_id;                        //  index of the job within the test
-    jobspec_t spec;                         //  what to run ("spec" map on the wire)
-} msg_prepare_t;
+#define MSG_PREPARE_FIELDS(X, M) \
+    X (M, U32,  test_id, 0)             /* counts tests within a session */ \
+    X (M, U32,  job_id, 0)              /* index of the job within the test */ \
+    X (M, SPEC, spec, 0)                /* what to run */
 
 //  A job is prepared; its streams wait for START.
-typedef struct {
-    uint32_t test_id;
-    uint32_t job_id;
-    uint32_t streams;                       //  streams prepared
-    uint32_t job_class;                     //  class as the agent found it (a source path on an
-                                            //  NFS mount is network), CLASS_AUTO = no opinion
-    uint64_t fill_bytes;                    //  fill jobs: bytes written before READY (0: reused)
-    int64_t fill_ns;                        //  fill jobs: how long that took (untimed, shown apart)
-} msg_ready_t;
+#define MSG_READY_FIELDS(X, M) \
+    X (M, U32,  test_id, 0) \
+    X (M, U32,  job_id, 0) \
+    X (M, U32,  streams, 0)             /* streams prepared */ \
+    X (M, U32,  job_class, 0)           /* class as the agent found it (a source path on an \
+                                           NFS mount is network), CLASS_AUTO = no opinion */ \
+    X (M, U64,  fill_bytes, 0)          /* fill jobs: bytes written before READY (0: reused) */ \
+    X (M, I64,  fill_ns, 0)             /* fill jobs: how long that took (untimed, shown apart) */
 
 //  Start a phase of every prepared job of the test at one instant.
-typedef struct {
-    uint32_t test_id;
-    uint32_t phase;                         //  0, then 1 .. for a test with phases
-    uint32_t phase_count;                   //  phases the test has, 1 without
-    int64_t start_ns;                       //  absolute, in the agent's own clock
-} msg_start_t;
+#define MSG_START_FIELDS(X, M) \
+    X (M, U32,  test_id, 0) \
+    X (M, U32,  phase, 0)               /* 0, then 1 .. for a test with phases */ \
+    X (M, U32,  phase_count, 0)         /* phases the test has, 1 without */ \
+    X (M, I64,  start_ns, 0)            /* absolute, in the agent's own clock */
 
 //  Progress of one stream: bytes done at an instant (agent clock).
-typedef struct {
-    uint32_t test_id;
-    uint32_t job_id;
-    uint32_t stream;                        //  0-based stream index
-    uint32_t phase;                         //  the phase it runs
-    int64_t t_ns;
-    uint64_t bytes;                         //  since the phase began
-} msg_sample_t;
+#define MSG_SAMPLE_FIELDS(X, M) \
+    X (M, U32,  test_id, 0) \
+    X (M, U32,  job_id, 0) \
+    X (M, U32,  stream, 0)              /* 0-based stream index */ \
+    X (M, U32,  phase, 0)               /* the phase it runs */ \
+    X (M, I64,  t_ns, 0) \
+    X (M, U64,  bytes, 0)               /* since the phase began */
 
 //  The kinds of request whose latency a RESULT carries, in wire order.
 typedef enum {
@@ -156,155 +145,181 @@ typedef enum {
     MSG_LATENCY_KINDS = 3
 } msg_latency_kind_t;
 
-//  Final figures of one stream. Times are agent clock; 0 if never reached.
-typedef struct {
-    uint32_t test_id;
-    uint32_t job_id;
-    uint32_t stream;
-    uint32_t phase;                         //  the phase these figures are of
-    uint64_t bytes;                         //  bytes written (or read) in the timed part
-    uint64_t reads;                         //  read requests (bonnie's seeks, randrw's reads)
-    uint64_t writes;                        //  write requests
-    uint64_t fsyncs;                        //  fsync and fdatasync calls
-    int64_t start_ns;                       //  instant the stream really began
-    int64_t last_issue_ns;                  //  when the last read or write call was issued
-    int64_t last_write_ns;                  //  end of that call: the last write (or read)
-    int64_t end_ns;                         //  after fsync and close
-    int64_t usr_ns;                         //  user CPU of the stream's thread
-    int64_t sys_ns;                         //  system CPU of the stream's thread
-    int32_t err_no;                         //  errno of the failure, 0 if none
-    char error [MSG_TEXT_MAX + 1];          //  "write(/data/x.1): No space left on device"
-    char path [JOB_PATH_MAX + 1];           //  file the stream wrote
-    //  The time of every request of the timed part after the ramp, one
-    //  histogram per kind (read calls, write calls, fsync and fdatasync
-    //  calls); empty for a kind the stream did not do. On the wire, the
-    //  key "latency" holds an array of the three in this order.
-    histogram_t latency [MSG_LATENCY_KINDS];
-} msg_result_t;
+//  Final figures of one stream. Times are agent clock; 0 if never
+//  reached. latency holds the time of every request of the timed part
+//  after the ramp, one histogram per kind (read calls, write calls, fsync
+//  and fdatasync calls); empty for a kind the stream did not do.
+#define MSG_RESULT_FIELDS(X, M) \
+    X (M, U32,  test_id, 0) \
+    X (M, U32,  job_id, 0) \
+    X (M, U32,  stream, 0) \
+    X (M, U32,  phase, 0)               /* the phase these figures are of */ \
+    X (M, U64,  bytes, 0)               /* bytes written (or read) in the timed part */ \
+    X (M, U64,  reads, 0)               /* read requests (bonnie's seeks, randrw's reads) */ \
+    X (M, U64,  writes, 0)              /* write requests */ \
+    X (M, U64,  fsyncs, 0)              /* fsync and fdatasync calls */ \
+    X (M, I64,  start_ns, 0)            /* instant the stream really began */ \
+    X (M, I64,  last_issue_ns, 0)       /* when the last read or write call was issued */ \
+    X (M, I64,  last_write_ns, 0)       /* end of that call: the last write (or read) */ \
+    X (M, I64,  end_ns, 0)              /* after fsync and close */ \
+    X (M, I64,  usr_ns, 0)              /* user CPU of the stream's thread */ \
+    X (M, I64,  sys_ns, 0)              /* system CPU of the stream's thread */ \
+    X (M, I32,  err_no, 0)              /* errno of the failure, 0 if none */ \
+    X (M, STR,  error, MSG_TEXT_MAX + 1)    /* "write(/data/x.1): No space left on device" */ \
+    X (M, STR,  path, JOB_PATH_MAX + 1)     /* file the stream wrote */ \
+    X (M, LATENCY, latency, 0)          /* per kind, in msg_latency_kind_t order */
 
 //  Stop the test now (Ctrl-C, a lost peer): agents stop and report.
-typedef struct {
-    uint32_t test_id;
-    char reason [MSG_TEXT_MAX + 1];
-} msg_abort_t;
+#define MSG_ABORT_FIELDS(X, M) \
+    X (M, U32,  test_id, 0) \
+    X (M, STR,  reason, MSG_TEXT_MAX + 1)
 
 //  Session over: the agent cleans up and goes idle.
-typedef struct {
-    char reason [MSG_TEXT_MAX + 1];
-} msg_bye_t;
+#define MSG_BYE_FIELDS(X, M) \
+    X (M, STR,  reason, MSG_TEXT_MAX + 1)
 
 //  Something failed. job_id is -1 when no job is concerned.
-typedef struct {
-    uint32_t test_id;
-    int32_t job_id;
-    char code [32];                         //  "busy", "version", "prepare", "malformed", ...
-    char text [MSG_TEXT_MAX + 1];           //  for a human
-} msg_error_t;
+#define MSG_ERROR_FIELDS(X, M) \
+    X (M, U32,  test_id, 0) \
+    X (M, I32,  job_id, 0) \
+    X (M, STR,  code, 32)               /* "busy", "version", "prepare", "malformed", ... */ \
+    X (M, STR,  text, MSG_TEXT_MAX + 1) /* for a human */
 
-//  The counters of a HOST message, every one a uint64_t, in the order
-//  they go on the wire. A window runs from the start instant to the end
-//  of the last stream; the settle period after it lasts until Dirty is
-//  back near its level at the start, or a bound passes. Raw figures: the
+//  The counters of a HOST message, every one a U64, in the order they go
+//  on the wire. A window runs from the start instant to the end of the
+//  last stream; the settle period after it lasts until Dirty is back
+//  near its level at the start, or a bound passes. Raw figures: the
 //  coordinator turns them into percentages, rates and warnings.
-#define MSG_HOST_COUNTERS(X) \
-    X (cpu_total_ticks)         /* CPU time of every kind, all CPUs, in the window */ \
-    X (cpu_user_ticks)          /* user and nice */ \
-    X (cpu_system_ticks)        /* system, irq and softirq */ \
-    X (cpu_iowait_ticks) \
-    X (cpu_idle_ticks) \
-    X (cpu_steal_ticks)         /* taken by the hypervisor */ \
-    X (mem_total_bytes)         /* MemTotal */ \
-    X (dirty_start_bytes)       /* Dirty at the start instant */ \
-    X (dirty_end_bytes)         /* Dirty when the last stream ended */ \
-    X (writeback_end_bytes)     /* Writeback when the last stream ended */ \
-    X (dirty_settled_bytes)     /* Dirty at the end of the settle period */ \
-    X (disk_read_bytes)         /* read from whole block devices in the window */ \
-    X (disk_written_bytes)      /* written to whole block devices in the window */ \
-    X (settle_written_bytes)    /* written to them during the settle period */ \
-    X (nfs_read_ops)            /* NFS client READs in the window */ \
-    X (nfs_write_ops)           /* NFS client WRITEs in the window */ \
-    X (nfsd_read_ops)           /* NFS server READs in the window */ \
-    X (nfsd_write_ops)          /* NFS server WRITEs in the window */
+#define MSG_HOST_COUNTER_FIELDS(X, M) \
+    X (M, U64, cpu_total_ticks, 0)      /* CPU time of every kind, all CPUs, in the window */ \
+    X (M, U64, cpu_user_ticks, 0)       /* user and nice */ \
+    X (M, U64, cpu_system_ticks, 0)     /* system, irq and softirq */ \
+    X (M, U64, cpu_iowait_ticks, 0) \
+    X (M, U64, cpu_idle_ticks, 0) \
+    X (M, U64, cpu_steal_ticks, 0)      /* taken by the hypervisor */ \
+    X (M, U64, mem_total_bytes, 0)      /* MemTotal */ \
+    X (M, U64, dirty_start_bytes, 0)    /* Dirty at the start instant */ \
+    X (M, U64, dirty_end_bytes, 0)      /* Dirty when the last stream ended */ \
+    X (M, U64, writeback_end_bytes, 0)  /* Writeback when the last stream ended */ \
+    X (M, U64, dirty_settled_bytes, 0)  /* Dirty at the end of the settle period */ \
+    X (M, U64, disk_read_bytes, 0)      /* read from whole block devices in the window */ \
+    X (M, U64, disk_written_bytes, 0)   /* written to whole block devices in the window */ \
+    X (M, U64, settle_written_bytes, 0) /* written to them during the settle period */ \
+    X (M, U64, nfs_read_ops, 0)         /* NFS client READs in the window */ \
+    X (M, U64, nfs_write_ops, 0)        /* NFS client WRITEs in the window */ \
+    X (M, U64, nfsd_read_ops, 0)        /* NFS server READs in the window */ \
+    X (M, U64, nfsd_write_ops, 0)       /* NFS server WRITEs in the window */
+
+//  The counters by name alone, X (name), for those who make a figure of
+//  each (the results file, the archive).
+#define MSG_NAME_OF(m, kind, name, capacity) m (name)
+#define MSG_HOST_COUNTERS(X) MSG_HOST_COUNTER_FIELDS (MSG_NAME_OF, X)
 
 //  What the agent's host did during a phase of a test (agent clock).
-typedef struct {
-    uint32_t test_id;
-    uint32_t phase;                         //  the phase the window covered
-    int64_t window_start_ns;                //  first snapshot
-    int64_t window_end_ns;                  //  when the last stream ended
-    int64_t settle_end_ns;                  //  end of the settle period
-#define MSG_HOST_FIELD(name) uint64_t name;
-    MSG_HOST_COUNTERS (MSG_HOST_FIELD)
-#undef MSG_HOST_FIELD
-} msg_host_t;
+#define MSG_HOST_FIELDS(X, M) \
+    X (M, U32,  test_id, 0) \
+    X (M, U32,  phase, 0)               /* the phase the window covered */ \
+    X (M, I64,  window_start_ns, 0)     /* first snapshot */ \
+    X (M, I64,  window_end_ns, 0)       /* when the last stream ended */ \
+    X (M, I64,  settle_end_ns, 0)       /* end of the settle period */ \
+    MSG_HOST_COUNTER_FIELDS (X, M)
 
-//  The counters of a MONITOR message, every one a uint64_t: cumulative
-//  since boot, as /proc has them; the coordinator takes differences
-//  between consecutive messages.
-#define MSG_MONITOR_COUNTERS(X) \
-    X (cpu_total_ticks)         /* CPU time of every kind, all CPUs */ \
-    X (cpu_user_ticks)          /* user and nice */ \
-    X (cpu_system_ticks)        /* system, irq and softirq */ \
-    X (cpu_iowait_ticks) \
-    X (cpu_idle_ticks) \
-    X (dirty_bytes)             /* Dirty now */ \
-    X (writeback_bytes)         /* Writeback now */ \
-    X (disk_read_bytes)         /* read from whole block devices */ \
-    X (disk_written_bytes)      /* written to them */ \
-    X (nfs_read_ops)            /* NFS client READs */ \
-    X (nfs_write_ops)           /* NFS client WRITEs */ \
-    X (nfsd_read_ops)           /* NFS server READs */ \
-    X (nfsd_write_ops)          /* NFS server WRITEs */ \
-    X (nfsd_read_bytes)         /* NFS server bytes read for clients */ \
-    X (nfsd_written_bytes)      /* NFS server bytes written for clients */
+//  The counters of a MONITOR message, every one a U64: cumulative since
+//  boot, as /proc has them; the coordinator takes differences between
+//  consecutive messages.
+#define MSG_MONITOR_COUNTER_FIELDS(X, M) \
+    X (M, U64, cpu_total_ticks, 0)      /* CPU time of every kind, all CPUs */ \
+    X (M, U64, cpu_user_ticks, 0)       /* user and nice */ \
+    X (M, U64, cpu_system_ticks, 0)     /* system, irq and softirq */ \
+    X (M, U64, cpu_iowait_ticks, 0) \
+    X (M, U64, cpu_idle_ticks, 0) \
+    X (M, U64, dirty_bytes, 0)          /* Dirty now */ \
+    X (M, U64, writeback_bytes, 0)      /* Writeback now */ \
+    X (M, U64, disk_read_bytes, 0)      /* read from whole block devices */ \
+    X (M, U64, disk_written_bytes, 0)   /* written to them */ \
+    X (M, U64, nfs_read_ops, 0)         /* NFS client READs */ \
+    X (M, U64, nfs_write_ops, 0)        /* NFS client WRITEs */ \
+    X (M, U64, nfsd_read_ops, 0)        /* NFS server READs */ \
+    X (M, U64, nfsd_write_ops, 0)       /* NFS server WRITEs */ \
+    X (M, U64, nfsd_read_bytes, 0)      /* NFS server bytes read for clients */ \
+    X (M, U64, nfsd_written_bytes, 0)   /* NFS server bytes written for clients */
+
+#define MSG_MONITOR_COUNTERS(X) MSG_MONITOR_COUNTER_FIELDS (MSG_NAME_OF, X)
 
 //  A monitor job's sample: the host's counters at an instant (agent clock).
-typedef struct {
-    uint32_t test_id;
-    uint32_t job_id;                        //  the monitor job
-    int64_t t_ns;
-#define MSG_MONITOR_FIELD(name) uint64_t name;
-    MSG_MONITOR_COUNTERS (MSG_MONITOR_FIELD)
-#undef MSG_MONITOR_FIELD
-} msg_monitor_t;
+#define MSG_MONITOR_FIELDS(X, M) \
+    X (M, U32,  test_id, 0) \
+    X (M, U32,  job_id, 0)              /* the monitor job */ \
+    X (M, I64,  t_ns, 0) \
+    MSG_MONITOR_COUNTER_FIELDS (X, M)
 
 //  Every timed stream of a phase has reported, on every host.
-typedef struct {
-    uint32_t test_id;
-    uint32_t phase;                         //  the phase that is over
-} msg_stop_t;
+#define MSG_STOP_FIELDS(X, M) \
+    X (M, U32,  test_id, 0) \
+    X (M, U32,  phase, 0)               /* the phase that is over */
 
 //  Write the page cache back and drop it, now that every job of the test
 //  on this agent is prepared (its files laid out): the timed part starts
 //  cold. Answered with DROPPED once done, or ERROR.
-typedef struct {
-    uint32_t test_id;
-} msg_drop_t;
+#define MSG_DROP_FIELDS(X, M) \
+    X (M, U32,  test_id, 0)
 
-typedef struct {
-    uint32_t test_id;
-} msg_dropped_t;
+#define MSG_DROPPED_FIELDS(X, M) \
+    X (M, U32,  test_id, 0)
+
+//  Every message: MSG_ID (its msg_type_t, from 1), its name on the wire
+//  ("t"), which is also its member of msg_t's union and its struct's
+//  name, msg_NAME_t.
+#define MSG_LIST(X) \
+    X (HELLO, hello) \
+    X (WELCOME, welcome) \
+    X (PING, ping) \
+    X (PONG, pong) \
+    X (PREPARE, prepare) \
+    X (READY, ready) \
+    X (START, start) \
+    X (SAMPLE, sample) \
+    X (RESULT, result) \
+    X (ABORT, abort) \
+    X (BYE, bye) \
+    X (ERROR, error) \
+    X (HOST, host) \
+    X (MONITOR, monitor) \
+    X (STOP, stop) \
+    X (DROP, drop) \
+    X (DROPPED, dropped)
+
+typedef enum {
+    MSG_NONE = 0,               //  no message: types count from 1
+#define MSG_ENUM(id, name) MSG_##id,
+    MSG_LIST (MSG_ENUM)
+#undef MSG_ENUM
+    MSG_TYPE_COUNT              //  one past the last
+} msg_type_t;
+
+//  A field's member in its struct.
+#define MSG_MEMBER(m, kind, name, capacity) MSG_MEMBER_##kind (name, capacity)
+#define MSG_MEMBER_STR(name, capacity)      char name [capacity];
+#define MSG_MEMBER_U32(name, capacity)      uint32_t name;
+#define MSG_MEMBER_U64(name, capacity)      uint64_t name;
+#define MSG_MEMBER_I32(name, capacity)      int32_t name;
+#define MSG_MEMBER_I64(name, capacity)      int64_t name;
+#define MSG_MEMBER_BOOL(name, capacity)     bool name;
+#define MSG_MEMBER_SPEC(name, capacity)     jobspec_t name;
+#define MSG_MEMBER_LATENCY(name, capacity)  histogram_t name [MSG_LATENCY_KINDS];
+
+//  The structs: msg_hello_t, msg_welcome_t, ... each its list's members.
+#define MSG_STRUCT(id, name) \
+    typedef struct { MSG_##id##_FIELDS (MSG_MEMBER, _) } msg_##name##_t;
+MSG_LIST (MSG_STRUCT)
+#undef MSG_STRUCT
 
 typedef struct {
     msg_type_t type;
     union {
-        msg_hello_t hello;
-        msg_welcome_t welcome;
-        msg_ping_t ping;
-        msg_pong_t pong;
-        msg_prepare_t prepare;
-        msg_ready_t ready;
-        msg_start_t start;
-        msg_sample_t sample;
-        msg_result_t result;
-        msg_abort_t abort;
-        msg_bye_t bye;
-        msg_error_t error;
-        msg_host_t host;
-        msg_monitor_t monitor;
-        msg_stop_t stop;
-        msg_drop_t drop;
-        msg_dropped_t dropped;
+#define MSG_UNION_MEMBER(id, name) msg_##name##_t name;
+        MSG_LIST (MSG_UNION_MEMBER)
+#undef MSG_UNION_MEMBER
     } u;
 } msg_t;
 

@@ -1,14 +1,12 @@
 /*  proto/msg_field.h: how the message codecs write and read their fields
     (inside proto/ only).
 
-    An encoder is a list of PUT_ lines and a decoder a list of GET_ lines,
-    one per field of the message's struct; the key on the wire is the
-    field's own name, taken by the macro, so the two cannot drift apart.
-    The writer counts what it writes, so that the map header ahead of the
+    msg.c's walker calls one writer or one reader per row of a message's
+    field list; the key on the wire is the row's name. The writer counts what it writes, so that the map header ahead of the
     fields says exactly how many there are. The reader trusts nothing: a
     missing key, a key given twice, a wrong type, a number out of the
     field's range or a string too long for it makes the message malformed,
-    and the first failure sticks, so later GET_ lines do nothing.
+    and the first failure sticks, so later reads do nothing.
 */
 #ifndef IOFLEET_MSG_FIELD_H
 #define IOFLEET_MSG_FIELD_H
@@ -37,7 +35,7 @@ typedef struct {
 } msg_writer_t;
 
 //  Reads fields out of one message map. The first failure sticks: later
-//  calls do nothing, so a decoder is a plain list of GET_ lines.
+//  calls do nothing, so the walker reads row after row.
 typedef struct {
     const msgpack_object_map *map;  //  the message
     char *err;                  //  reason of the first failure
@@ -77,18 +75,5 @@ void msg_get_u32 (msg_reader_t *r, const char *key, uint32_t *field);
 void msg_get_i64 (msg_reader_t *r, const char *key, int64_t *field);
 void msg_get_i32 (msg_reader_t *r, const char *key, int32_t *field);
 void msg_get_bool (msg_reader_t *r, const char *key, bool *field);
-
-//  The key is the field's own name.
-#define PUT_STR(w, s, f)    msg_put_str (w, #f, (s)->f, sizeof ((s)->f))
-#define PUT_UINT(w, s, f)   msg_put_uint (w, #f, (s)->f)
-#define PUT_INT(w, s, f)    msg_put_int (w, #f, (s)->f)
-#define PUT_BOOL(w, s, f)   msg_put_bool (w, #f, (s)->f)
-
-#define GET_STR(r, s, f)    msg_get_str (r, #f, (s)->f, sizeof ((s)->f))
-#define GET_U64(r, s, f)    msg_get_u64 (r, #f, &(s)->f)
-#define GET_U32(r, s, f)    msg_get_u32 (r, #f, &(s)->f)
-#define GET_I64(r, s, f)    msg_get_i64 (r, #f, &(s)->f)
-#define GET_I32(r, s, f)    msg_get_i32 (r, #f, &(s)->f)
-#define GET_BOOL(r, s, f)   msg_get_bool (r, #f, &(s)->f)
 
 #endif
