@@ -3,14 +3,16 @@
     SELECT that reads rows back, and the archive's struct; private to
     archive*.c.
 
-    A column maps a field of the struct a row comes from (results.h) to
-    a column of the same name, with the schema version that added it, so
-    that a newer schema is reached from an older one by ALTER TABLE ADD
-    COLUMN for every column added since, and a figure added to the
-    results is one line in a column table.
+    A column is a field of the struct a row comes from, as the struct's
+    table in results_schema.h describes it, with the schema version that
+    added it, so that a newer schema is reached from an older one by
+    ALTER TABLE ADD COLUMN for every column added since, and a figure
+    added to the results is one row of that table.
 */
 #ifndef IOFLEET_ARCHIVE_SCHEMA_H
 #define IOFLEET_ARCHIVE_SCHEMA_H
+
+#include "../results/results_schema.h"
 
 #include <sqlite3.h>
 #include <stdbool.h>
@@ -26,42 +28,18 @@ struct _archive_t {
 //  "archive PATH: what: sqlite's message" into err; what may be NULL.
 void archive_error (const char *path, sqlite3 *db, const char *what, char *err, size_t errlen);
 
-//  How a field is stored.
-typedef enum {
-    COLUMN_TEXT,                    //  char [size], TEXT
-    COLUMN_STRING,                  //  char *, malloc'ed, NULL for ""; TEXT
-    COLUMN_I64,                     //  int64_t, INTEGER
-    COLUMN_U64,                     //  uint64_t, INTEGER (clamped to INT64_MAX)
-    COLUMN_U32,                     //  uint32_t, INTEGER
-    COLUMN_SIZE,                    //  size_t, INTEGER
-    COLUMN_INT,                     //  int, INTEGER
-    COLUMN_REAL,                    //  double, REAL; NULL for NAN
-    COLUMN_BOOL,                    //  bool, INTEGER 0 or 1
-    COLUMN_CLASS,                   //  int CLASS_DISK or CLASS_NETWORK, TEXT
-    COLUMN_FSYNC,                   //  int fsync_mode_t, TEXT
-    COLUMN_UTC,                     //  int64_t wall ns as TEXT, ISO 8601 (not read back)
-    COLUMN_DERIVED                  //  REAL computed from the row (not read back)
-} column_type_t;
-
-//  One column of a table.
-typedef struct {
-    const char *name;               //  column name
-    column_type_t type;             //  how it is stored
-    size_t offset;                  //  of the field in the row's struct
-    size_t size;                    //  of a COLUMN_TEXT field
-    double (*derive) (const void *row);     //  a COLUMN_DERIVED figure
-    int since;                      //  schema version that added it; 0 means 1
-} column_t;
-
-//  One table: id, the columns the caller binds, then the row's columns.
+//  One table: id, the columns the caller binds, then the row's columns:
+//  the fields of its results struct that the archive holds
+//  (results_schema.h), each with the schema version that added it.
 typedef struct {
     const char *name;               //  table name
     int since;                      //  schema version that added it; 0 means 1
     const char *bound;              //  definitions of the caller's columns
     const char *bound_names;        //  their names, for INSERT
     int bound_count;                //  how many
-    const column_t *columns;        //  the row's own
-    size_t column_count;
+    const results_table_t *row;     //  the struct a row comes from, NULL for none
+    const results_table_t *nested;  //  a struct within it whose columns follow, or NULL
+    size_t nested_offset;           //  where that one is
     const char *constraints;        //  after the columns, or ""
     const char *index;              //  a column to index, or NULL
 } archive_table_t;

@@ -8,6 +8,7 @@
     non-ASCII bytes as '?', rather than failing the whole file.
 */
 #include "results_file.h"
+#include "results_schema.h"
 #include "../report/report.h"
 #include "json_stream.h"
 #include "latency_json.h"
@@ -26,8 +27,6 @@
 #include <string.h>
 #include <time.h>
 
-#define UNITS_TEXT "MB/s = 10^6 bytes/s"
-
 //  An object under construction: set() calls record the first failure in
 //  ok, so that a builder checks once at its end.
 typedef struct {
@@ -39,9 +38,8 @@ typedef struct {
 //  --------------------------------------------------------------------------
 //  Values
 
-//  A JSON string of text; bytes that make it invalid UTF-8 become '?'.
-static json_t *
-s_json_text (const char *text)
+json_t *
+results_json_string (const char *text)
 {
     json_t *value = json_string (text);
     if (value)
@@ -72,20 +70,13 @@ s_json_count (uint64_t count)
     return json_integer (count > INT64_MAX? INT64_MAX: (json_int_t) count);
 }
 
-//  An instant in ISO 8601 UTC with milliseconds: "2026-11-30T03:10:00.123Z".
+//  An instant in ISO 8601 UTC with milliseconds, null before the epoch.
 static json_t *
 s_json_utc (int64_t wall_ns)
 {
-    time_t seconds = (time_t) (wall_ns / NS_PER_SEC);
-    int milliseconds = (int) ((wall_ns % NS_PER_SEC) / NS_PER_MSEC);
-    struct tm utc;
     char text [64];
-    char stamp [40];
-    if (wall_ns < 0 || !gmtime_r (&seconds, &utc)
-    ||  strftime (stamp, sizeof (stamp), "%Y-%m-%dT%H:%M:%S", &utc) == 0)
-        return json_null ();
-    snprintf (text, sizeof (text), "%s.%03dZ", stamp, milliseconds);
-    return json_string (text);
+    results_schema_utc (wall_ns, text, sizeof text);
+    return text [0]? json_string (text): json_null ();
 }
 
 //  Set key to value in the builder's object, taking the value's reference.
@@ -94,26 +85,6 @@ s_set (builder_t *builder, const char *key, json_t *value)
 {
     if (!value || json_object_set_new (builder->object, key, value) < 0)
         builder->ok = false;
-}
-
-//  Set key to an optional value: nothing when value is NULL and ok (not
-//  measured), a failure when ok is false (memory).
-static void
-s_set_optional (builder_t *builder, const char *key, json_t *value, bool ok)
-{
-    if (!ok)
-        builder->ok = false;
-    else
-    if (value && json_object_set_new (builder->object, key, value) < 0)
-        builder->ok = false;
-}
-
-//  A set's latency under "latency", when it was measured.
-static void
-s_set_latency (builder_t *builder, const latency_summary_t *latency)
-{
-    if (latency->count)
-        s_set (builder, "latency", latency_summary_json (latency));
 }
 
 //  Start a builder with a new empty object.
@@ -139,160 +110,93 @@ s_finish (builder_t *builder)
 //  --------------------------------------------------------------------------
 //  Objects
 
-//  One agent as the run met it.
+static json_t *s_object_json (const results_table_t *table, const void *row);
+
+//  One field's value, or NULL with *present false when it is not written
+//  (*ok false when memory ran out).
 static json_t *
-s_agent_json (const agent_info_t *agent)
+s_field_json (const results_field_t *field, const void *row, bool *present, bool *ok)
 {
-    builder_t builder = s_builder ();
-    if (!builder.ok)
-        return NULL;
-    s_set (&builder, "name", s_json_text (agent->name));
-    s_set (&builder, "endpoint", s_json_text (agent->endpoint));
-    s_set (&builder, "hostname", s_json_text (agent->hostname));
-    s_set (&builder, "kernel", s_json_text (agent->kernel));
-    s_set (&builder, "cpus", json_integer (agent->cpus));
-    s_set (&builder, "mem_bytes", s_json_count (agent->mem_bytes));
-    s_set (&builder, "version", s_json_text (agent->version));
-    s_set (&builder, "insecure", json_boolean (agent->insecure));
-    s_set (&builder, "clock_offset_ns", json_integer (agent->clock_offset_ns));
-    s_set (&builder, "clock_rtt_ns", json_integer (agent->clock_rtt_ns));
-    s_set (&builder, "malformed_frames", s_json_count (agent->malformed_frames));
-    return s_finish (&builder);
+    const void *at = (const char *) row + field->offset;
+    *present = true;
+    *ok = true;
+    switch (field->kind) {
+        case FIELD_TEXT: return results_json_string ((const char *) at);
+        case FIELD_STRING: {
+            const char *text = *(char *const *) at;
+            return results_json_string (text? text: "");
+        }
+        case FIELD_I64: return json_integer (*(const int64_t *) at);
+        case FIELD_U64: return s_json_count (*(const uint64_t *) at);
+        case FIELD_U32: return json_integer (*(const uint32_t *) at);
+        case FIELD_SIZE: return s_json_count (*(const size_t *) at);
+        case FIELD_BOOL: return json_boolean (*(const bool *) at);
+        case FIELD_RATE:
+        case FIELD_PCT: {
+            double value = *(const double *) at;
+            *present = isfinite (value) || !field->omitted_unknown;
+            return *present? s_json_rate (value): NULL;
+        }
+        case FIELD_CLASS:
+            return json_string (*(const int *) at == CLASS_NETWORK? "network": "disk");
+        case FIELD_FSYNC: return json_string (jobspec_fsync_name (*(const int *) at));
+        case FIELD_UNITS: return json_string (aggregate_units_name (*(const int *) at));
+        case FIELD_UTC: return s_json_utc (*(const int64_t *) at);
+        case FIELD_SECONDS: return json_real ((double) *(const int64_t *) at / NS_PER_SEC);
+        case FIELD_DERIVED: return s_json_rate (field->derive (row));
+        case FIELD_LATENCY: {
+            const latency_summary_t *latency = (const latency_summary_t *) at;
+            *present = latency->count > 0;
+            return *present? latency_summary_json (latency): NULL;
+        }
+        case FIELD_OBJECT: return s_object_json (field->table, at);
+        case FIELD_CUSTOM: {
+            json_t *value = field->write (row, ok);
+            *present = value != NULL;
+            return value;
+        }
+    }
+    *ok = false;
+    return NULL;
 }
 
-//  One class's figures within a test.
-static json_t *
-s_class_json (const class_summary_t *class_summary)
+int
+results_json_fields (const results_table_t *table, const void *row, json_t *object)
 {
-    builder_t builder = s_builder ();
-    if (!builder.ok)
-        return NULL;
-    s_set (&builder, "streams", json_integer (class_summary->streams));
-    s_set (&builder, "bytes", s_json_count (class_summary->bytes));
-    s_set (&builder, "combined_mbps", s_json_rate (class_summary->combined_mbps));
-    s_set (&builder, "notation", s_json_text (class_summary->notation));
-    s_set_latency (&builder, &class_summary->latency);
-    return s_finish (&builder);
+    for (size_t nbr = 0; nbr < table->count; nbr++) {
+        bool present, ok;
+        json_t *value = s_field_json (&table->fields [nbr], row, &present, &ok);
+        if (!ok || (present && (!value || json_object_set_new (object, table->fields [nbr].name,
+                                                               value) < 0)))
+            return -1;
+    }
+    return 0;
 }
 
-//  A test's summary, every field of test_summary_t.
+//  A struct as an object, or NULL when memory ran out.
 static json_t *
-s_summary_json (const test_summary_t *summary)
+s_object_json (const results_table_t *table, const void *row)
 {
-    builder_t builder = s_builder ();
-    if (!builder.ok)
-        return NULL;
-    s_set (&builder, "streams", json_integer (summary->streams));
-    s_set (&builder, "hosts", json_integer (summary->hosts));
-    s_set (&builder, "failed_streams", json_integer (summary->failed_streams));
-    s_set (&builder, "lost_streams", json_integer (summary->lost_streams));
-    //  A stream that failed, was aborted or was lost: the figures are
-    //  over what the others did, and what it did until then.
-    s_set (&builder, "partial", json_boolean (summary->failed_streams > 0));
-    s_set (&builder, "bytes", s_json_count (summary->bytes));
-    s_set (&builder, "first_start_ns", json_integer (summary->first_start_ns));
-    s_set (&builder, "last_end_ns", json_integer (summary->last_end_ns));
-    s_set (&builder, "combined_mbps", s_json_rate (summary->combined_mbps));
-    s_set (&builder, "combined_ops_per_s", s_json_rate (summary->combined_ops_per_s));
-    s_set (&builder, "all_running_mbps", s_json_rate (summary->all_running_mbps));
-    s_set (&builder, "all_running_ns", json_integer (summary->all_running_ns));
-    s_set (&builder, "host_skew_ns", json_integer (summary->host_skew_ns));
-    s_set (&builder, "stream_skew_ns", json_integer (summary->stream_skew_ns));
-    s_set (&builder, "clock_uncertainty_ns", json_integer (summary->clock_uncertainty_ns));
-    s_set (&builder, "disk", s_class_json (&summary->disk));
-    s_set (&builder, "network", s_class_json (&summary->network));
-    s_set (&builder, "hosts_measured", json_integer (summary->hosts_measured));
-    s_set (&builder, "usr_pct", s_json_rate (summary->usr_pct));
-    s_set (&builder, "sys_pct", s_json_rate (summary->sys_pct));
-    s_set (&builder, "iowait_pct", s_json_rate (summary->iowait_pct));
-    //  Only when measured: the key is new, and results without it stay
-    //  as they were.
-    if (isfinite (summary->latency_p99_ns))
-        s_set (&builder, "latency_p99_ns", json_real (summary->latency_p99_ns));
-    s_set (&builder, "end_skew_ns", json_integer (summary->end_skew_ns));
-    bool ok;
-    json_t *stop = stop_summary_json (&summary->stop, &ok);
-    s_set_optional (&builder, "stop", stop, ok);
-    json_t *latency = latency_sets_json (summary->latency, &ok);
-    s_set_optional (&builder, "latency", latency, ok);
-    return s_finish (&builder);
+    json_t *object = json_object ();
+    if (object && results_json_fields (table, row, object)) {
+        json_decref (object);
+        object = NULL;
+    }
+    return object;
 }
 
-//  One host over a test: its shares of CPU time, and every raw counter
-//  of its HOST message.
+//  An array of structs, each an object; the first `count` of `items`.
 static json_t *
-s_host_json (const host_result_t *host)
+s_array_json (const results_table_t *table, const void *items, size_t size, size_t count)
 {
-    builder_t builder = s_builder ();
-    if (!builder.ok)
-        return NULL;
-    s_set (&builder, "agent", s_json_text (host->agent));
-    s_set (&builder, "received", json_boolean (host->received));
-    s_set (&builder, "window_start_ns", json_integer (host->window_start_ns));
-    s_set (&builder, "window_end_ns", json_integer (host->window_end_ns));
-    s_set (&builder, "settle_end_ns", json_integer (host->settle_end_ns));
-    s_set (&builder, "usr_pct", s_json_rate (host->usr_pct));
-    s_set (&builder, "sys_pct", s_json_rate (host->sys_pct));
-    s_set (&builder, "iowait_pct", s_json_rate (host->iowait_pct));
-    s_set (&builder, "idle_pct", s_json_rate (host->idle_pct));
-    s_set (&builder, "stream_bytes", s_json_count (host->stream_bytes));
-#define S_SET_COUNTER(name) s_set (&builder, #name, s_json_count (host->counters.name));
-    MSG_HOST_COUNTERS (S_SET_COUNTER)
-#undef S_SET_COUNTER
-    s_set_latency (&builder, &host->latency);
-    return s_finish (&builder);
-}
-
-//  One warning.
-static json_t *
-s_warning_json (const warning_t *warning)
-{
-    builder_t builder = s_builder ();
-    if (!builder.ok)
-        return NULL;
-    s_set (&builder, "kind", s_json_text (warning->kind));
-    s_set (&builder, "agent", s_json_text (warning->agent));
-    s_set (&builder, "text", s_json_text (warning->text));
-    return s_finish (&builder);
-}
-
-//  One point of a monitor's series: the counters as the agent read them.
-static json_t *
-s_monitor_point_json (const msg_monitor_t *point)
-{
-    builder_t builder = s_builder ();
-    if (!builder.ok)
-        return NULL;
-    s_set (&builder, "t_ns", json_integer (point->t_ns));
-#define S_SET_COUNTER(name) s_set (&builder, #name, s_json_count (point->name));
-    MSG_MONITOR_COUNTERS (S_SET_COUNTER)
-#undef S_SET_COUNTER
-    return s_finish (&builder);
-}
-
-//  One monitor: its figures over the test and its whole series.
-static json_t *
-s_monitor_json (const monitor_result_t *monitor)
-{
-    builder_t builder = s_builder ();
-    if (!builder.ok)
-        return NULL;
-    s_set (&builder, "agent", s_json_text (monitor->agent));
-    s_set (&builder, "job", s_json_text (monitor->job));
-    s_set (&builder, "usr_pct", s_json_rate (monitor->usr_pct));
-    s_set (&builder, "sys_pct", s_json_rate (monitor->sys_pct));
-    s_set (&builder, "iowait_pct", s_json_rate (monitor->iowait_pct));
-    s_set (&builder, "disk_read_mbps", s_json_rate (monitor->disk_read_mbps));
-    s_set (&builder, "disk_write_mbps", s_json_rate (monitor->disk_write_mbps));
-    s_set (&builder, "nfsd_read_mbps", s_json_rate (monitor->nfsd_read_mbps));
-    s_set (&builder, "nfsd_write_mbps", s_json_rate (monitor->nfsd_write_mbps));
-    s_set (&builder, "max_gap_ns", json_integer (monitor->max_gap_ns));
-    json_t *points = json_array ();
-    for (size_t nbr = 0; points && nbr < monitor->point_count; nbr++)
-        if (json_array_append_new (points, s_monitor_point_json (&monitor->points [nbr])) < 0)
-            builder.ok = false;
-    s_set (&builder, "points", points);
-    return s_finish (&builder);
+    json_t *array = json_array ();
+    for (size_t nbr = 0; array && nbr < count; nbr++)
+        if (json_array_append_new (array, s_object_json (table, (const char *) items + nbr * size))
+            < 0) {
+            json_decref (array);
+            array = NULL;
+        }
+    return array;
 }
 
 //  Statistics of one figure over iterations.
@@ -325,7 +229,7 @@ s_iterations_json (const run_result_t *run)
         builder_t builder = s_builder ();
         if (!builder.ok)
             break;
-        s_set (&builder, "test", s_json_text (test->name));
+        s_set (&builder, "test", results_json_string (test->name));
         //  A test of operations counts them per second, and says so.
         s_set (&builder, it.rate_ops? "first_ops_per_s": "first_mbps", s_json_rate (it.first_mbps));
         s_set (&builder, "rest", s_stats_json (&it.rest));
@@ -338,56 +242,6 @@ s_iterations_json (const run_result_t *run)
     return array;
 }
 
-//  One stream: identity, figures, rates and the number of its samples
-//  (the samples themselves go to the JSON lines file).
-static json_t *
-s_stream_json (const stream_result_t *stream)
-{
-    builder_t builder = s_builder ();
-    if (!builder.ok)
-        return NULL;
-    s_set (&builder, "agent", s_json_text (stream->agent));
-    s_set (&builder, "job", s_json_text (stream->job));
-    s_set (&builder, "class", json_string (stream->job_class == CLASS_NETWORK? "network": "disk"));
-    s_set (&builder, "index", json_integer (stream->index));
-    s_set (&builder, "path", s_json_text (stream->path? stream->path: ""));
-    s_set (&builder, "finished", json_boolean (stream->finished));
-    s_set (&builder, "lost", json_boolean (stream->lost));
-    s_set (&builder, "bytes", s_json_count (stream->bytes));
-    s_set (&builder, "reads", s_json_count (stream->reads));
-    s_set (&builder, "writes", s_json_count (stream->writes));
-    s_set (&builder, "fsyncs", s_json_count (stream->fsyncs));
-    s_set (&builder, "reads_data", json_boolean (stream->reads_data));
-    s_set (&builder, "cold", json_boolean (stream->cold));
-    s_set (&builder, "bs_bytes", s_json_count (stream->bs_bytes));
-    //  No RESULT: bytes are its last sample's, a lower bound, taken then.
-    s_set (&builder, "bytes_from_sample", json_boolean (stream->bytes_sampled));
-    s_set (&builder, "sampled_ns", json_integer (stream->sampled_ns));
-    s_set (&builder, "start_ns", json_integer (stream->start_ns));
-    s_set (&builder, "stop_ns", json_integer (stream->stop_ns));
-    s_set (&builder, "last_issue_ns", json_integer (stream->last_issue_ns));
-    s_set (&builder, "last_write_ns", json_integer (stream->last_write_ns));
-    s_set (&builder, "end_ns", json_integer (stream->end_ns));
-    s_set (&builder, "rate_mbps", s_json_rate (aggregate_stream_rate_mbps (stream)));
-    s_set (&builder, "write_rate_mbps", s_json_rate (aggregate_stream_write_rate_mbps (stream)));
-    s_set (&builder, "usr_s", json_real ((double) stream->usr_ns / NS_PER_SEC));
-    s_set (&builder, "sys_s", json_real ((double) stream->sys_ns / NS_PER_SEC));
-    //  The exact figures too, so that a report rendered again from this
-    //  file rounds the same numbers as the first one did.
-    s_set (&builder, "usr_ns", json_integer (stream->usr_ns));
-    s_set (&builder, "sys_ns", json_integer (stream->sys_ns));
-    s_set (&builder, "clock_uncertainty_ns", json_integer (stream->clock_uncertainty_ns));
-    s_set (&builder, "error", s_json_text (stream->error? stream->error: ""));
-    s_set (&builder, "samples", s_json_count (stream->sample_count));
-    s_set (&builder, "direct", json_boolean (stream->direct));
-    s_set (&builder, "fsync", json_string (jobspec_fsync_name (stream->fsync_mode)));
-    s_set (&builder, "sys_s_per_gb", s_json_rate (aggregate_stream_sys_s_per_gb (stream)));
-    bool ok;
-    json_t *latency = latency_stream_json (stream, &ok);
-    s_set_optional (&builder, "latency", latency, ok);
-    return s_finish (&builder);
-}
-
 //  One run of one test with its summary and its streams; unless whole,
 //  its streams and hosts are left empty for the writer to fill.
 static json_t *
@@ -396,40 +250,18 @@ s_test_json (const test_result_t *test, bool whole)
     builder_t builder = s_builder ();
     if (!builder.ok)
         return NULL;
-    s_set (&builder, "name", s_json_text (test->name));
-    s_set (&builder, "test", s_json_text (test->test [0]? test->test: test->name));
-    s_set (&builder, "phase", s_json_text (test->phase));
-    s_set (&builder, "phase_index", json_integer (test->phase_index));
-    s_set (&builder, "rate", s_json_text (test->rate_requests? "requests":
-                                          test->rate_ops? "ops": "bytes"));
-    s_set (&builder, "workload", s_json_text (test->workload));
-    s_set (&builder, "bound", s_json_text (test->bound));
-    s_set (&builder, "laid_out_bytes", s_json_count (test->laid_out_bytes));
-    s_set (&builder, "laid_out_ns", json_integer (test->laid_out_ns));
-    s_set (&builder, "iteration", json_integer (test->iteration));
-    s_set (&builder, "announced_utc", s_json_utc (test->announced_wall_ns));
-    s_set (&builder, "announced_wall_ns", json_integer (test->announced_wall_ns));
-    s_set (&builder, "summary", s_summary_json (&test->summary));
-    json_t *streams = json_array ();
-    for (size_t nbr = 0; whole && streams && nbr < test->stream_count; nbr++)
-        if (json_array_append_new (streams, s_stream_json (&test->streams [nbr])) < 0)
-            builder.ok = false;
-    s_set (&builder, "streams", streams);
-    json_t *hosts = json_array ();
-    for (size_t nbr = 0; whole && hosts && nbr < test->host_count; nbr++)
-        if (json_array_append_new (hosts, s_host_json (&test->hosts [nbr])) < 0)
-            builder.ok = false;
-    s_set (&builder, "hosts", hosts);
-    json_t *warnings = json_array ();
-    for (size_t nbr = 0; warnings && nbr < test->warning_count; nbr++)
-        if (json_array_append_new (warnings, s_warning_json (&test->warnings [nbr])) < 0)
-            builder.ok = false;
-    s_set (&builder, "warnings", warnings);
-    json_t *monitors = json_array ();
-    for (size_t nbr = 0; monitors && nbr < test->monitor_count; nbr++)
-        if (json_array_append_new (monitors, s_monitor_json (&test->monitors [nbr])) < 0)
-            builder.ok = false;
-    s_set (&builder, "monitors", monitors);
+    if (results_json_fields (&results_test_table, test, builder.object))
+        builder.ok = false;
+    s_set (&builder, "summary", s_object_json (&results_summary_table, &test->summary));
+    s_set (&builder, "streams", s_array_json (&results_stream_table, test->streams,
+                                              sizeof (stream_result_t),
+                                              whole? test->stream_count: 0));
+    s_set (&builder, "hosts", s_array_json (&results_host_table, test->hosts,
+                                            sizeof (host_result_t), whole? test->host_count: 0));
+    s_set (&builder, "warnings", s_array_json (&results_warning_table, test->warnings,
+                                               sizeof (warning_t), test->warning_count));
+    s_set (&builder, "monitors", s_array_json (&results_monitor_table, test->monitors,
+                                               sizeof (monitor_result_t), test->monitor_count));
     return s_finish (&builder);
 }
 
@@ -442,17 +274,10 @@ s_run_json (const run_result_t *run)
         return NULL;
     s_set (&builder, "iofleet_version", json_string (IOFLEET_VERSION));
     s_set (&builder, "protocol_version", json_integer (IOFLEET_PROTOCOL_VERSION));
-    s_set (&builder, "scenario", s_json_text (run->scenario_path));
-    s_set (&builder, "label", s_json_text (run->label));
-    s_set (&builder, "started_utc", s_json_utc (run->started_wall_ns));
-    s_set (&builder, "started_wall_ns", json_integer (run->started_wall_ns));
-    s_set (&builder, "units", json_string (UNITS_TEXT));
-    s_set (&builder, "display_units", json_string (aggregate_units_name (run->units)));
-    json_t *agents = json_array ();
-    for (size_t nbr = 0; agents && nbr < run->agent_count; nbr++)
-        if (json_array_append_new (agents, s_agent_json (&run->agents [nbr])) < 0)
-            builder.ok = false;
-    s_set (&builder, "agents", agents);
+    if (builder.ok && results_json_fields (&results_run_table, run, builder.object))
+        builder.ok = false;
+    s_set (&builder, "agents", s_array_json (&results_agent_table, run->agents,
+                                             sizeof (agent_info_t), run->agent_count));
     json_t *tests = json_array ();
     for (size_t nbr = 0; tests && nbr < run->test_count; nbr++)
         if (json_array_append_new (tests, s_test_json (&run->tests [nbr], true)) < 0)
@@ -490,13 +315,15 @@ results_json_text (const run_result_t *run)
 static int
 s_write_stream (FILE *out, int depth, const void *items, size_t nbr)
 {
-    return json_stream_value (out, depth, s_stream_json (&((const stream_result_t *) items) [nbr]));
+    return json_stream_value (out, depth, s_object_json (&results_stream_table,
+                                                         &((const stream_result_t *) items) [nbr]));
 }
 
 static int
 s_write_host (FILE *out, int depth, const void *items, size_t nbr)
 {
-    return json_stream_value (out, depth, s_host_json (&((const host_result_t *) items) [nbr]));
+    return json_stream_value (out, depth, s_object_json (&results_host_table,
+                                                         &((const host_result_t *) items) [nbr]));
 }
 
 static int
@@ -536,7 +363,7 @@ results_json_write (const run_result_t *run, FILE *out)
 static char *
 s_json_literal (const char *text)
 {
-    json_t *value = s_json_text (text);
+    json_t *value = results_json_string (text);
     if (!value)
         return NULL;
     char *literal = json_dumps (value, JSON_ENCODE_ANY);

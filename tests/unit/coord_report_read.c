@@ -353,7 +353,10 @@ test_csv (void **state)
     for (char *c = text; *c; c++)
         lines += *c == '\n';
     assert_int_equal (lines, 1 + 3 + 1);
-    assert_non_null (strstr (text, "test,iteration,announced_wall_ns,agent,job,class,stream,"));
+    //  The test's fields, the stream's, then the test's summary.
+    assert_non_null (strstr (text, "name,test,phase,phase_index,rate,"));
+    assert_non_null (strstr (text, ",announced_wall_ns,agent,job,class,stream,path,"));
+    assert_non_null (strstr (text, ",fsync,sys_s_per_gb,test_streams,test_hosts,"));
     assert_non_null (strstr (text, ",\"agent lost: no word, \"\"for\"\" 5.0 s\","));
     assert_non_null (strstr (text, "\r\nmix3,1,"));
     free (text);

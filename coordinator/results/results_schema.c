@@ -1,0 +1,481 @@
+/*  coordinator/results/results_schema.c: the tables of the results' fields,
+    and their flattening into columns; see results_schema.h.
+
+    A row of a table reads as what it is: `{ .name = "bytes", .kind =
+    FIELD_U64, RESULTS_AT (stream_result_t, bytes) }`. A figure that older
+    results files lack is `.optional`; one the archive does not keep yet
+    is `.not_archived`, one it gained later carries its schema version in
+    `.since`.
+*/
+#include "results_schema.h"
+#include "latency_json.h"
+#include "stop_json.h"
+#include "../numbers/aggregate.h"
+#include "../../proto/clock.h"
+#include "../../proto/workload.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#define S_COUNT(rows) (sizeof (rows) / sizeof ((rows) [0]))
+#define S_TABLE(table_name, rows) { .name = table_name, .fields = rows, .count = S_COUNT (rows) }
+
+
+//  --------------------------------------------------------------------------
+//  Custom fields
+
+//  The run's units, in words: a constant of the file format.
+static json_t *
+s_units_write (const void *row, bool *ok)
+{
+    (void) row;
+    json_t *value = json_string ("MB/s = 10^6 bytes/s");
+    *ok = value != NULL;
+    return value;
+}
+
+//  The test a row belongs to: the row itself for a test without phases.
+static json_t *
+s_test_write (const void *row, bool *ok)
+{
+    const test_result_t *test = (const test_result_t *) row;
+    json_t *value = results_json_string (test->test [0]? test->test: test->name);
+    *ok = value != NULL;
+    return value;
+}
+
+//  Files from before phases lack it: a test is its row.
+static void
+s_test_read (jsonread_t *reader, json_t *object, void *row)
+{
+    test_result_t *test = (test_result_t *) row;
+    if (json_object_get (object, "test"))
+        jsonread_string (reader, object, "test", test->test, sizeof test->test);
+    if (!test->test [0])
+        msg_strcpy (test->test, test->name, sizeof test->test);
+}
+
+//  What a test's rate counts: bytes, operations (seeks) or requests.
+static json_t *
+s_rate_write (const void *row, bool *ok)
+{
+    const test_result_t *test = (const test_result_t *) row;
+    json_t *value = json_string (test->rate_requests? "requests": test->rate_ops? "ops": "bytes");
+    *ok = value != NULL;
+    return value;
+}
+
+static void
+s_rate_read (jsonread_t *reader, json_t *object, void *row)
+{
+    test_result_t *test = (test_result_t *) row;
+    if (!json_object_get (object, "rate"))
+        return;                     //  files from before phases: bytes
+    char rate [16];
+    jsonread_string (reader, object, "rate", rate, sizeof rate);
+    test->rate_requests = strcmp (rate, "requests") == 0;
+    test->rate_ops = strcmp (rate, "ops") == 0 || test->rate_requests;
+    if (!reader->failed && !test->rate_ops && strcmp (rate, "bytes"))
+        jsonread_fail (reader, "rate", "\"%s\" is none of bytes, ops and requests", rate);
+}
+
+//  A stream that failed, was aborted or was lost: the figures are over
+//  what the others did, and what it did until then.
+static json_t *
+s_partial_write (const void *row, bool *ok)
+{
+    *ok = true;
+    return json_boolean (((const test_summary_t *) row)->failed_streams > 0);
+}
+
+static json_t *
+s_stop_write (const void *row, bool *ok)
+{
+    return stop_summary_json (&((const test_summary_t *) row)->stop, ok);
+}
+
+static void
+s_stop_read (jsonread_t *reader, json_t *object, void *row)
+{
+    stop_summary_read (reader, object, &((test_summary_t *) row)->stop);
+}
+
+static json_t *
+s_latency_sets_write (const void *row, bool *ok)
+{
+    return latency_sets_json (((const test_summary_t *) row)->latency, ok);
+}
+
+static void
+s_latency_sets_read (jsonread_t *reader, json_t *object, void *row)
+{
+    latency_sets_read (reader, object, ((test_summary_t *) row)->latency);
+}
+
+static json_t *
+s_stream_latency_write (const void *row, bool *ok)
+{
+    return latency_stream_json ((const stream_result_t *) row, ok);
+}
+
+static void
+s_stream_latency_read (jsonread_t *reader, json_t *object, void *row)
+{
+    latency_stream_read (reader, object, (stream_result_t *) row);
+}
+
+//  A monitor's series, every point with its counters.
+static json_t *
+s_points_write (const void *row, bool *ok)
+{
+    const monitor_result_t *monitor = (const monitor_result_t *) row;
+    json_t *points = json_array ();
+    *ok = points != NULL;
+    for (size_t nbr = 0; *ok && nbr < monitor->point_count; nbr++) {
+        json_t *point = json_object ();
+        if (!point || results_json_fields (&results_monitor_point_table, &monitor->points [nbr],
+                                           point)
+        ||  json_array_append_new (points, point) < 0)
+            *ok = false;
+    }
+    if (!*ok) {
+        json_decref (points);
+        return NULL;
+    }
+    return points;
+}
+
+static void
+s_points_read (jsonread_t *reader, json_t *object, void *row)
+{
+    monitor_result_t *monitor = (monitor_result_t *) row;
+    size_t count;
+    json_t *points = jsonread_array (reader, object, "points", &count);
+    if (!points || reader->failed)
+        return;
+    char parent [sizeof reader->place];
+    memcpy (parent, reader->place, sizeof parent);
+    for (size_t nbr = 0; nbr < count && !reader->failed; nbr++) {
+        jsonread_enter (reader, parent, "points", nbr);
+        json_t *point_json = json_array_get (points, nbr);
+        msg_monitor_t point = { .test_id = 0 };
+        if (!json_is_object (point_json))
+            jsonread_fail (reader, NULL, "expected an object");
+        else
+            results_read_fields (reader, &results_monitor_point_table, point_json, &point);
+        if (!reader->failed && monitor_result_add_point (monitor, &point))
+            jsonread_fail (reader, NULL, "no memory for it");
+    }
+    memcpy (reader->place, parent, sizeof parent);
+}
+
+//  A stream's rates and its system time per GB, as the reports compute them.
+static double
+s_stream_rate (const void *row)
+{
+    return aggregate_stream_rate_mbps ((const stream_result_t *) row);
+}
+
+static double
+s_stream_write_rate (const void *row)
+{
+    return aggregate_stream_write_rate_mbps ((const stream_result_t *) row);
+}
+
+static double
+s_stream_sys_per_gb (const void *row)
+{
+    return aggregate_stream_sys_s_per_gb ((const stream_result_t *) row);
+}
+
+
+//  --------------------------------------------------------------------------
+//  The tables
+
+static const results_field_t s_run_fields [] = {
+    { .name = "scenario", .kind = FIELD_TEXT, RESULTS_AT (run_result_t, scenario_path) },
+    { .name = "label", .kind = FIELD_TEXT, RESULTS_AT (run_result_t, label), .optional = true },
+    { .name = "started_utc", .kind = FIELD_UTC, RESULTS_AT (run_result_t, started_wall_ns) },
+    { .name = "started_wall_ns", .kind = FIELD_I64, RESULTS_AT (run_result_t, started_wall_ns) },
+    { .name = "units", .kind = FIELD_CUSTOM, .write = s_units_write },
+    { .name = "display_units", .kind = FIELD_UNITS, RESULTS_AT (run_result_t, units),
+      .column = "units" },
+};
+const results_table_t results_run_table = S_TABLE ("run", s_run_fields);
+
+static const results_field_t s_agent_fields [] = {
+    { .name = "name", .kind = FIELD_TEXT, RESULTS_AT (agent_info_t, name) },
+    { .name = "endpoint", .kind = FIELD_TEXT, RESULTS_AT (agent_info_t, endpoint) },
+    { .name = "hostname", .kind = FIELD_TEXT, RESULTS_AT (agent_info_t, hostname) },
+    { .name = "kernel", .kind = FIELD_TEXT, RESULTS_AT (agent_info_t, kernel) },
+    { .name = "cpus", .kind = FIELD_U32, RESULTS_AT (agent_info_t, cpus) },
+    { .name = "mem_bytes", .kind = FIELD_U64, RESULTS_AT (agent_info_t, mem_bytes) },
+    { .name = "version", .kind = FIELD_TEXT, RESULTS_AT (agent_info_t, version) },
+    { .name = "insecure", .kind = FIELD_BOOL, RESULTS_AT (agent_info_t, insecure) },
+    { .name = "clock_offset_ns", .kind = FIELD_I64, RESULTS_AT (agent_info_t, clock_offset_ns) },
+    { .name = "clock_rtt_ns", .kind = FIELD_I64, RESULTS_AT (agent_info_t, clock_rtt_ns) },
+    { .name = "malformed_frames", .kind = FIELD_U64, RESULTS_AT (agent_info_t, malformed_frames),
+      .optional = true, .not_archived = true },
+};
+const results_table_t results_agent_table = S_TABLE ("agent", s_agent_fields);
+
+//  Files from before phases have none of the fields from "test" to
+//  "laid_out_ns".
+static const results_field_t s_test_fields [] = {
+    { .name = "name", .kind = FIELD_TEXT, RESULTS_AT (test_result_t, name) },
+    { .name = "test", .kind = FIELD_CUSTOM, .write = s_test_write, .read = s_test_read,
+      .scalar = true },
+    { .name = "phase", .kind = FIELD_TEXT, RESULTS_AT (test_result_t, phase), .optional = true,
+      .not_archived = true },
+    { .name = "phase_index", .kind = FIELD_U32, RESULTS_AT (test_result_t, phase_index),
+      .maximum = WORKLOAD_PHASES_MAX - 1, .optional = true, .not_archived = true },
+    { .name = "rate", .kind = FIELD_CUSTOM, .write = s_rate_write, .read = s_rate_read,
+      .scalar = true },
+    { .name = "workload", .kind = FIELD_TEXT, RESULTS_AT (test_result_t, workload),
+      .optional = true, .not_archived = true },
+    { .name = "bound", .kind = FIELD_TEXT, RESULTS_AT (test_result_t, bound), .optional = true,
+      .not_archived = true },
+    { .name = "laid_out_bytes", .kind = FIELD_U64, RESULTS_AT (test_result_t, laid_out_bytes),
+      .optional = true, .not_archived = true },
+    { .name = "laid_out_ns", .kind = FIELD_I64, RESULTS_AT (test_result_t, laid_out_ns),
+      .maximum = INT64_MAX, .optional = true, .not_archived = true },
+    { .name = "iteration", .kind = FIELD_U32, RESULTS_AT (test_result_t, iteration),
+      .minimum = 1, .maximum = UINT32_MAX },
+    { .name = "announced_utc", .kind = FIELD_UTC, RESULTS_AT (test_result_t, announced_wall_ns) },
+    { .name = "announced_wall_ns", .kind = FIELD_I64,
+      RESULTS_AT (test_result_t, announced_wall_ns) },
+};
+const results_table_t results_test_table = S_TABLE ("test", s_test_fields);
+
+static const results_field_t s_class_fields [] = {
+    { .name = "streams", .kind = FIELD_U32, RESULTS_AT (class_summary_t, streams) },
+    { .name = "bytes", .kind = FIELD_U64, RESULTS_AT (class_summary_t, bytes) },
+    { .name = "combined_mbps", .kind = FIELD_RATE, RESULTS_AT (class_summary_t, combined_mbps),
+      .column = "mbps" },
+    { .name = "notation", .kind = FIELD_TEXT, RESULTS_AT (class_summary_t, notation) },
+    { .name = "latency", .kind = FIELD_LATENCY, RESULTS_AT (class_summary_t, latency) },
+};
+const results_table_t results_class_table = S_TABLE ("class", s_class_fields);
+
+static const results_field_t s_summary_fields [] = {
+    { .name = "streams", .kind = FIELD_U32, RESULTS_AT (test_summary_t, streams) },
+    { .name = "hosts", .kind = FIELD_U32, RESULTS_AT (test_summary_t, hosts) },
+    { .name = "failed_streams", .kind = FIELD_U32, RESULTS_AT (test_summary_t, failed_streams) },
+    { .name = "lost_streams", .kind = FIELD_U32, RESULTS_AT (test_summary_t, lost_streams) },
+    { .name = "partial", .kind = FIELD_CUSTOM, .write = s_partial_write, .scalar = true },
+    { .name = "bytes", .kind = FIELD_U64, RESULTS_AT (test_summary_t, bytes) },
+    { .name = "first_start_ns", .kind = FIELD_I64, RESULTS_AT (test_summary_t, first_start_ns) },
+    { .name = "last_end_ns", .kind = FIELD_I64, RESULTS_AT (test_summary_t, last_end_ns) },
+    { .name = "combined_mbps", .kind = FIELD_RATE, RESULTS_AT (test_summary_t, combined_mbps) },
+    { .name = "combined_ops_per_s", .kind = FIELD_RATE,
+      RESULTS_AT (test_summary_t, combined_ops_per_s), .optional = true, .not_archived = true },
+    { .name = "all_running_mbps", .kind = FIELD_RATE,
+      RESULTS_AT (test_summary_t, all_running_mbps) },
+    { .name = "all_running_ns", .kind = FIELD_I64, RESULTS_AT (test_summary_t, all_running_ns) },
+    { .name = "host_skew_ns", .kind = FIELD_I64, RESULTS_AT (test_summary_t, host_skew_ns) },
+    { .name = "stream_skew_ns", .kind = FIELD_I64, RESULTS_AT (test_summary_t, stream_skew_ns) },
+    { .name = "clock_uncertainty_ns", .kind = FIELD_I64,
+      RESULTS_AT (test_summary_t, clock_uncertainty_ns) },
+    { .name = "disk", .kind = FIELD_OBJECT, RESULTS_AT (test_summary_t, disk),
+      .table = &results_class_table },
+    { .name = "network", .kind = FIELD_OBJECT, RESULTS_AT (test_summary_t, network),
+      .table = &results_class_table },
+    { .name = "hosts_measured", .kind = FIELD_U32, RESULTS_AT (test_summary_t, hosts_measured) },
+    { .name = "usr_pct", .kind = FIELD_PCT, RESULTS_AT (test_summary_t, usr_pct) },
+    { .name = "sys_pct", .kind = FIELD_PCT, RESULTS_AT (test_summary_t, sys_pct) },
+    { .name = "iowait_pct", .kind = FIELD_PCT, RESULTS_AT (test_summary_t, iowait_pct) },
+    { .name = "latency_p99_ns", .kind = FIELD_RATE, RESULTS_AT (test_summary_t, latency_p99_ns),
+      .optional = true, .omitted_unknown = true },
+    { .name = "end_skew_ns", .kind = FIELD_I64, RESULTS_AT (test_summary_t, end_skew_ns),
+      .optional = true, .not_archived = true },
+    { .name = "stop", .kind = FIELD_CUSTOM, .write = s_stop_write, .read = s_stop_read },
+    { .name = "latency", .kind = FIELD_CUSTOM, .write = s_latency_sets_write,
+      .read = s_latency_sets_read },
+};
+const results_table_t results_summary_table = S_TABLE ("summary", s_summary_fields);
+
+//  Files from before streams counted requests lack "reads" to "bs_bytes";
+//  from before streams without a RESULT kept their last sample's bytes,
+//  "bytes_from_sample" and "sampled_ns"; from before time-bound streams
+//  said when they stopped, "stop_ns" and "last_issue_ns".
+static const results_field_t s_stream_fields [] = {
+    { .name = "agent", .kind = FIELD_TEXT, RESULTS_AT (stream_result_t, agent) },
+    { .name = "job", .kind = FIELD_TEXT, RESULTS_AT (stream_result_t, job) },
+    { .name = "class", .kind = FIELD_CLASS, RESULTS_AT (stream_result_t, job_class) },
+    { .name = "index", .kind = FIELD_U32, RESULTS_AT (stream_result_t, index),
+      .column = "stream" },
+    { .name = "path", .kind = FIELD_STRING, .offset = offsetof (stream_result_t, path),
+      .size = JOB_PATH_MAX + 1 },
+    { .name = "finished", .kind = FIELD_BOOL, RESULTS_AT (stream_result_t, finished) },
+    { .name = "lost", .kind = FIELD_BOOL, RESULTS_AT (stream_result_t, lost) },
+    { .name = "bytes", .kind = FIELD_U64, RESULTS_AT (stream_result_t, bytes) },
+    { .name = "reads", .kind = FIELD_U64, RESULTS_AT (stream_result_t, reads),
+      .optional = true, .not_archived = true },
+    { .name = "writes", .kind = FIELD_U64, RESULTS_AT (stream_result_t, writes),
+      .optional = true, .not_archived = true },
+    { .name = "fsyncs", .kind = FIELD_U64, RESULTS_AT (stream_result_t, fsyncs),
+      .optional = true, .not_archived = true },
+    { .name = "reads_data", .kind = FIELD_BOOL, RESULTS_AT (stream_result_t, reads_data),
+      .optional = true, .not_archived = true },
+    { .name = "cold", .kind = FIELD_BOOL, RESULTS_AT (stream_result_t, cold),
+      .optional = true, .not_archived = true },
+    { .name = "bs_bytes", .kind = FIELD_U64, RESULTS_AT (stream_result_t, bs_bytes),
+      .optional = true, .not_archived = true },
+    { .name = "bytes_from_sample", .kind = FIELD_BOOL, RESULTS_AT (stream_result_t, bytes_sampled),
+      .optional = true, .not_archived = true },
+    { .name = "sampled_ns", .kind = FIELD_I64, RESULTS_AT (stream_result_t, sampled_ns),
+      .optional = true, .not_archived = true },
+    { .name = "start_ns", .kind = FIELD_I64, RESULTS_AT (stream_result_t, start_ns) },
+    { .name = "stop_ns", .kind = FIELD_I64, RESULTS_AT (stream_result_t, stop_ns),
+      .maximum = INT64_MAX, .optional = true, .since = 2 },
+    { .name = "last_issue_ns", .kind = FIELD_I64, RESULTS_AT (stream_result_t, last_issue_ns),
+      .optional = true, .since = 2 },
+    { .name = "last_write_ns", .kind = FIELD_I64, RESULTS_AT (stream_result_t, last_write_ns) },
+    { .name = "end_ns", .kind = FIELD_I64, RESULTS_AT (stream_result_t, end_ns) },
+    { .name = "rate_mbps", .kind = FIELD_DERIVED, .derive = s_stream_rate },
+    { .name = "write_rate_mbps", .kind = FIELD_DERIVED, .derive = s_stream_write_rate },
+    { .name = "usr_s", .kind = FIELD_SECONDS, RESULTS_AT (stream_result_t, usr_ns),
+      .not_archived = true },
+    { .name = "sys_s", .kind = FIELD_SECONDS, RESULTS_AT (stream_result_t, sys_ns),
+      .not_archived = true },
+    //  The exact figures too, so that a report rendered again from the
+    //  file rounds the same numbers as the first one did.
+    { .name = "usr_ns", .kind = FIELD_I64, RESULTS_AT (stream_result_t, usr_ns),
+      .seconds_key = "usr_s" },
+    { .name = "sys_ns", .kind = FIELD_I64, RESULTS_AT (stream_result_t, sys_ns),
+      .seconds_key = "sys_s" },
+    { .name = "clock_uncertainty_ns", .kind = FIELD_I64,
+      RESULTS_AT (stream_result_t, clock_uncertainty_ns) },
+    { .name = "error", .kind = FIELD_STRING, .offset = offsetof (stream_result_t, error),
+      .size = MSG_TEXT_MAX + 1 },
+    { .name = "samples", .kind = FIELD_SIZE, RESULTS_AT (stream_result_t, sample_count),
+      .written_only = true },
+    { .name = "direct", .kind = FIELD_BOOL, RESULTS_AT (stream_result_t, direct) },
+    { .name = "fsync", .kind = FIELD_FSYNC, RESULTS_AT (stream_result_t, fsync_mode) },
+    { .name = "sys_s_per_gb", .kind = FIELD_DERIVED, .derive = s_stream_sys_per_gb,
+      .not_archived = true },
+    { .name = "latency", .kind = FIELD_CUSTOM, .write = s_stream_latency_write,
+      .read = s_stream_latency_read },
+};
+const results_table_t results_stream_table = S_TABLE ("stream", s_stream_fields);
+
+//  A host's shares of CPU time, and every raw counter of its HOST message.
+static const results_field_t s_host_fields [] = {
+    { .name = "agent", .kind = FIELD_TEXT, RESULTS_AT (host_result_t, agent) },
+    { .name = "received", .kind = FIELD_BOOL, RESULTS_AT (host_result_t, received) },
+    { .name = "window_start_ns", .kind = FIELD_I64, RESULTS_AT (host_result_t, window_start_ns) },
+    { .name = "window_end_ns", .kind = FIELD_I64, RESULTS_AT (host_result_t, window_end_ns) },
+    { .name = "settle_end_ns", .kind = FIELD_I64, RESULTS_AT (host_result_t, settle_end_ns) },
+    { .name = "usr_pct", .kind = FIELD_PCT, RESULTS_AT (host_result_t, usr_pct) },
+    { .name = "sys_pct", .kind = FIELD_PCT, RESULTS_AT (host_result_t, sys_pct) },
+    { .name = "iowait_pct", .kind = FIELD_PCT, RESULTS_AT (host_result_t, iowait_pct) },
+    { .name = "idle_pct", .kind = FIELD_PCT, RESULTS_AT (host_result_t, idle_pct) },
+    { .name = "stream_bytes", .kind = FIELD_U64, RESULTS_AT (host_result_t, stream_bytes) },
+#define S_COUNTER(counter) \
+    { .name = #counter, .kind = FIELD_U64, RESULTS_AT (host_result_t, counters.counter) },
+    MSG_HOST_COUNTERS (S_COUNTER)
+#undef S_COUNTER
+    { .name = "latency", .kind = FIELD_LATENCY, RESULTS_AT (host_result_t, latency) },
+};
+const results_table_t results_host_table = S_TABLE ("host", s_host_fields);
+
+static const results_field_t s_warning_fields [] = {
+    { .name = "kind", .kind = FIELD_TEXT, RESULTS_AT (warning_t, kind) },
+    { .name = "agent", .kind = FIELD_TEXT, RESULTS_AT (warning_t, agent) },
+    { .name = "text", .kind = FIELD_TEXT, RESULTS_AT (warning_t, text) },
+};
+const results_table_t results_warning_table = S_TABLE ("warning", s_warning_fields);
+
+static const results_field_t s_monitor_point_fields [] = {
+    { .name = "t_ns", .kind = FIELD_I64, RESULTS_AT (msg_monitor_t, t_ns) },
+#define S_COUNTER(counter) \
+    { .name = #counter, .kind = FIELD_U64, RESULTS_AT (msg_monitor_t, counter) },
+    MSG_MONITOR_COUNTERS (S_COUNTER)
+#undef S_COUNTER
+};
+const results_table_t results_monitor_point_table = S_TABLE ("point", s_monitor_point_fields);
+
+static const results_field_t s_monitor_fields [] = {
+    { .name = "agent", .kind = FIELD_TEXT, RESULTS_AT (monitor_result_t, agent) },
+    { .name = "job", .kind = FIELD_TEXT, RESULTS_AT (monitor_result_t, job) },
+    { .name = "usr_pct", .kind = FIELD_PCT, RESULTS_AT (monitor_result_t, usr_pct) },
+    { .name = "sys_pct", .kind = FIELD_PCT, RESULTS_AT (monitor_result_t, sys_pct) },
+    { .name = "iowait_pct", .kind = FIELD_PCT, RESULTS_AT (monitor_result_t, iowait_pct) },
+    { .name = "disk_read_mbps", .kind = FIELD_RATE, RESULTS_AT (monitor_result_t, disk_read_mbps) },
+    { .name = "disk_write_mbps", .kind = FIELD_RATE,
+      RESULTS_AT (monitor_result_t, disk_write_mbps) },
+    { .name = "nfsd_read_mbps", .kind = FIELD_RATE, RESULTS_AT (monitor_result_t, nfsd_read_mbps) },
+    { .name = "nfsd_write_mbps", .kind = FIELD_RATE,
+      RESULTS_AT (monitor_result_t, nfsd_write_mbps) },
+    { .name = "max_gap_ns", .kind = FIELD_I64, RESULTS_AT (monitor_result_t, max_gap_ns) },
+    { .name = "points", .kind = FIELD_CUSTOM, .write = s_points_write, .read = s_points_read },
+};
+const results_table_t results_monitor_table = S_TABLE ("monitor", s_monitor_fields);
+
+
+//  --------------------------------------------------------------------------
+//  Columns
+
+//  Whether an output holds a field (its nested ones aside).
+static bool
+s_holds (results_output_t output, const results_field_t *field)
+{
+    if (output == RESULTS_ARCHIVE)
+        return !field->not_archived && field->kind != FIELD_CUSTOM
+            && field->kind != FIELD_LATENCY && field->kind != FIELD_SECONDS;
+    return field->kind != FIELD_LATENCY && (field->kind != FIELD_CUSTOM || field->scalar);
+}
+
+size_t
+results_schema_columns (const results_table_t *table, const char *prefix, size_t base,
+                        results_output_t output, results_column_t *columns, size_t capacity)
+{
+    size_t count = 0;
+    for (size_t nbr = 0; nbr < table->count; nbr++) {
+        const results_field_t *field = &table->fields [nbr];
+        const char *name = field->column? field->column: field->name;
+        if (field->kind == FIELD_OBJECT) {
+            char nested [64];
+            snprintf (nested, sizeof nested, "%s%s%s", prefix, name, name [0]? "_": "");
+            count += results_schema_columns (field->table, nested, base + field->offset, output,
+                                             count < capacity? columns + count: NULL,
+                                             count < capacity? capacity - count: 0);
+        }
+        else
+        if (s_holds (output, field)) {
+            if (count < capacity) {
+                results_column_t *column = &columns [count];
+                snprintf (column->name, sizeof column->name, "%s%s", prefix, name);
+                column->field = field;
+                column->base = base;
+            }
+            count++;
+        }
+    }
+    return count;
+}
+
+const void *
+results_schema_holder (const results_column_t *column, const void *row)
+{
+    return (const char *) row + column->base;
+}
+
+const void *
+results_schema_field (const results_column_t *column, const void *row)
+{
+    return (const char *) row + column->base + column->field->offset;
+}
+
+void
+results_schema_utc (int64_t wall_ns, char *buf, size_t buflen)
+{
+    time_t seconds = (time_t) (wall_ns / NS_PER_SEC);
+    struct tm utc;
+    char stamp [40];
+    buf [0] = 0;
+    if (wall_ns >= 0 && gmtime_r (&seconds, &utc)
+    &&  strftime (stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &utc))
+        snprintf (buf, buflen, "%s.%03dZ", stamp, (int) ((wall_ns % NS_PER_SEC) / NS_PER_MSEC));
+}
