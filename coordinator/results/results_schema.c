@@ -3,9 +3,9 @@
 
     A row of a table reads as what it is: `{ .name = "bytes", .kind =
     FIELD_U64, RESULTS_AT (stream_result_t, bytes) }`. A figure that older
-    results files lack is `.optional`; one the archive does not keep yet
-    is `.not_archived`, one it gained later carries its schema version in
-    `.since`.
+    results files lack is `.optional`; one the archive does not keep is
+    `.not_archived`; one it gained later carries the schema version that
+    added it in `.since` (ARCHIVE_SCHEMA_VERSION, archive.h, is the last).
 */
 #include "results_schema.h"
 #include "latency_json.h"
@@ -216,7 +216,7 @@ static const results_field_t s_agent_fields [] = {
     { .name = "clock_offset_ns", .kind = FIELD_I64, RESULTS_AT (agent_info_t, clock_offset_ns) },
     { .name = "clock_rtt_ns", .kind = FIELD_I64, RESULTS_AT (agent_info_t, clock_rtt_ns) },
     { .name = "malformed_frames", .kind = FIELD_U64, RESULTS_AT (agent_info_t, malformed_frames),
-      .optional = true, .not_archived = true },
+      .optional = true, .since = 3 },
 };
 const results_table_t results_agent_table = S_TABLE ("agent", s_agent_fields);
 
@@ -226,6 +226,7 @@ static const results_field_t s_test_fields [] = {
     { .name = "name", .kind = FIELD_TEXT, RESULTS_AT (test_result_t, name) },
     { .name = "test", .kind = FIELD_CUSTOM, .write = s_test_write, .read = s_test_read,
       .scalar = true },
+    //  The archive's phases table holds these two.
     { .name = "phase", .kind = FIELD_TEXT, RESULTS_AT (test_result_t, phase), .optional = true,
       .not_archived = true },
     { .name = "phase_index", .kind = FIELD_U32, RESULTS_AT (test_result_t, phase_index),
@@ -233,13 +234,13 @@ static const results_field_t s_test_fields [] = {
     { .name = "rate", .kind = FIELD_CUSTOM, .write = s_rate_write, .read = s_rate_read,
       .scalar = true },
     { .name = "workload", .kind = FIELD_TEXT, RESULTS_AT (test_result_t, workload),
-      .optional = true, .not_archived = true },
+      .optional = true, .since = 3 },
     { .name = "bound", .kind = FIELD_TEXT, RESULTS_AT (test_result_t, bound), .optional = true,
-      .not_archived = true },
+      .since = 3 },
     { .name = "laid_out_bytes", .kind = FIELD_U64, RESULTS_AT (test_result_t, laid_out_bytes),
-      .optional = true, .not_archived = true },
+      .optional = true, .since = 3 },
     { .name = "laid_out_ns", .kind = FIELD_I64, RESULTS_AT (test_result_t, laid_out_ns),
-      .maximum = INT64_MAX, .optional = true, .not_archived = true },
+      .maximum = INT64_MAX, .optional = true, .since = 3 },
     { .name = "iteration", .kind = FIELD_U32, RESULTS_AT (test_result_t, iteration),
       .minimum = 1, .maximum = UINT32_MAX },
     { .name = "announced_utc", .kind = FIELD_UTC, RESULTS_AT (test_result_t, announced_wall_ns) },
@@ -269,7 +270,7 @@ static const results_field_t s_summary_fields [] = {
     { .name = "last_end_ns", .kind = FIELD_I64, RESULTS_AT (test_summary_t, last_end_ns) },
     { .name = "combined_mbps", .kind = FIELD_RATE, RESULTS_AT (test_summary_t, combined_mbps) },
     { .name = "combined_ops_per_s", .kind = FIELD_RATE,
-      RESULTS_AT (test_summary_t, combined_ops_per_s), .optional = true, .not_archived = true },
+      RESULTS_AT (test_summary_t, combined_ops_per_s), .optional = true, .since = 3 },
     { .name = "all_running_mbps", .kind = FIELD_RATE,
       RESULTS_AT (test_summary_t, all_running_mbps) },
     { .name = "all_running_ns", .kind = FIELD_I64, RESULTS_AT (test_summary_t, all_running_ns) },
@@ -288,7 +289,7 @@ static const results_field_t s_summary_fields [] = {
     { .name = "latency_p99_ns", .kind = FIELD_RATE, RESULTS_AT (test_summary_t, latency_p99_ns),
       .optional = true, .omitted_unknown = true },
     { .name = "end_skew_ns", .kind = FIELD_I64, RESULTS_AT (test_summary_t, end_skew_ns),
-      .optional = true, .not_archived = true },
+      .optional = true, .since = 3 },
     { .name = "stop", .kind = FIELD_CUSTOM, .write = s_stop_write, .read = s_stop_read },
     { .name = "latency", .kind = FIELD_CUSTOM, .write = s_latency_sets_write,
       .read = s_latency_sets_read },
@@ -311,21 +312,21 @@ static const results_field_t s_stream_fields [] = {
     { .name = "lost", .kind = FIELD_BOOL, RESULTS_AT (stream_result_t, lost) },
     { .name = "bytes", .kind = FIELD_U64, RESULTS_AT (stream_result_t, bytes) },
     { .name = "reads", .kind = FIELD_U64, RESULTS_AT (stream_result_t, reads),
-      .optional = true, .not_archived = true },
+      .optional = true, .since = 3 },
     { .name = "writes", .kind = FIELD_U64, RESULTS_AT (stream_result_t, writes),
-      .optional = true, .not_archived = true },
+      .optional = true, .since = 3 },
     { .name = "fsyncs", .kind = FIELD_U64, RESULTS_AT (stream_result_t, fsyncs),
-      .optional = true, .not_archived = true },
+      .optional = true, .since = 3 },
     { .name = "reads_data", .kind = FIELD_BOOL, RESULTS_AT (stream_result_t, reads_data),
-      .optional = true, .not_archived = true },
+      .optional = true, .since = 3 },
     { .name = "cold", .kind = FIELD_BOOL, RESULTS_AT (stream_result_t, cold),
-      .optional = true, .not_archived = true },
+      .optional = true, .since = 3 },
     { .name = "bs_bytes", .kind = FIELD_U64, RESULTS_AT (stream_result_t, bs_bytes),
-      .optional = true, .not_archived = true },
+      .optional = true, .since = 3 },
     { .name = "bytes_from_sample", .kind = FIELD_BOOL, RESULTS_AT (stream_result_t, bytes_sampled),
-      .optional = true, .not_archived = true },
+      .optional = true, .since = 3 },
     { .name = "sampled_ns", .kind = FIELD_I64, RESULTS_AT (stream_result_t, sampled_ns),
-      .optional = true, .not_archived = true },
+      .optional = true, .since = 3 },
     { .name = "start_ns", .kind = FIELD_I64, RESULTS_AT (stream_result_t, start_ns) },
     { .name = "stop_ns", .kind = FIELD_I64, RESULTS_AT (stream_result_t, stop_ns),
       .maximum = INT64_MAX, .optional = true, .since = 2 },
@@ -335,6 +336,7 @@ static const results_field_t s_stream_fields [] = {
     { .name = "end_ns", .kind = FIELD_I64, RESULTS_AT (stream_result_t, end_ns) },
     { .name = "rate_mbps", .kind = FIELD_DERIVED, .derive = s_stream_rate },
     { .name = "write_rate_mbps", .kind = FIELD_DERIVED, .derive = s_stream_write_rate },
+    //  The archive keeps the exact figures below only.
     { .name = "usr_s", .kind = FIELD_SECONDS, RESULTS_AT (stream_result_t, usr_ns),
       .not_archived = true },
     { .name = "sys_s", .kind = FIELD_SECONDS, RESULTS_AT (stream_result_t, sys_ns),
@@ -354,7 +356,7 @@ static const results_field_t s_stream_fields [] = {
     { .name = "direct", .kind = FIELD_BOOL, RESULTS_AT (stream_result_t, direct) },
     { .name = "fsync", .kind = FIELD_FSYNC, RESULTS_AT (stream_result_t, fsync_mode) },
     { .name = "sys_s_per_gb", .kind = FIELD_DERIVED, .derive = s_stream_sys_per_gb,
-      .not_archived = true },
+      .since = 3 },
     { .name = "latency", .kind = FIELD_CUSTOM, .write = s_stream_latency_write,
       .read = s_stream_latency_read },
 };

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "../../coordinator/archive/archive.h"
+#include "../../coordinator/results/results_schema.h"
 #include "../../proto/clock.h"
 #include "scratch.h"
 
@@ -343,9 +344,30 @@ test_upgrade_from_1 (void **state)
     archive_destroy (&archive);
     sqlite3 *db;
     assert_int_equal (sqlite3_open (fixture->path, &db), SQLITE_OK);
-    assert_int_equal (sqlite3_exec (db, "ALTER TABLE streams DROP COLUMN stop_ns;"
-                                        "ALTER TABLE streams DROP COLUMN last_issue_ns;"
-                                        "UPDATE schema_version SET version = 1",
+    //  Every column a later version added goes.
+    struct { const char *sql_table; const results_table_t *table; } parts [] = {
+        { "runs", &results_run_table }, { "agents", &results_agent_table },
+        { "tests", &results_test_table }, { "tests", &results_summary_table },
+        { "streams", &results_stream_table }, { "hosts", &results_host_table },
+        { "warnings", &results_warning_table }
+    };
+    size_t dropped = 0;
+    for (size_t part = 0; part < sizeof parts / sizeof parts [0]; part++) {
+        results_column_t columns [200];
+        size_t count = results_schema_columns (parts [part].table, "", 0, RESULTS_ARCHIVE,
+                                               columns, 200);
+        for (size_t nbr = 0; nbr < count; nbr++) {
+            if (columns [nbr].field->since <= 1)
+                continue;
+            char sql [160];
+            snprintf (sql, sizeof sql, "ALTER TABLE %s DROP COLUMN %s", parts [part].sql_table,
+                      columns [nbr].name);
+            assert_int_equal (sqlite3_exec (db, sql, NULL, NULL, NULL), SQLITE_OK);
+            dropped++;
+        }
+    }
+    assert_true (dropped >= 2);
+    assert_int_equal (sqlite3_exec (db, "UPDATE schema_version SET version = 1",
                                     NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close (db);
 
