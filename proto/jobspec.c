@@ -55,8 +55,7 @@ const opt_def_t jobspec_options [] = {
     { .name = "workload", .type = OPT_ENUM, .offset = AT (workload),
       .choices = workload_names, .default_text = "write",
       .flags = OPT_WIRE,
-      .help = "what the job does: null, write, copy, fill, monitor, read, rewrite or bonnie "
-              "(each is described under Workloads in --help and the manual)" },
+      .help = "what the job does (each is described under Workloads in --help and the manual)" },
     { .name = "path", .type = OPT_STRING, .offset = AT (path),
       .capacity = CAPACITY (path),
       .flags = OPT_WIRE,
@@ -65,11 +64,11 @@ const opt_def_t jobspec_options [] = {
     { .name = "src", .type = OPT_STRING, .offset = AT (src),
       .capacity = CAPACITY (src),
       .flags = OPT_WIRE,
-      .help = "copy: source path or nfs://server/export/file URL" },
+      .help = "source path or nfs://server/export/file URL" },
     { .name = "dst", .type = OPT_STRING, .offset = AT (dst),
       .capacity = CAPACITY (dst),
       .flags = OPT_WIRE,
-      .help = "copy: destination path" },
+      .help = "destination path" },
     //  size has no default and travels always; 0 means "not given", which
     //  only copy and read accept (they then take the whole file).
     { .name = "size", .type = OPT_SIZE, .offset = AT (size_bytes),
@@ -111,7 +110,7 @@ const opt_def_t jobspec_options [] = {
     { .name = "refill", .type = OPT_BOOL, .offset = AT (refill),
       .default_text = "no",
       .flags = OPT_WIRE | OPT_GLOBAL,
-      .help = "fill: write the file again even if it already has the size: yes or no" },
+      .help = "write the file again even if it already has the size: yes or no" },
     { .name = "interval", .type = OPT_DURATION, .offset = AT (interval_ns),
       .min = 10 * NS_PER_MSEC, .max = 3600 * NS_PER_SEC, .default_text = "1s",
       .flags = OPT_WIRE | OPT_GLOBAL,
@@ -128,46 +127,46 @@ const opt_def_t jobspec_options [] = {
       .help = "after the last stream, watch the disks at most this long while the page cache drains" },
     { .name = "seekers", .type = OPT_COUNT, .offset = AT (seekers),
       .min = 1, .max = 64, .default_text = "5", .flags = OPT_WIRE | OPT_GLOBAL,
-      .help = "bonnie: threads doing the random seeks at once (bonnie++ 2.00 runs 5)" },
+      .help = "threads doing the random seeks at once (bonnie++ 2.00 runs 5)" },
     { .name = "seeks", .type = OPT_COUNT, .offset = AT (seeks),
       .min = 1, .max = 1000000000, .default_text = "8192", .flags = OPT_WIRE | OPT_GLOBAL,
-      .help = "bonnie: random seeks in all, shared by the seekers; each reads a chunk of bs "
+      .help = "random seeks in all, shared by the seekers; each reads a chunk of bs "
               "and writes one in ten back (bonnie++ 2.00: 8192)" },
     { .name = "runtime", .type = OPT_DURATION, .offset = AT (runtime_ns),
       .min = 0, .max = 7 * 24 * 3600 * NS_PER_SEC, .default_text = "0",
       .flags = OPT_WIRE | OPT_GLOBAL,
-      .help = "write, read, randrw: every stream on every host stops at the start instant plus "
+      .help = "every stream on every host stops at the start instant plus "
               "this, so that all ran the same window; a file ends and begins again from its "
               "start (0: run to size or requests)" },
     { .name = "ramp", .type = OPT_DURATION, .offset = AT (ramp_ns),
       .min = 0, .max = 3600 * NS_PER_SEC, .default_text = "0",
       .flags = OPT_WIRE | OPT_GLOBAL,
-      .help = "write, read, randrw: leave the first seconds out of every figure (bytes, "
+      .help = "leave the first seconds out of every figure (bytes, "
               "operations, latency), counted from the shared start" },
     { .name = "files", .type = OPT_COUNT, .offset = AT (files),
       .min = 1, .max = JOB_FILES_MAX, .default_text = "128", .flags = OPT_WIRE | OPT_GLOBAL,
-      .help = "randrw: files in the job's file set, which size is the total of; one file is "
+      .help = "files in the job's file set, which size is the total of; one file is "
               "path itself, more are path.1 .. path.N (sysbench --file-num)" },
     { .name = "mode", .type = OPT_ENUM, .offset = AT (rw_mode),
       .choices = s_rw_mode_names, .default_text = "rndrw", .flags = OPT_WIRE | OPT_GLOBAL,
-      .help = "randrw: random reads and writes, reads only or writes only "
+      .help = "random reads and writes, reads only or writes only "
               "(sysbench --file-test-mode)" },
     { .name = "rwratio", .type = OPT_DECIMAL, .offset = AT (rwratio),
       .min = 1, .max = 1000000 * (uint64_t) OPT_DECIMAL_ONE, .default_text = "1.5",
       .flags = OPT_WIRE | OPT_GLOBAL,
-      .help = "randrw, mode rndrw: reads per write (sysbench --file-rw-ratio); not with read_pct" },
+      .help = "with mode rndrw, reads per write (sysbench --file-rw-ratio); not with read_pct" },
     { .name = "read_pct", .type = OPT_COUNT, .offset = AT (read_pct),
       .min = 0, .max = 100, .flags = OPT_GLOBAL,
-      .help = "randrw: reads in percent of the requests, as fio's rwmixread; instead of "
+      .help = "reads in percent of the requests, as fio's rwmixread; instead of "
               "rwratio (100 is mode rndrd, 0 mode rndwr), never with it" },
     { .name = "fsync_every", .type = OPT_COUNT, .offset = AT (fsync_every),
       .min = 0, .max = 1000000000, .default_text = "100", .flags = OPT_WIRE | OPT_GLOBAL,
-      .help = "randrw: after this many requests of a stream (reads and writes), fsync every "
+      .help = "after this many requests of a stream (reads and writes), fsync every "
               "file of the set, and once more at the end; 0: only at the end "
               "(sysbench --file-fsync-freq)" },
     { .name = "requests", .type = OPT_COUNT, .offset = AT (requests),
       .min = 0, .max = 1000000000000ULL, .default_text = "0", .flags = OPT_WIRE | OPT_GLOBAL,
-      .help = "randrw: requests of the job in all, shared by its streams (sysbench --events; "
+      .help = "requests of the job in all, shared by its streams (sysbench --events; "
               "10000 unless runtime is given); 0: none, runtime ends the run" },
     { .name = NULL }
 };

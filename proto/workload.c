@@ -85,6 +85,7 @@ static const workload_desc_t s_workloads [WORKLOAD_COUNT] = {
         .keys = { "path", "size", "bs", "direct", "fsync", "pattern", "keep", NULL },
         .files = { { .option = "path", .writes = true, .naming = FILES_PER_STREAM } },
         .phases = { { .name = "write" }, { .name = "rewrite" } },
+        .notation = NOTATION_IOZONE,
     },
     [WORKLOAD_BONNIE] = {
         .name = "bonnie",
@@ -98,6 +99,7 @@ static const workload_desc_t s_workloads [WORKLOAD_COUNT] = {
             { .name = "output" }, { .name = "rewrite" }, { .name = "input", .reads = true },
             { .name = "seeks", .rate = RATE_OPS, .reads = true },
         },
+        .notation = NOTATION_BONNIE,
         .defaults = { { .option = "bs", .text = "8K" }, { .option = "fsync", .text = "close" } },
     },
     [WORKLOAD_RANDRW] = {
@@ -131,6 +133,15 @@ workload_desc (int workload)
     if (workload < 0 || workload >= WORKLOAD_COUNT)
         return NULL;
     return &s_workloads [workload];
+}
+
+const workload_desc_t *
+workload_find (const char *name)
+{
+    for (int workload = 0; workload < WORKLOAD_COUNT; workload++)
+        if (strcmp (s_workloads [workload].name, name) == 0)
+            return &s_workloads [workload];
+    return NULL;
 }
 
 uint32_t
@@ -417,6 +428,21 @@ workload_common_text (char *buf, size_t buflen)
             s_append (buf, buflen, &used, used? ", ": "");
             s_append (buf, buflen, &used, *key);
         }
+}
+
+void
+workload_option_help (const opt_def_t *opt, char *buf, size_t buflen)
+{
+    size_t used = 0;
+    buf [0] = 0;
+    if (!s_listed (workload_common_keys, SIZE_MAX, opt->name))
+        for (int workload = 0; workload < WORKLOAD_COUNT; workload++)
+            if (s_listed (s_workloads [workload].keys, WORKLOAD_KEYS_MAX, opt->name)) {
+                s_append (buf, buflen, &used, used? ", ": "");
+                s_append (buf, buflen, &used, s_workloads [workload].name);
+            }
+    s_append (buf, buflen, &used, used? ": ": "");
+    s_append (buf, buflen, &used, opt->help? opt->help: "");
 }
 
 void

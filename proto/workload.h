@@ -94,6 +94,16 @@ typedef struct {
     bool reads;                     //  its bytes are read, not written (the cache warnings differ)
 } workload_phase_t;
 
+//  The notation of a seed tool a workload's tests are also printed in,
+//  beside the report's own table (coordinator/report/seeds.c), from its
+//  phase rows.
+typedef enum {
+    NOTATION_NONE,                  //  the report's table only
+    NOTATION_BONNIE,                //  bonnie++'s line per machine: K/sec and %CP per phase,
+                                    //  the last phase in seeks per second
+    NOTATION_IOZONE                 //  iozone's min-max range over the runs, per phase
+} workload_notation_t;
+
 //  An option whose default this workload changes (randrw's bs of 16K).
 typedef struct {
     const char *option;             //  option name
@@ -123,6 +133,7 @@ typedef struct {
     const char *keys [WORKLOAD_KEYS_MAX];   //  options it uses beyond the common ones
     workload_file_t files [WORKLOAD_FILES_MAX]; //  files it names; option NULL ends them
     workload_phase_t phases [WORKLOAD_PHASES_MAX]; //  name NULL ends them; none: one phase
+    workload_notation_t notation;   //  a seed tool's notation the report also prints it in
     workload_default_t defaults [WORKLOAD_DEFAULTS_MAX];   //  option NULL ends them
     //  Rules of its own options beyond those of the table (randrw: a file
     //  of the set holds at least one block), checked by workload_check on
@@ -137,6 +148,9 @@ typedef struct {
 
 //  The descriptor of a workload value, or NULL if out of range.
 const workload_desc_t *workload_desc (int workload);
+
+//  The descriptor of the workload named name, or NULL.
+const workload_desc_t *workload_find (const char *name);
 
 //  Phases of a workload, at least 1.
 uint32_t workload_phase_count (const workload_desc_t *desc);
@@ -204,6 +218,11 @@ const char *workload_bound_name (workload_bound_t bound);
 //  The options every job has, as text for --help and the manual: "test,
 //  agent, workload, ... streams" (the section header's name left out).
 void workload_common_text (char *buf, size_t buflen);
+
+//  The help of job option opt for --help and the manual: after the
+//  workloads that take it, when not every job does ("randrw: files in
+//  the job's file set ..."). Written into buf (truncated to fit).
+void workload_option_help (const opt_def_t *opt, char *buf, size_t buflen);
 
 //  What a workload is, for --help and the manual: its help line, then
 //  its phases (if any) and its keys beyond the common ones, as

@@ -19,11 +19,16 @@
 static void
 s_print_option (const opt_def_t *opt, bool mark_global, FILE *out)
 {
-    char left [64], notes [256], text [1024];
+    char left [64], notes [256], help [1024], text [1280];
     snprintf (left, sizeof (left), "%s%s",
               mark_global? ((opt->flags & OPT_GLOBAL)? "*": " "): "", opt->name);
     doc_option_notes (opt, notes, sizeof (notes));
-    snprintf (text, sizeof (text), "%s%s", opt->help? opt->help: "", notes);
+    //  A job's option (those are marked) says which workloads take it.
+    if (mark_global)
+        workload_option_help (opt, help, sizeof help);
+    else
+        snprintf (help, sizeof help, "%s", opt->help? opt->help: "");
+    snprintf (text, sizeof (text), "%s%s", help, notes);
     doc_help_row (out, mark_global? 1: 2, left, 19, text);
 }
 

@@ -65,13 +65,14 @@ s_iofleet (const cli_command_t *const *commands, FILE *out)
     doc_roff_text (out, "iofleet-scenario(5), iofleet-agent(8)");
 }
 
-//  One key of a scenario section as a manual item: help, choices,
-//  default, bounds and unit, all from its row.
+//  One key of a scenario section as a manual item: help (a job's says
+//  which workloads take it), choices, default, bounds and unit, all from
+//  its row.
 static void
-s_key_item (const opt_def_t *opt, const char *where, FILE *out)
+s_key_item (const opt_def_t *opt, const char *help, const char *where, FILE *out)
 {
     char body [2048];
-    size_t used = (size_t) snprintf (body, sizeof (body), "%s.", opt->help);
+    size_t used = (size_t) snprintf (body, sizeof (body), "%s.", help);
     if (opt->choices) {
         used += (size_t) snprintf (body + used, sizeof (body) - used, " One of:");
         for (const char *const *choice = opt->choices; *choice; choice++)
@@ -106,6 +107,7 @@ s_key_item (const opt_def_t *opt, const char *where, FILE *out)
     };
     doc_roff_item (out, tag, values [opt->type], body);
 }
+
 
 static const char *const s_scenario_description =
     "A scenario is an INI file that says which agents take part and what each of them "
@@ -173,22 +175,24 @@ s_scenario (FILE *out)
     doc_roff_section (out, "RUN OPTIONS");
     doc_roff_text (out, "These stand in [global] only.");
     for (const opt_def_t *opt = scenario_run_options; opt->name; opt++)
-        s_key_item (opt, NULL, out);
+        s_key_item (opt, opt->help, NULL, out);
     doc_roff_section (out, "AGENT SECTIONS");
     doc_roff_text (out, "An [agent NAME] section takes one key.");
     for (const opt_def_t *opt = scenario_agent_options; opt->name; opt++)
-        s_key_item (opt, NULL, out);
+        s_key_item (opt, opt->help, NULL, out);
     doc_roff_section (out, "GROUP SECTIONS");
     doc_roff_text (out, s_group_text);
     for (const opt_def_t *opt = scenario_group_options; opt->name; opt++)
-        s_key_item (opt, NULL, out);
+        s_key_item (opt, opt->help, NULL, out);
     doc_roff_section (out, "JOB OPTIONS");
     doc_roff_text (out, "These stand in a [job NAME] section; those marked so may also "
                         "stand in [global], as a default for every job.");
     for (const opt_def_t *opt = jobspec_options; opt->name; opt++) {
         if (opt->flags & OPT_HEADER)
             continue;               //  the name comes from the section header
-        s_key_item (opt, (opt->flags & OPT_GLOBAL)? "May stand in [global].": NULL, out);
+        char help [1024];
+        workload_option_help (opt, help, sizeof help);
+        s_key_item (opt, help, (opt->flags & OPT_GLOBAL)? "May stand in [global].": NULL, out);
     }
     char common [256], intro [1024];
     workload_common_text (common, sizeof (common));

@@ -5,11 +5,13 @@
     (the test's CPU time over its elapsed time) for each of its tests;
     iozone's threads quote ranges over runs ("654-738 MB/s write,
     1126-1154 MB/s rewrite"). Both are made from the phase rows, per host
-    for bonnie, per test for iozone.
+    for bonnie, per test for iozone, of the tests whose workload's
+    descriptor names the notation (proto/workload.h), with its phases.
 */
 #include "report.h"
 #include "../numbers/aggregate.h"
 #include "../../proto/printable.h"
+#include "../../proto/workload.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -17,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SEEDS_BONNIE_PHASES 4       //  output, rewrite, input, seeks
+#define SEEDS_BONNIE_PHASES 4       //  bonnie++'s columns: output, rewrite, input, seeks
 
 //  One host's figures of one phase: bytes (or seeks) per second and %CP.
 typedef struct {
@@ -115,20 +117,32 @@ s_print_bonnie_run (const test_result_t *const *phases, FILE *out)
     }
 }
 
-//  Every bonnie test: its phases gathered by test and iteration.
+//  Whether a row is the first phase of a test whose workload is printed
+//  in notation, with as many phases as the notation has columns.
+static bool
+s_first_in (const test_result_t *test, workload_notation_t notation, uint32_t phases)
+{
+    const workload_desc_t *desc = workload_find (test->workload);
+    return desc && desc->notation == notation && test->phase_index == 0
+        && workload_phase_count (desc) == phases;
+}
+
+//  Every test in bonnie++'s notation: its phases gathered by test and
+//  iteration.
 static void
 s_print_bonnie (const run_result_t *run, FILE *out)
 {
     bool any = false;
     for (size_t t = 0; t < run->test_count; t++) {
         const test_result_t *test = &run->tests [t];
-        if (strcmp (test->workload, "bonnie") != 0 || test->phase_index != 0)
+        if (!s_first_in (test, NOTATION_BONNIE, SEEDS_BONNIE_PHASES))
             continue;
         const test_result_t *phases [SEEDS_BONNIE_PHASES] = { test };
         for (size_t later = t + 1; later < run->test_count; later++) {
             const test_result_t *phase = &run->tests [later];
             if (phase->iteration == test->iteration && phase->phase_index < SEEDS_BONNIE_PHASES
-            &&  strcmp (phase->test, test->test) == 0 && strcmp (phase->workload, "bonnie") == 0)
+            &&  strcmp (phase->test, test->test) == 0
+            &&  strcmp (phase->workload, test->workload) == 0)
                 phases [phase->phase_index] = phase;
         }
         if (!any)
@@ -171,14 +185,15 @@ s_range (const run_result_t *run, const char *test_name, const char *phase,
     return any;
 }
 
-//  Every rewrite test: iozone's "write, rewrite" ranges.
+//  Every test in iozone's notation: its phases' ranges ("write, rewrite").
 static void
 s_print_iozone (const run_result_t *run, FILE *out)
 {
     bool any = false;
     for (size_t t = 0; t < run->test_count; t++) {
         const test_result_t *test = &run->tests [t];
-        if (strcmp (test->workload, "rewrite") != 0 || test->phase_index != 0
+        const workload_desc_t *desc = workload_find (test->workload);
+        if (!desc || desc->notation != NOTATION_IOZONE || test->phase_index != 0
         ||  test->iteration != 1)
             continue;
         if (!any)
@@ -188,18 +203,18 @@ s_print_iozone (const run_result_t *run, FILE *out)
         any = true;
         char name [JOB_NAME_MAX * PRINTABLE_GROWTH + 1];
         fprintf (out, "  %s:", printable (test->test, name, sizeof name));
-        const char *phases [] = { "write", "rewrite" };
-        for (int p = 0; p < 2; p++) {
+        for (uint32_t p = 0; p < workload_phase_count (desc); p++) {
+            const char *phase = workload_phase_name (desc, p);
             double low = NAN, high = NAN;
             char low_text [32] = "-", high_text [32] = "-";
-            if (s_range (run, test->test, phases [p], &low, &high)) {
+            if (phase && s_range (run, test->test, phase, &low, &high)) {
                 aggregate_format_rate (aggregate_in_units (low, run->units), low_text,
                                        sizeof low_text);
                 aggregate_format_rate (aggregate_in_units (high, run->units), high_text,
                                        sizeof high_text);
             }
             fprintf (out, "%s %s-%s %s %s", p? ",": "", low_text, high_text,
-                     aggregate_units_name (run->units), phases [p]);
+                     aggregate_units_name (run->units), phase? phase: "");
         }
         fputc ('\n', out);
     }

@@ -358,7 +358,7 @@ test_csv (void **state)
     assert_non_null (strstr (text, ",announced_wall_ns,agent,job,class,stream,path,"));
     assert_non_null (strstr (text, ",fsync,sys_s_per_gb,test_streams,test_hosts,"));
     assert_non_null (strstr (text, ",\"agent lost: no word, \"\"for\"\" 5.0 s\","));
-    assert_non_null (strstr (text, "\r\nmix3,1,"));
+    assert_non_null (strstr (text, "\r\nmix3,mix3,"));
     free (text);
 }
 

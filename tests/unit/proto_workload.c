@@ -99,6 +99,55 @@ test_keys (void **state)
     assert_true (workload_uses_key (workload_desc (WORKLOAD_BONNIE), "seekers"));
 }
 
+//  A job option's help names the workloads that take it, from their
+//  rows; an option of every job names none.
+static void
+test_option_help (void **state)
+{
+    (void) state;
+    char help [1024];
+    workload_option_help (jobspec_option ("files"), help, sizeof help);
+    assert_string_equal (help, "randrw: files in the job's file set, which size is the total "
+                               "of; one file is path itself, more are path.1 .. path.N "
+                               "(sysbench --file-num)");
+    workload_option_help (jobspec_option ("streams"), help, sizeof help);
+    assert_string_equal (help, jobspec_option ("streams")->help);
+    //  Every workload listed takes the option, and every one that takes
+    //  it is listed.
+    for (const opt_def_t *opt = jobspec_options; opt->name; opt++) {
+        workload_option_help (opt, help, sizeof help);
+        for (int workload = 0; workload < WORKLOAD_COUNT; workload++) {
+            const workload_desc_t *desc = workload_desc (workload);
+            const char *name = desc->name;
+            size_t length = strlen (name);
+            bool listed = false;
+            for (const char *at = help; (at = strstr (at, name)); at += length)
+                if ((at == help || (at >= help + 2 && at [-2] == ','))
+                &&  (at [length] == ',' || at [length] == ':'))
+                    listed = true;
+            bool common = workload_uses_key (workload_desc (WORKLOAD_NULL), opt->name)
+                       && workload_uses_key (workload_desc (WORKLOAD_MONITOR), opt->name);
+            if (!common && workload_uses_key (desc, opt->name) != listed)
+                fail_msg ("%s: %s: %s", opt->name, desc->name, help);
+        }
+    }
+}
+
+//  The seed tools' notations: found by the workload's name, with their
+//  phases.
+static void
+test_notation (void **state)
+{
+    (void) state;
+    assert_null (workload_find ("nonesuch"));
+    for (int workload = 0; workload < WORKLOAD_COUNT; workload++)
+        assert_ptr_equal (workload_find (workload_desc (workload)->name), workload_desc (workload));
+    assert_int_equal (workload_desc (WORKLOAD_BONNIE)->notation, NOTATION_BONNIE);
+    assert_int_equal (workload_phase_count (workload_desc (WORKLOAD_BONNIE)), 4);
+    assert_int_equal (workload_desc (WORKLOAD_REWRITE)->notation, NOTATION_IOZONE);
+    assert_int_equal (workload_desc (WORKLOAD_WRITE)->notation, NOTATION_NONE);
+}
+
 //  Each rule names the option at fault.
 static void
 test_check (void **state)
@@ -340,6 +389,8 @@ main (void)
         cmocka_unit_test (test_rows_name_real_options),
         cmocka_unit_test (test_phases),
         cmocka_unit_test (test_keys),
+        cmocka_unit_test (test_option_help),
+        cmocka_unit_test (test_notation),
         cmocka_unit_test (test_check),
         cmocka_unit_test (test_files),
         cmocka_unit_test (test_defaults),
