@@ -92,4 +92,76 @@ run plain/beside
 [ "$RC" = 0 ] || fail "a run with its archive exited $RC"
 [ -s "$SCRATCH/plain/iofleet.db" ] || fail "no archive beside the results directory"
 ! grep -q archive "$SCRATCH/plain/beside.err" || fail "a good archive complained"
+# Locked mid-run: another process takes the lock once the first of three
+# tests is archived. Released while the run goes on, the archive is tried
+# again at the end and holds the whole run (exit 0); held past the end,
+# it holds the first test, marked cut short, and history says so (exit 3).
+{
+    echo "[global]"
+    echo "bs = 64K"
+    echo "rate = 4M"
+    echo "settle = 0"
+    printf '[agent a1]\nendpoint = %s\n' "$ENDPOINT"
+    for t in t1 t2 t3; do printf '[job %s]\nagent = a1\npath = %s\nsize = 3M\n' $t $t; done
+} > "$SCRATCH/midrun.ini"
+# hold DB DIR: take the lock once a test is archived, touch DIR/held, and
+# let go when DIR/release appears.
+hold () {
+    python3 - "$1" "$2" <<'PY' &
+import os, sqlite3, sys, time
+path, where = sys.argv[1], sys.argv[2]
+deadline = time.time() + 60
+while time.time() < deadline:
+    try:
+        if os.path.exists(path) and sqlite3.connect(path, timeout=5).execute(
+                "SELECT count(*) FROM tests").fetchone()[0] >= 1:
+            break
+    except sqlite3.Error:
+        pass
+    time.sleep(0.02)
+db = sqlite3.connect(path, isolation_level=None, timeout=5)
+db.execute("BEGIN EXCLUSIVE")
+open(os.path.join(where, "held"), "w").close()
+while time.time() < deadline and not os.path.exists(os.path.join(where, "release")):
+    time.sleep(0.02)
+db.execute("ROLLBACK")
+PY
+    PIDS+=($!)
+}
+for case in released held; do
+    dir=$SCRATCH/mid-$case
+    mkdir "$dir"
+    hold "$dir/iofleet.db" "$dir"
+    rc=0
+    "$BIN/iofleet" run "$SCRATCH/midrun.ini" -o "$dir/run" --db "$dir/iofleet.db" -q \
+        > "$dir/run.out" 2> "$dir/run.err" &
+    run_pid=$!
+    PIDS+=($run_pid)
+    wait_log "$dir/run.err" "database is locked; the run goes on"
+    [ "$case" = released ] && touch "$dir/release"
+    wait "$run_pid" || rc=$?
+    touch "$dir/release"
+    cat "$dir/run.err"
+    [ "$(RESULTS=$dir/run json 'len(r["tests"])')" = 3 ] || fail "$case: not every test ran"
+    tests=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(
+        'SELECT count(*), max(cut_short) FROM tests JOIN runs ON runs.id = run_id').fetchone())" \
+        "$dir/iofleet.db")
+    "$BIN/iofleet" history --db "$dir/iofleet.db" > "$dir/history.txt"
+    "$BIN/iofleet" history --db "$dir/iofleet.db" --test t1 > "$dir/history.t1.txt"
+    if [ "$case" = released ]; then
+        [ "$rc" = 0 ] || fail "a lock released mid-run: exit $rc, not 0"
+        grep -q "the run is recorded after all" "$dir/run.err" || fail "released: no word of it"
+        [ "$tests" = "(3, 0)" ] || fail "released: the archive holds $tests, not the whole run"
+        ! grep -q "cut short" "$dir/history.txt" || fail "released: history says cut short"
+    else
+        [ "$rc" = 3 ] || fail "a lock held past the run: exit $rc, not 3"
+        grep -q "the archive holds 1 of the run's 3 tests, marked cut short" "$dir/run.err" ||
+            fail "held: the message does not say what the archive holds"
+        [ "$tests" = "(1, 1)" ] || fail "held: the archive holds $tests"
+        grep -q "t1 x1, cut short" "$dir/history.txt" || fail "held: history lists it as whole"
+        grep -q "1, run cut short" "$dir/history.t1.txt" || fail "held: history --test says nothing"
+        grep -qF "$(printf '%s' '*: over a partial run')" "$dir/history.t1.txt" ||
+            fail "held: no note on the marked figures"
+    fi
+done
 echo "archive faults: ok"

@@ -208,7 +208,7 @@ s_writer (archive_t *self, s_writer_t *writer, char *err, size_t errlen)
     //  kept, and what may have changed since is updated.
     if (insert && asprintf (&upsert, "%s ON CONFLICT (scenario, started_wall_ns) DO UPDATE SET "
                             "results_dir = excluded.results_dir, label = excluded.label, "
-                            "units = excluded.units", insert) < 0)
+                            "units = excluded.units, cut_short = excluded.cut_short", insert) < 0)
         upsert = NULL;
     free (insert);
     return s_prepare (self, upsert, &writer->run, err, errlen)
@@ -390,14 +390,16 @@ archive_import (archive_t *self, const run_result_t *run, const char *results_di
 //  --------------------------------------------------------------------------
 //  The run's side
 
-//  Say that the run's archive failed, and how to record the run later.
+//  Say that the run's archive failed, and how to record the run later;
+//  the rest is tried once more when the run is over.
 static void
 s_run_failed (archive_t *self, const char *err)
 {
     self->failed = true;
-    fprintf (stderr, "iofleet: %s; the run goes on without the archive: its results "
-             "directory is complete, and `iofleet db import %s/results.json --db %s` "
-             "records it later\n", err, self->results_dir, self->path);
+    fprintf (stderr, "iofleet: %s; the run goes on without the archive, which is tried "
+             "again when the run is over: its results directory is complete, and `iofleet "
+             "db import %s/results.json --db %s` records it later\n", err, self->results_dir,
+             self->path);
     sqlite3_close (self->db);
     self->db = NULL;
 }
@@ -443,8 +445,52 @@ archive_record_test (archive_t *self, const run_result_t *run)
     if (!self || !self->db || run->test_count == 0)
         return;
     char err [1024];
-    if (archive_record (self, run, self->results_dir, run->test_count - 1, 1, err, sizeof err))
+    if (archive_record (self, run, self->results_dir, self->recorded,
+                        run->test_count - self->recorded, err, sizeof err))
         s_run_failed (self, err);
+    else
+        self->recorded = run->test_count;
+}
+
+//  Say what the archive of a run over holds when it failed again.
+static void
+s_holds_part (const archive_t *self, const run_result_t *run, const char *err)
+{
+    fprintf (stderr, "iofleet: %s; the archive holds %zu of the run's %zu tests%s\n", err,
+             self->recorded, run->test_count, self->recorded? ", marked cut short": "");
+}
+
+//  The run is over: record what the archive missed, and the run's row as
+//  it ended. An archive that failed during the run is opened again; one
+//  that fails still keeps the run marked cut short, if it has it at all.
+void
+archive_finish_run (archive_t *self, const run_result_t *run)
+{
+    if (!self)
+        return;
+    char err [1024];
+    if (!self->db) {
+        archive_t *again = archive_new (self->path, err, sizeof err);
+        if (!again) {
+            s_holds_part (self, run, err);
+            return;
+        }
+        self->db = again->db;
+        again->db = NULL;
+        archive_destroy (&again);
+    }
+    if (archive_record (self, run, self->results_dir, self->recorded,
+                        run->test_count - self->recorded, err, sizeof err)) {
+        if (!self->failed)
+            s_run_failed (self, err);
+        else
+            s_holds_part (self, run, err);
+        return;
+    }
+    if (self->failed)
+        fprintf (stderr, "iofleet: archive %s: the run is recorded after all\n", self->path);
+    self->recorded = run->test_count;
+    self->failed = false;
 }
 
 //  Whether the run's archive failed.

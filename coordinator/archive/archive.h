@@ -90,12 +90,20 @@ int archive_load (archive_t *self, int64_t id, run_result_t *run, char **results
 //  results directory) that records each test of the run writing to
 //  results_dir. It never stops the run: when the database cannot be
 //  opened or written, it says why on stderr once, with how to record the
-//  run later, records nothing more, and archive_failed says so. NULL
-//  only when memory ran out (and then it said so).
+//  run later, records nothing more until the run is over, and
+//  archive_failed says so. NULL only when memory ran out (and then it
+//  said so).
 archive_t *archive_new_for_run (const char *path, const char *results_dir);
 
-//  Record the last test of run. Safe on NULL.
+//  Record the tests of run it does not hold yet (after each test, the
+//  last one). Safe on NULL.
 void archive_record_test (archive_t *self, const run_result_t *run);
+
+//  The run is over (run->cut_short as it ended): record the tests the
+//  archive missed, trying a failed archive once more, and the run's row;
+//  a run the archive holds only in part stays marked cut short there.
+//  Safe on NULL.
+void archive_finish_run (archive_t *self, const run_result_t *run);
 
 //  Whether a run's archive failed to record something. False on NULL.
 bool archive_failed (const archive_t *self);

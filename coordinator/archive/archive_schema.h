@@ -23,6 +23,7 @@ struct _archive_t {
     char *path;                     //  its file
     char *results_dir;              //  a run's results directory, absolute; or NULL
     bool failed;                    //  a run's archive could not record something
+    size_t recorded;                //  a run's tests it holds, the first ones
 };
 
 //  "archive PATH: what: sqlite's message" into err; what may be NULL.

@@ -7,6 +7,7 @@
 #include "../../proto/clock.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -27,11 +28,15 @@ history_point (const history_t *history, const history_run_t *run, const char *t
 {
     history_point_t point = { .first = NAN, .median = NAN, .min = NAN, .max = NAN,
                               .stddev = NAN };
+    point.cut_short = run->run.cut_short;
     set_t set = { .run = &run->run, .origin = run->results_dir };
     row_t row = { test, history->metric, ROW_MAIN, false };
     for (size_t nbr = 0; nbr < run->run.test_count; nbr++)
         if (!strcmp (run->run.tests [nbr].name, test)) {
+            const test_summary_t *summary = &run->run.tests [nbr].summary;
             point.iterations++;
+            point.partial += summary->lost_streams > 0;
+            point.failed += summary->lost_streams == 0 && summary->failed_streams > 0;
             row.split |= run->run.tests [nbr].iteration > 1;
         }
     double *values = (double *) malloc ((run->run.test_count + 1) * sizeof (double));
@@ -51,6 +56,33 @@ history_point (const history_t *history, const history_run_t *run, const char *t
         point.first = values [0];
     free (values);
     return point;
+}
+
+void
+history_value (const history_t *history, const history_point_t *point, double value,
+               char *buf, size_t buflen)
+{
+    if (!isfinite (value)) {
+        snprintf (buf, buflen, "-");
+        return;
+    }
+    history->metric->format (value, buf, buflen);
+    if (point->partial || point->failed || point->cut_short) {
+        size_t used = strlen (buf);
+        snprintf (buf + used, buflen - used, "%s", HISTORY_PARTIAL_MARK);
+    }
+}
+
+void
+history_iterations (const history_point_t *point, char *buf, size_t buflen)
+{
+    int used = snprintf (buf, buflen, "%zu", point->iterations);
+    if (point->partial && used >= 0 && (size_t) used < buflen)
+        used += snprintf (buf + used, buflen - (size_t) used, ", %zu partial", point->partial);
+    if (point->failed && used >= 0 && (size_t) used < buflen)
+        used += snprintf (buf + used, buflen - (size_t) used, ", %zu failed", point->failed);
+    if (point->cut_short && used >= 0 && (size_t) used < buflen)
+        snprintf (buf + used, buflen - (size_t) used, ", run cut short");
 }
 
 //  The distinct test names of the runs that --test selects, in the order

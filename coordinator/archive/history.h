@@ -37,11 +37,28 @@ typedef struct {
     double first;                   //  iteration 1 of a test run more than once, else NAN
     double median, min, max;        //  of the values; NAN for none
     double stddev;                  //  their sample standard deviation; NAN below two
+    size_t partial;                 //  runs of the test with a stream whose agent was lost:
+                                    //  their figures are lower bounds
+    size_t failed;                  //  runs with a stream that failed (none lost)
+    bool cut_short;                 //  the run stopped early, or the archive holds only part
 } history_point_t;
+
+//  What marks a figure over a partial or failed run, and what it means.
+#define HISTORY_PARTIAL_MARK "*"
+#define HISTORY_PARTIAL_NOTE "*: over a partial run (an agent lost: a lower bound), a failed " \
+                             "one, or one cut short; compare cannot judge it"
 
 //  The figure of test in one run of the history.
 history_point_t history_point (const history_t *history, const history_run_t *run,
                                const char *test);
+
+//  A figure of a point as its metric prints it, marked when the point
+//  holds a partial or failed run; "-" when there is none.
+void history_value (const history_t *history, const history_point_t *point, double value,
+                    char *buf, size_t buflen);
+
+//  A point's runs: "3", "3, 1 partial", "3, 1 failed", "1, run cut short".
+void history_iterations (const history_point_t *point, char *buf, size_t buflen);
 
 //  "2026-12-01 09:32:07" of a wall clock instant, UTC.
 void history_utc (int64_t wall_ns, char *buf, size_t buflen);

@@ -196,12 +196,18 @@ run_scenario (const scenario_t *scenario, const run_options_t *options)
     if (!options->no_db)
         self.archive = archive_new_for_run (options->db_path, resultsdir_path (self.results));
     uint64_t iterations = options->iterations? options->iterations: scenario->options.iterations;
+    //  Until its last test is over, what is written of the run says it
+    //  may be cut short: a console killed leaves it so.
+    self.result.cut_short = true;
     for (size_t t = 0; t < scenario->test_count; t++)
         for (uint64_t n = 1; n <= iterations; n++)
             if (s_run_test (&self, &scenario->tests [t], (uint32_t) n) || fleet_interrupted ())
                 goto report;
+    self.result.cut_short = false;
+    resultsdir_write_reports (self.results, &self.result);
 
 report:
+    archive_finish_run (self.archive, &self.result);
     console_clear (self.console);
     text_report (&self.result, stdout);
     fflush (stdout);

@@ -170,6 +170,7 @@ s_table (const history_t *history, const char *test, FILE *out)
     fprintf (out, "<table>\n<tr><th>started (UTC)</th><th>label</th><th>kernel</th>"
              "<th>hosts</th><th>iterations</th><th>first</th><th>median</th><th>min</th>"
              "<th>max</th><th>stddev</th><th>results</th></tr>\n");
+    bool marked = false;            //  a figure is over a partial or failed run
     for (size_t nbr = 0; nbr < history->count; nbr++) {
         const history_run_t *run = &history->runs [nbr];
         history_point_t point = history_point (history, run, test);
@@ -183,19 +184,23 @@ s_table (const history_t *history, const char *test, FILE *out)
         html_escaped (run->kernels, out);
         fputs ("</td><td>", out);
         html_escaped (run->hosts, out);
-        fprintf (out, "</td><td class=\"n\">%zu</td>", point.iterations);
+        char iterations [64];
+        history_iterations (&point, iterations, sizeof iterations);
+        fprintf (out, "</td><td class=\"n\">%s</td>", iterations);
         double figures [] = { point.first, point.median, point.min, point.max, point.stddev };
         for (size_t figure = 0; figure < sizeof figures / sizeof figures [0]; figure++) {
-            char value [64] = "-";
-            if (isfinite (figures [figure]))
-                history->metric->format (figures [figure], value, sizeof value);
+            char value [64];
+            history_value (history, &point, figures [figure], value, sizeof value);
             fprintf (out, "<td class=\"n\">%s</td>", value);
         }
+        marked |= point.partial || point.failed || point.cut_short;
         fputs ("<td>", out);
         html_escaped (run->results_dir, out);
         fputs ("</td></tr>\n", out);
     }
     fputs ("</table>\n", out);
+    if (marked)
+        fprintf (out, "<p class=\"note\">%s</p>\n", HISTORY_PARTIAL_NOTE);
 }
 
 //  The page: per test its figure and its table.

@@ -8,16 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-//  A figure as the metric prints it, or "-".
-static void
-s_value (const metric_t *metric, double value, char *buf, size_t buflen)
-{
-    if (isfinite (value))
-        metric->format (value, buf, buflen);
-    else
-        snprintf (buf, buflen, "-");
-}
-
 //  A run's tests: "dd1 x3, one x3", each name once, in the order it ran.
 static void
 s_tests (const run_result_t *run, char *buf, size_t buflen)
@@ -59,6 +49,7 @@ history_print_text (const history_t *history, FILE *out)
         for (size_t column = 0; column < columns; column++)
             snprintf (cells [column], CELL_MAX, "%s", by_test? test_header [column]: run_header [column]);
         size_t lines = 1;
+        bool marked = false;        //  a figure is over a partial or failed run
         for (size_t nbr = 0; nbr < history->count; nbr++) {
             const history_run_t *run = &history->runs [nbr];
             char (*cell) [CELL_MAX] = cells + lines * columns;
@@ -72,6 +63,10 @@ history_print_text (const history_t *history, FILE *out)
                 snprintf (cell [3], CELL_MAX, "%s", run->kernels);
                 snprintf (cell [4], CELL_MAX, "%s", run->hosts);
                 s_tests (&run->run, cell [5], CELL_MAX);
+                if (run->run.cut_short) {
+                    size_t used = strlen (cell [5]);
+                    snprintf (cell [5] + used, CELL_MAX - used, ", cut short");
+                }
                 snprintf (cell [6], CELL_MAX, "%s", run->results_dir);
                 lines++;
                 continue;
@@ -80,13 +75,14 @@ history_print_text (const history_t *history, FILE *out)
             snprintf (cell [1], CELL_MAX, "%s", run->run.label [0]? run->run.label: "-");
             snprintf (cell [2], CELL_MAX, "%s", run->kernels);
             snprintf (cell [3], CELL_MAX, "%s", run->hosts);
-            snprintf (cell [4], CELL_MAX, "%zu", point.iterations);
-            s_value (history->metric, point.first, cell [5], CELL_MAX);
-            s_value (history->metric, point.median, cell [6], CELL_MAX);
-            s_value (history->metric, point.min, min, sizeof min);
-            s_value (history->metric, point.max, max, sizeof max);
+            history_iterations (&point, cell [4], CELL_MAX);
+            history_value (history, &point, point.first, cell [5], CELL_MAX);
+            history_value (history, &point, point.median, cell [6], CELL_MAX);
+            history_value (history, &point, point.min, min, sizeof min);
+            history_value (history, &point, point.max, max, sizeof max);
             snprintf (cell [7], CELL_MAX, "%s..%s", min, max);
-            s_value (history->metric, point.stddev, cell [8], CELL_MAX);
+            history_value (history, &point, point.stddev, cell [8], CELL_MAX);
+            marked |= point.partial || point.failed || point.cut_short;
             snprintf (cell [9], CELL_MAX, "%s", run->results_dir);
             lines++;
         }
@@ -97,6 +93,8 @@ history_print_text (const history_t *history, FILE *out)
         free (cells);
         if (rc)
             return -1;
+        if (marked)
+            fprintf (out, "%s\n", HISTORY_PARTIAL_NOTE);
     }
     return 0;
 }

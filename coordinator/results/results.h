@@ -250,6 +250,9 @@ typedef struct {
     char label [RUN_LABEL_MAX + 1];         //  what the engineer called the run, or ""
     int64_t started_wall_ns;                //  CLOCK_REALTIME at start
     int units;                              //  units_t the reports show rates in
+    bool cut_short;                         //  it stopped before its last test (interrupted,
+                                            //  an agent missing, its console killed): true
+                                            //  from its start until its last test is over
     agent_info_t *agents;
     size_t agent_count;
     test_result_t *tests;                   //  in the order they ran

@@ -130,7 +130,9 @@ s_field_json (const results_field_t *field, const void *row, bool *present, bool
         case FIELD_U64: return s_json_count (*(const uint64_t *) at);
         case FIELD_U32: return json_integer (*(const uint32_t *) at);
         case FIELD_SIZE: return s_json_count (*(const size_t *) at);
-        case FIELD_BOOL: return json_boolean (*(const bool *) at);
+        case FIELD_BOOL:
+            *present = *(const bool *) at || !field->omitted_unknown;
+            return *present? json_boolean (*(const bool *) at): NULL;
         case FIELD_RATE:
         case FIELD_PCT: {
             double value = *(const double *) at;

@@ -201,6 +201,9 @@ static const results_field_t s_run_fields [] = {
     { .name = "units", .kind = FIELD_CUSTOM, .write = s_units_write },
     { .name = "display_units", .kind = FIELD_UNITS, RESULTS_AT (run_result_t, units),
       .column = "units" },
+    //  Written when true: results of a whole run say nothing of it.
+    { .name = "cut_short", .kind = FIELD_BOOL, RESULTS_AT (run_result_t, cut_short),
+      .optional = true, .omitted_unknown = true, .since = 3 },
 };
 const results_table_t results_run_table = S_TABLE ("run", s_run_fields);
 

@@ -59,7 +59,8 @@ typedef struct {
     int64_t maximum;                //  type's range (a count: 0 to INT64_MAX)
     bool optional;                  //  files of older versions lack it: when absent, a
                                     //  number reads as 0 (a rate as NAN), a text as ""
-    bool omitted_unknown;           //  a real not written at all when NAN
+    bool omitted_unknown;           //  not written at all when unknown: a real when NAN,
+                                    //  a bool when false
     bool written_only;              //  the reader takes it from elsewhere (samples)
     bool scalar;                    //  a FIELD_CUSTOM of one value: the CSV holds it
     const char *seconds_key;        //  files of older versions have it in seconds here

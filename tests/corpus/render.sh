@@ -92,6 +92,9 @@ render history.txt "$bin/iofleet" history --db "$db"
 render history.test.txt "$bin/iofleet" history --db "$db" --test two
 render history.label.txt "$bin/iofleet" history --db "$db" --label patched
 render history.html "$bin/iofleet" history --db "$db" --test dd1 --format html
+# A lost agent and a failed job: their figures marked, never plain.
+render history.faults.txt "$bin/iofleet" history --db "$db" --test held
+render history.failed.html "$bin/iofleet" history --db "$db" --test fails --format html
 render compare.db.txt "$bin/iofleet" compare --db "$db" --by label
 render compare.db.scenario.txt "$bin/iofleet" compare --db "$db" --by scenario
 

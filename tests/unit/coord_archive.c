@@ -423,7 +423,8 @@ test_locked (void **state)
     assert_int_equal (s_count (fixture->path, "SELECT count(*) FROM runs"), 0);
 
     //  Once free, the run's archive records each test as it ends, beside
-    //  the results directory when no path is given.
+    //  the results directory when no path is given: every test it does
+    //  not hold yet.
     char results [192];
     snprintf (results, sizeof results, "%s/dd-1", fixture->dir);
     assert_int_equal (mkdir (results, 0755), 0);
@@ -436,7 +437,7 @@ test_locked (void **state)
     archive_record_test (archive, &run);
     assert_false (archive_failed (archive));
     archive_destroy (&archive);
-    assert_int_equal (s_count (fixture->path, "SELECT count(*) FROM tests"), 2);
+    assert_int_equal (s_count (fixture->path, "SELECT count(*) FROM tests"), 3);
     assert_int_equal (s_count (fixture->path, "SELECT count(*) FROM tests WHERE name = 'iozone-w/write'"), 1);
     assert_false (archive_failed (NULL));
     archive_record_test (NULL, &run);
