@@ -82,11 +82,11 @@ jsonread_number (jsonread_t *self, json_t *object, const char *key,
     return number;
 }
 
-//  A rate (MB/s) member: no rate is negative.
+//  A rate (MB/s, or operations per second) member.
 double
 jsonread_rate (jsonread_t *self, json_t *object, const char *key)
 {
-    return jsonread_number (self, object, key, 0, DBL_MAX);
+    return jsonread_number (self, object, key, 0, JSONREAD_RATE_MAX);
 }
 
 //  A share of CPU time in percent.

@@ -43,7 +43,13 @@ int64_t jsonread_integer (jsonread_t *self, json_t *object, const char *key,
 double jsonread_number (jsonread_t *self, json_t *object, const char *key,
                         double minimum, double maximum);
 
-//  A rate (no rate is negative) and a share of CPU time in percent.
+//  The greatest rate a results file may hold, MB/s or operations per
+//  second: an exabyte per second, past any fleet; a file beyond it was
+//  not written by a run.
+#define JSONREAD_RATE_MAX 1e12
+
+//  A rate (no rate is negative, none past JSONREAD_RATE_MAX) and a share
+//  of CPU time in percent.
 double jsonread_rate (jsonread_t *self, json_t *object, const char *key);
 double jsonread_pct (jsonread_t *self, json_t *object, const char *key);
 

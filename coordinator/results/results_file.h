@@ -25,13 +25,15 @@ int results_json_samples_append (const test_result_t *test, FILE *out);
 
 //  Read a results file (results.json) back into run, and the samples of
 //  the samples.jsonl beside it when there is one. Summaries are taken as
-//  written, not computed again. run must be empty (zeroed); on failure it
-//  is left empty and err says "file: what is wrong". Returns 0 or -1.
+//  written, not computed again. run is overwritten (what it held is not
+//  freed); on failure it is left empty and err says "file: what is
+//  wrong". Returns 0 or -1.
 int results_read (const char *path, run_result_t *run, char *err, size_t errlen);
 
 //  results_read without the samples: what compare and the archive need.
-//  Every value is checked alike: types, integer bounds, rates 0 or more,
-//  percentages 0 to 100, a number written as a string refused.
+//  Every value is checked alike: types, integer bounds, rates from 0 to
+//  JSONREAD_RATE_MAX, percentages 0 to 100, a number written as a string
+//  refused, no agent and no run of a test listed twice.
 int results_read_no_samples (const char *path, run_result_t *run, char *err, size_t errlen);
 
 #endif

@@ -112,7 +112,9 @@ s_read_field (jsonread_t *self, const results_field_t *field, json_t *object, vo
             *(bool *) at = jsonread_boolean (self, object, key);
             break;
         case FIELD_RATE:
-            *(double *) at = jsonread_rate (self, object, key);
+            *(double *) at = field->maximum? jsonread_number (self, object, key, 0,
+                                                              (double) field->maximum)
+                                           : jsonread_rate (self, object, key);
             break;
         case FIELD_PCT:
             *(double *) at = jsonread_pct (self, object, key);
@@ -240,6 +242,31 @@ s_read_test (jsonread_t *self, json_t *object, test_result_t *test)
     memcpy (self->place, parent, sizeof parent);
 }
 
+//  No agent, and no run of a test, twice: a run names each once, and
+//  the archive and compare count on it.
+static void
+s_check_unique (jsonread_t *self, const run_result_t *run)
+{
+    for (size_t nbr = 0; nbr < run->agent_count && !self->failed; nbr++)
+        for (size_t before = 0; before < nbr; before++)
+            if (!strcmp (run->agents [nbr].name, run->agents [before].name)) {
+                jsonread_enter (self, "", "agents", nbr);
+                jsonread_fail (self, "name", "agent \"%s\" is there twice (also agents[%zu])",
+                               run->agents [nbr].name, before);
+                return;
+            }
+    for (size_t nbr = 0; nbr < run->test_count && !self->failed; nbr++)
+        for (size_t before = 0; before < nbr; before++) {
+            const test_result_t *test = &run->tests [nbr], *other = &run->tests [before];
+            if (test->iteration == other->iteration && !strcmp (test->name, other->name)) {
+                jsonread_enter (self, "", "tests", nbr);
+                jsonread_fail (self, "name", "test \"%s\" iteration %u is there twice (also "
+                               "tests[%zu])", test->name, test->iteration, before);
+                return;
+            }
+        }
+}
+
 //  The whole document into run.
 static void
 s_read_run (jsonread_t *self, json_t *root, run_result_t *run)
@@ -281,6 +308,7 @@ s_read_run (jsonread_t *self, json_t *root, run_result_t *run)
         else
             s_read_test (self, test, &run->tests [nbr]);
     }
+    s_check_unique (self, run);
     self->place [0] = 0;
 }
 
@@ -407,6 +435,7 @@ results_read_no_samples (const char *path, run_result_t *run, char *err, size_t 
 {
     assert (path);
     assert (run);
+    memset (run, 0, sizeof *run);
     jsonread_t self = { .file = path, .err = err, .errlen = errlen };
     json_error_t error;
     json_t *root = json_load_file (path, 0, &error);

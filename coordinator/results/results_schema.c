@@ -290,7 +290,7 @@ static const results_field_t s_summary_fields [] = {
     { .name = "sys_pct", .kind = FIELD_PCT, RESULTS_AT (test_summary_t, sys_pct) },
     { .name = "iowait_pct", .kind = FIELD_PCT, RESULTS_AT (test_summary_t, iowait_pct) },
     { .name = "latency_p99_ns", .kind = FIELD_RATE, RESULTS_AT (test_summary_t, latency_p99_ns),
-      .optional = true, .omitted_unknown = true },
+      .maximum = INT64_MAX, .optional = true, .omitted_unknown = true },
     { .name = "end_skew_ns", .kind = FIELD_I64, RESULTS_AT (test_summary_t, end_skew_ns),
       .optional = true, .since = 3 },
     { .name = "stop", .kind = FIELD_CUSTOM, .write = s_stop_write, .read = s_stop_read },

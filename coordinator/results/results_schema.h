@@ -56,7 +56,8 @@ typedef struct {
     size_t offset;                  //  in the struct
     size_t size;                    //  of a FIELD_TEXT, the room of a FIELD_STRING
     int64_t minimum;                //  integers: bounds when read; both 0 for the
-    int64_t maximum;                //  type's range (a count: 0 to INT64_MAX)
+    int64_t maximum;                //  type's range (a count: 0 to INT64_MAX); a rate:
+                                    //  its greatest when not JSONREAD_RATE_MAX
     bool optional;                  //  files of older versions lack it: when absent, a
                                     //  number reads as 0 (a rate as NAN), a text as ""
     bool omitted_unknown;           //  not written at all when unknown: a real when NAN,

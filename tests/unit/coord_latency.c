@@ -170,6 +170,7 @@ test_results_file_keeps_latency (void **state)
     fclose (file);
 
     run_result_t back;
+    memset (&back, 0, sizeof back);
     char err [512] = "";
     if (results_read_no_samples (path, &back, err, sizeof err))
         fail_msg ("read back: %s", err);

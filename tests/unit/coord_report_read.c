@@ -295,7 +295,8 @@ test_bad_numbers (void **state)
         const char *message;        //  what the reader says
     } cases [] = {
         { "combined_mbps", "\"774\"", "tests[0].summary.combined_mbps: expected a number or null" },
-        { "combined_mbps", "-1e308", "tests[0].summary.combined_mbps: -1e+308 is out of range (0 or more)" },
+        { "combined_mbps", "-1e308", "tests[0].summary.combined_mbps: -1e+308 is out of range (0 to 1e+12)" },
+        { "combined_mbps", "1.797e308", "tests[0].summary.combined_mbps: 1.797e+308 is out of range (0 to 1e+12)" },
         { "sys_pct", "100.5", "tests[0].summary.sys_pct: 100.5 is out of range (0 to 100)" },
         { "sys_pct", "-0.1", "tests[0].summary.sys_pct: -0.1 is out of range (0 to 100)" },
         { "latency_p99_ns", "\"5\"", "tests[0].summary.latency_p99_ns: expected a number or null" },
@@ -312,6 +313,36 @@ test_bad_numbers (void **state)
         char err [512] = "";
         assert_int_equal (results_read_no_samples (fixture->results, &run, err, sizeof err), -1);
         assert_string_equal (err, message);
+    }
+    free (good);
+}
+
+//  A run names each agent and each run of a test once: a file that lists
+//  one twice is refused, naming both places, before compare counts it
+//  twice or the archive meets its constraint.
+static void
+test_twice (void **state)
+{
+    fixture_t *fixture = *state;
+    char *good = results_json_text (&fixture->run);
+    assert_non_null (good);
+    static const struct {
+        const char *array;          //  whose first element is appended again
+        const char *message;        //  what the reader says
+    } cases [] = {
+        { "tests", "tests[2].name: test \"mix3\" iteration 1 is there twice (also tests[0])" },
+        { "agents", "agents[2].name: agent \"nfs1\" is there twice (also agents[0])" },
+    };
+    for (size_t nbr = 0; nbr < sizeof cases / sizeof cases [0]; nbr++) {
+        json_t *root = json_loads (good, 0, NULL);
+        assert_non_null (root);
+        json_t *array = json_object_get (root, cases [nbr].array);
+        assert_int_equal (json_array_append (array, json_array_get (array, 0)), 0);
+        assert_int_equal (json_dump_file (root, fixture->results, JSON_INDENT (1)), 0);
+        json_decref (root);
+        char message [512];
+        snprintf (message, sizeof message, "%s: %s", fixture->results, cases [nbr].message);
+        s_expect_failure (fixture->results, message);
     }
     free (good);
 }
@@ -370,6 +401,7 @@ main (void)
         cmocka_unit_test_setup_teardown (test_summary_as_written, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_bad_files, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_bad_numbers, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_twice, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_optional_figures, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_csv, s_setup, s_teardown),
     };
