@@ -59,10 +59,11 @@ compare_print_csv (const set_t *sets, size_t count, const row_t *rows, size_t ro
             s_csv_number (cell.change_pct, out);
             fprintf (out, ",%s,%s", verdict? verdict: "",
                      cell.judged? (cell.verdict.strong? "true": "false"): "");
-            s_csv_number (cell.verdict.p_value, out);
-            s_csv_number (cell.verdict.low_pct, out);
-            s_csv_number (cell.verdict.high_pct, out);
-            s_csv_number (cell.verdict.confidence, out);
+            //  Only a judged cell has a test's figures; the base has none.
+            s_csv_number (cell.judged? cell.verdict.p_value: NAN, out);
+            s_csv_number (cell.judged? cell.verdict.low_pct: NAN, out);
+            s_csv_number (cell.judged? cell.verdict.high_pct: NAN, out);
+            s_csv_number (cell.judged? cell.verdict.confidence: NAN, out);
             fprintf (out, ",%s\r\n", verdict && !cell.verdict.real? "true": "false");
         }
     return 0;
@@ -87,10 +88,10 @@ s_cell_json (const set_t *set, const cell_t *cell)
         "max", s_json_number (cell->max), "stddev", s_json_number (cell->stddev),
         "change_pct", s_json_number (cell->change_pct), "verdict", verdict,
         "strong", cell->judged? json_boolean (cell->verdict.strong): json_null (),
-        "p_value", s_json_number (cell->verdict.p_value),
-        "interval_low_pct", s_json_number (cell->verdict.low_pct),
-        "interval_high_pct", s_json_number (cell->verdict.high_pct),
-        "confidence", s_json_number (cell->verdict.confidence),
+        "p_value", s_json_number (cell->judged? cell->verdict.p_value: NAN),
+        "interval_low_pct", s_json_number (cell->judged? cell->verdict.low_pct: NAN),
+        "interval_high_pct", s_json_number (cell->judged? cell->verdict.high_pct: NAN),
+        "confidence", s_json_number (cell->judged? cell->verdict.confidence: NAN),
         "within_spread", verdict && !cell->verdict.real);
 }
 

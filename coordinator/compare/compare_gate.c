@@ -34,7 +34,12 @@ compare_bound_parse (const char *text, compare_bound_t *bound, char *err, size_t
                   text);
         return -1;
     }
-    snprintf (bound->metric, sizeof bound->metric, "%.*s", (int) (op - text), text);
+    //  Blanks around the figure and the change are allowed: 'MB/s < -5%'.
+    const char *start = text + strspn (text, " \t");
+    const char *stop = op;
+    while (stop > start && (stop [-1] == ' ' || stop [-1] == '\t'))
+        stop--;
+    snprintf (bound->metric, sizeof bound->metric, "%.*s", (int) (stop - start), start);
     if (!compare_metric (bound->metric)) {
         int used = snprintf (err, errlen, "%s: no figure \"%s\"; figures are", text,
                              bound->metric);
@@ -47,7 +52,9 @@ compare_bound_parse (const char *text, compare_bound_t *bound, char *err, size_t
     char *end;
     errno = 0;
     bound->pct = strtod (op + 1, &end);
-    if (end == op + 1 || errno || !isfinite (bound->pct) || strcmp (end, "%")) {
+    const char *after = end + strspn (end, " \t");
+    if (end == op + 1 || errno || !isfinite (bound->pct) || after [0] != '%'
+    ||  after [1 + strspn (after + 1, " \t")] != 0) {
         snprintf (err, errlen, "%s: expected a change in percent after '%c', e.g. -5%%",
                   text, *op);
         return -1;

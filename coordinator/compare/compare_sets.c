@@ -39,8 +39,18 @@ compare_join_agents (const run_result_t *run, bool hosts, char *buf, size_t bufl
     }
 }
 
-//  Label the columns: the given labels, else the kernel releases, else
-//  the file names; a label seen before gets " #2", " #3".
+//  What a set is called before numbering: the given label, else the
+//  run's own (--label), else its kernel releases, else its file name.
+static const char *
+s_label (const set_t *set, const char *given)
+{
+    const char *base = strrchr (set->origin, '/');
+    return given? given: set->run->label [0]? set->run->label:
+           set->kernels [0]? set->kernels: base? base + 1: set->origin;
+}
+
+//  Label the columns, each as s_label says; a label seen before gets
+//  " #2", " #3".
 void
 compare_sets (set_t *sets, const run_result_t *runs, const char *const *origins,
               const char *const *labels, size_t count)
@@ -50,23 +60,14 @@ compare_sets (set_t *sets, const run_result_t *runs, const char *const *origins,
         set->run = &runs [nbr];
         set->origin = origins [nbr];
         compare_join_agents (set->run, false, set->kernels, sizeof set->kernels);
-        const char *base = strrchr (set->origin, '/');
-        const char *label = labels? labels [nbr]:
-                            set->kernels [0]? set->kernels:
-                            base? base + 1: set->origin;
-        snprintf (set->label, sizeof set->label, "%s", label);
+        const char *label = s_label (set, labels? labels [nbr]: NULL);
         size_t same = 1;
-        for (size_t before = 0; before < nbr; before++) {
-            const char *other = labels? labels [before]:
-                                sets [before].kernels [0]? sets [before].kernels: NULL;
-            if (other && !strcmp (other, label))
-                same++;
-        }
-        if (same > 1) {
-            char numbered [LABEL_MAX + 16];
-            snprintf (numbered, sizeof numbered, "%s #%zu", label, same);
-            snprintf (set->label, sizeof set->label, "%s", numbered);
-        }
+        for (size_t before = 0; before < nbr; before++)
+            same += !strcmp (s_label (&sets [before], labels? labels [before]: NULL), label);
+        if (same > 1)
+            snprintf (set->label, sizeof set->label, "%.*s #%zu", LABEL_MAX - 8, label, same);
+        else
+            snprintf (set->label, sizeof set->label, "%s", label);
     }
 }
 

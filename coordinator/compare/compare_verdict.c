@@ -77,6 +77,12 @@ compare_cell (const set_t *sets, size_t nbr, const row_t *row, cell_t *cell)
             cell->judged = true;
             cell->verdict = stats_compare (base, base_count, values, count);
             cell->change_pct = cell->verdict.change_pct;
+            //  Every figure compared is 0 or more: it cannot fall by more
+            //  than all of it, whatever the interval's arithmetic says.
+            if (cell->verdict.low_pct < -100)
+                cell->verdict.low_pct = -100;
+            if (cell->verdict.high_pct < -100)
+                cell->verdict.high_pct = -100;
         }
         else
         if (row->kind == ROW_SPREAD)
@@ -96,9 +102,12 @@ compare_row_test (const row_t *row, char *buf, size_t buflen)
     snprintf (buf, buflen, "%s%s", row->test, row->kind == ROW_FIRST? " first run": "");
 }
 
-//  "MB/s", or "MB/s stddev".
+//  "MB/s", "p99 ms", or "MB/s stddev": the figure with its unit.
 void
 compare_row_figure (const row_t *row, char *buf, size_t buflen)
 {
-    snprintf (buf, buflen, "%s%s", row->metric->name, row->kind == ROW_SPREAD? " stddev": "");
+    const metric_t *metric = row->metric;
+    bool named = strstr (metric->name, metric->unit) != NULL;
+    snprintf (buf, buflen, "%s%s%s%s", metric->name, named? "": " ", named? "": metric->unit,
+              row->kind == ROW_SPREAD? " stddev": "");
 }

@@ -59,6 +59,7 @@ done
 render compare.labels.txt "$bin/iofleet" compare "${pair[@]}" --labels one,two
 render compare.test.txt "$bin/iofleet" compare "${pair[@]}" --test two --test iozone
 render compare.gate.txt "$bin/iofleet" compare "${pair[@]}" --fail-on 'MB/s<-5%' --fail-on '%sys>+50%'
+render compare.gate.blanks.txt "$bin/iofleet" compare "${pair[@]}" --fail-on 'MB/s < -5%'
 render compare.three.txt "$bin/iofleet" compare "${pair[@]}" runs/random/results.json
 render compare.partial.txt "$bin/iofleet" compare runs/faults/results.json runs/faults/results.json \
     --fail-on 'MB/s<-5%'

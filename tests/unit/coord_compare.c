@@ -235,9 +235,9 @@ test_figures (void **state)
     compare_options_t options = { .format = REPORT_FORMAT_TEXT };
     s_output_t output = s_compare (runs, 2, &options);
     char line [512];
-    assert_string_equal (s_line (output.out, "rnd", "p99", line, sizeof line), "2    missing");
-    assert_null (s_find (output.out, "dd1", "p99", line, sizeof line));
-    assert_non_null (s_find (output.out, "rnd first run", "p99", line, sizeof line));
+    assert_string_equal (s_line (output.out, "rnd", "p99 ms", line, sizeof line), "2    missing");
+    assert_null (s_find (output.out, "dd1", "p99 ms", line, sizeof line));
+    assert_non_null (s_find (output.out, "rnd first run", "p99 ms", line, sizeof line));
     assert_string_equal (s_line (output.out, "dd1", "MB/s", line, sizeof line), "10   missing");
     s_output_free (&output);
 
@@ -274,6 +274,47 @@ test_bounds (void **state)
     assert_int_equal (compare_bound_parse ("MB/s-5%", &bound, err, sizeof err), -1);
     assert_int_equal (compare_bound_parse ("MB/s<<5%", &bound, err, sizeof err), -1);
     assert_int_equal (compare_bound_parse ("MB/s<x%", &bound, err, sizeof err), -1);
+    //  Blanks around the figure and the change, as people type them.
+    assert_int_equal (compare_bound_parse (" MB/s < -5 % ", &bound, err, sizeof err), 0);
+    assert_string_equal (bound.metric, "MB/s");
+    assert_float_equal (bound.pct, -5, 0);
+    assert_int_equal (compare_bound_parse ("MB/s < -5% x", &bound, err, sizeof err), -1);
+}
+
+//  Columns are labelled by the runs' own labels unless --labels says
+//  otherwise; a change's interval never falls below -100% (no figure
+//  compared is negative); a base cell has no verdict's figures.
+static void
+test_labels_and_intervals (void **state)
+{
+    (void) state;
+    //  Base values far apart: the differences reach past -100% of the
+    //  base median.
+    static const s_test_t base [] = { { "dd1", { 9, 10, 10, 10, 40, 40 }, 5, NAN, 0 } };
+    static const s_test_t fallen [] = { { "dd1", { 1, 1, 1, 1, 1, 1 }, 5, NAN, 0 } };
+    run_result_t runs [2];
+    s_run (&runs [0], "6.1", base, 1);
+    s_run (&runs [1], "6.1", fallen, 1);
+    snprintf (runs [0].label, sizeof runs [0].label, "base");
+    snprintf (runs [1].label, sizeof runs [1].label, "capped");
+    compare_options_t options = { .format = REPORT_FORMAT_TEXT };
+    s_output_t output = s_compare (runs, 2, &options);
+    assert_non_null (strstr (output.out, "base"));
+    assert_non_null (strstr (output.out, "capped"));
+    assert_null (strstr (output.out, "6.1 #2"));
+    char line [512];
+    assert_non_null (s_find (output.out, "dd1", "MB/s", line, sizeof line));
+    assert_non_null (strstr (line, "[-100.0, "));
+    s_output_free (&output);
+
+    options.format = REPORT_FORMAT_CSV;
+    output = s_compare (runs, 2, &options);
+    //  The base's row: no change, no verdict, no p-value, no interval.
+    assert_non_null (strstr (output.out, "\r\ndd1,MB/s,main,1,base,5,10.000000,10.000000,40.000000,"));
+    assert_non_null (strstr (output.out, ",,,,,,,,false\r\n"));
+    s_output_free (&output);
+    run_result_clear (&runs [0]);
+    run_result_clear (&runs [1]);
 }
 
 //  The gate: 0, 1 and 125, each from a real case.
@@ -338,6 +379,7 @@ main (void)
         cmocka_unit_test (test_verdicts),
         cmocka_unit_test (test_figures),
         cmocka_unit_test (test_bounds),
+        cmocka_unit_test (test_labels_and_intervals),
         cmocka_unit_test (test_gate),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
