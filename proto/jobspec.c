@@ -142,8 +142,8 @@ const opt_def_t jobspec_options [] = {
     { .name = "ramp", .type = OPT_DURATION, .offset = AT (ramp_ns),
       .min = 0, .max = 3600 * NS_PER_SEC, .default_text = "0",
       .flags = OPT_WIRE | OPT_GLOBAL,
-      .help = "write, read, randrw: leave the first seconds out of every figure (bytes, "
-              "operations, latency), counted from the shared start" },
+      .help = "write, read, randrw with a runtime: leave the first seconds out of every "
+              "figure (bytes, operations, latency), counted from the shared start" },
     { .name = "files", .type = OPT_COUNT, .offset = AT (files),
       .min = 1, .max = JOB_FILES_MAX, .default_text = "128", .flags = OPT_WIRE | OPT_GLOBAL,
       .help = "randrw: files in the job's file set, which size is the total of; one file is "

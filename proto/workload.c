@@ -265,6 +265,16 @@ workload_check (const jobspec_t *spec, const char **key, char *err, size_t errle
                   "and %" PRIu64 " is not", WORKLOAD_DIRECT_ALIGN_BYTES, spec->size_bytes);
         return -1;
     }
+    //  A ramp is a share of a window: a job bound by its size or its
+    //  requests has none, and ends when its work is done, often before
+    //  the ramp would, which would leave an empty result.
+    if (spec->ramp_ns && !spec->runtime_ns) {
+        *key = "ramp";
+        snprintf (err, errlen, "a ramp leaves out the first %.3f s of a runtime, and this job "
+                  "has none (it ends at its size or requests): give a runtime, or no ramp",
+                  spec->ramp_ns / 1e9);
+        return -1;
+    }
     if (spec->runtime_ns && spec->ramp_ns >= spec->runtime_ns) {
         *key = "ramp";
         snprintf (err, errlen, "a ramp of %.3f s leaves nothing of a runtime of %.3f s",

@@ -902,6 +902,10 @@ test_randrw_refusals (void **state)
     s_expect_refused (RANDRW "mode = rnd\n", 8, "mode", "not one of rndrw, rndrd, rndwr");
     s_expect_refused (RANDRW "requests = 0\n", 8, "requests", "give one of them");
     s_expect_refused (RANDRW "runtime = 2s\nramp = 5s\n", 9, "ramp", "leaves nothing");
+    //  A ramp without a runtime would leave a request-bound job empty.
+    s_expect_refused (RANDRW "ramp = 5s\n", 8, "ramp", "has none (it ends at its size or requests)");
+    s_expect_refused (AGENT_A "[job j]\nagent = a\npath = wr\nsize = 4M\nramp = 10s\n", 7, "ramp",
+                      "a ramp leaves out the first 10.000 s of a runtime, and this job has none");
     s_expect_check_ok (RANDRW "files = 16\nbs = 4M\nruntime = 2s\nramp = 1s\n");
     #undef RANDRW
 }
