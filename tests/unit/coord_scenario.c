@@ -424,13 +424,20 @@ test_bad_line (void **state)
     //  An inline comment hides the '=' behind it.
     s_expect_load_error ("[global]\nbs ; = 1M\n", 2, "bs ; = 1M", "expected KEY = VALUE");
     s_expect_load_error ("[global]\n= 1M\n", 2, "= 1M", "a key is missing");
-    //  A line longer than inih holds is refused, not split in two.
+    //  A line of 1000 characters (inih's default buffer holds 199) is one
+    //  line, its value whole, and the line numbers after it stay right.
     char text [1200];
     char path [1000];
     memset (path, 'p', sizeof (path) - 1);
     path [sizeof (path) - 1] = 0;
-    snprintf (text, sizeof (text), AGENT_A "[job a]\npath = /%s\n", path);
-    s_expect_load_error (text, 4, "path", "the line is longer than");
+    snprintf (text, sizeof (text), AGENT_A "[job a]\nagent = a\npath = /%s\nsize = 1M\n", path);
+    scenario_t *scenario = s_load_ok (text);
+    assert_int_equal (strlen (scenario->jobs [0].template->spec.path), sizeof (path));
+    assert_string_equal (scenario->jobs [0].template->spec.path + 1, path);
+    assert_int_equal (scenario->jobs [0].template->spec.size_bytes, 1 << 20);
+    scenario_destroy (&scenario);
+    snprintf (text, sizeof (text), AGENT_A "[job a]\npath = /%s\nbs = x\n", path);
+    s_expect_load_error (text, 5, "bs", "");
 }
 
 //  Indentation does not continue a value: inih's multi-line values are
