@@ -7,6 +7,7 @@
     entries, iteration 1 being its first run.
 */
 #include "compare.h"
+#include "../../proto/printable.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -54,7 +55,9 @@ compare_sets (set_t *sets, const run_result_t *runs, const char *const *origins,
         const char *label = labels? labels [nbr]:
                             set->kernels [0]? set->kernels:
                             base? base + 1: set->origin;
-        snprintf (set->label, sizeof set->label, "%s", label);
+        //  A heading comes from a file or the archive (a kernel release,
+        //  a label): printable, wherever it is shown.
+        printable (label, set->label, sizeof set->label);
         size_t same = 1;
         for (size_t before = 0; before < nbr; before++) {
             const char *other = labels? labels [before]:
@@ -64,7 +67,7 @@ compare_sets (set_t *sets, const run_result_t *runs, const char *const *origins,
         }
         if (same > 1) {
             char numbered [LABEL_MAX + 16];
-            snprintf (numbered, sizeof numbered, "%s #%zu", label, same);
+            snprintf (numbered, sizeof numbered, "%s #%zu", set->label, same);
             snprintf (set->label, sizeof set->label, "%s", numbered);
         }
     }
