@@ -341,7 +341,7 @@ s_iterations_json (const run_result_t *run)
 //  One stream: identity, figures, rates and the number of its samples
 //  (the samples themselves go to the JSON lines file).
 static json_t *
-s_stream_json (const stream_result_t *stream)
+s_stream_json (const test_result_t *test, const stream_result_t *stream)
 {
     builder_t builder = s_builder ();
     if (!builder.ok)
@@ -360,6 +360,10 @@ s_stream_json (const stream_result_t *stream)
     s_set (&builder, "reads_data", json_boolean (stream->reads_data));
     s_set (&builder, "cold", json_boolean (stream->cold));
     s_set (&builder, "bs_bytes", s_json_count (stream->bs_bytes));
+    //  A stream of requests (randrw) beside a write, in a mixed test,
+    //  says so: its rate is requests/s, where the test's is MB/s.
+    if (stream->ops_writes && !test->rate_requests)
+        s_set (&builder, "rate", json_string ("requests"));
     //  No RESULT: bytes are its last sample's, a lower bound, taken then.
     s_set (&builder, "bytes_from_sample", json_boolean (stream->bytes_sampled));
     s_set (&builder, "sampled_ns", json_integer (stream->sampled_ns));
@@ -412,7 +416,7 @@ s_test_json (const test_result_t *test, bool whole)
     s_set (&builder, "summary", s_summary_json (&test->summary));
     json_t *streams = json_array ();
     for (size_t nbr = 0; whole && streams && nbr < test->stream_count; nbr++)
-        if (json_array_append_new (streams, s_stream_json (&test->streams [nbr])) < 0)
+        if (json_array_append_new (streams, s_stream_json (test, &test->streams [nbr])) < 0)
             builder.ok = false;
     s_set (&builder, "streams", streams);
     json_t *hosts = json_array ();
@@ -486,11 +490,13 @@ results_json_text (const run_result_t *run)
     return text;
 }
 
-//  Writers of one element of the arrays a document streams.
+//  Writers of one element of the arrays a document streams. A stream's
+//  items are its test, which says what kind its streams are.
 static int
 s_write_stream (FILE *out, int depth, const void *items, size_t nbr)
 {
-    return json_stream_value (out, depth, s_stream_json (&((const stream_result_t *) items) [nbr]));
+    const test_result_t *test = (const test_result_t *) items;
+    return json_stream_value (out, depth, s_stream_json (test, &test->streams [nbr]));
 }
 
 static int
@@ -504,7 +510,7 @@ s_write_test (FILE *out, int depth, const void *items, size_t nbr)
 {
     const test_result_t *test = &((const test_result_t *) items) [nbr];
     const json_stream_array_t arrays [] = {
-        { "streams", test->stream_count, s_write_stream, test->streams },
+        { "streams", test->stream_count, s_write_stream, test },
         { "hosts", test->host_count, s_write_host, test->hosts }
     };
     return json_stream_object (out, depth, s_test_json (test, false), arrays, 2);
