@@ -63,6 +63,10 @@ s_run (int argc, char **argv)
         fprintf (stderr, "iofleet ping: name at least one ENDPOINT (tcp://HOST:PORT)\n");
         return EXIT_STATUS_USAGE;
     }
+    if (fleet_reserve ((size_t) (argc - optind), err, sizeof err)) {
+        fprintf (stderr, "iofleet ping: %s\n", err);
+        return EXIT_STATUS_USAGE;
+    }
     fleet_t *fleet = fleet_new ();
     int status = EXIT_STATUS_OK;
     if (keys_dir && fleet_set_keys (fleet, keys_dir, err, sizeof err)) {
