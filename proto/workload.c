@@ -313,6 +313,17 @@ static int
 s_randrw_derive (jobspec_t *spec, workload_given_fn *given, void *arg,
                  const char **key, char *err, size_t errlen)
 {
+    //  rwratio is the reads per write of mode rndrw: with rndrd or rndwr
+    //  it would be ignored without a word.
+    if (given && !given ("read_pct", arg) && given ("rwratio", arg)
+    &&  spec->rw_mode != RW_MODE_RNDRW) {
+        *key = "rwratio";
+        snprintf (err, errlen, "rwratio is the reads per write of mode rndrw; mode %s %s "
+                  "only: leave rwratio out, or give mode = rndrw",
+                  jobspec_rw_mode_name (spec->rw_mode),
+                  spec->rw_mode == RW_MODE_RNDRD? "reads": "writes");
+        return -1;
+    }
     if (!given || !given ("read_pct", arg))
         return 0;
     if (given ("rwratio", arg)) {

@@ -907,6 +907,11 @@ test_randrw_refusals (void **state)
     s_expect_refused (RANDRW "read_pct = 120\n", 8, "read_pct", "above the maximum 100");
     s_expect_refused (RANDRW "rwratio = 2\nread_pct = 50\n", 9, "read_pct", "");
     s_expect_refused (RANDRW "mode = rnd\n", 8, "mode", "not one of rndrw, rndrd, rndwr");
+    //  rwratio means nothing without reads and writes: refused, not ignored.
+    s_expect_refused (RANDRW "mode = rndrd\nrwratio = 3\n", 9, "rwratio",
+                      "mode rndrd reads only: leave rwratio out");
+    s_expect_refused (RANDRW "rwratio = 3\nmode = rndwr\n", 8, "rwratio", "mode rndwr writes only");
+    s_expect_check_ok (RANDRW "mode = rndrw\nrwratio = 3\n");
     s_expect_refused (RANDRW "requests = 0\n", 8, "requests", "give one of them");
     s_expect_refused (RANDRW "runtime = 2s\nramp = 5s\n", 9, "ramp", "leaves nothing");
     //  A ramp without a runtime would leave a request-bound job empty.
