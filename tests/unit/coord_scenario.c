@@ -922,6 +922,34 @@ test_randrw_refusals (void **state)
     #undef RANDRW
 }
 
+//  What an agent would refuse at prepare (jobs and streams one test may
+//  hold on it) is refused by the check, at the job that passes the limit.
+static void
+test_agent_limits (void **state)
+{
+    (void) state;
+    size_t size = 300 * 64 + 256;
+    char *text = malloc (size);
+    assert_non_null (text);
+    int used = snprintf (text, size, AGENT_A);
+    for (int job = 1; job <= 300; job++)
+        used += snprintf (text + used, size - (size_t) used,
+                          "[job j%d]\nagent = a\ntest = t\npath = p%d\nsize = 1M\n", job, job);
+    //  Job 257's agent line: two lines of [agent a], five a job.
+    s_expect_refused (text, 2 + 256 * 5 + 2, "agent", "test t holds more than 256 jobs on agent a");
+    //  256 of them are fine.
+    char *end = strstr (text, "[job j257]");
+    *end = 0;
+    s_expect_check_ok (text);
+    free (text);
+    s_expect_refused (AGENT_A "[job a]\nagent = a\ntest = t\npath = x\nsize = 1M\nstreams = 600\n"
+                      "[job b]\nagent = a\ntest = t\npath = y\nsize = 1M\nstreams = 600\n", 14,
+                      "streams", "test t asks agent a for 1200 streams with this job, more than the 1024");
+    //  One test each: no agent holds more than its limit at once.
+    s_expect_check_ok (AGENT_A "[job a]\nagent = a\npath = x\nsize = 1M\nstreams = 600\n"
+                       "[job b]\nagent = a\npath = y\nsize = 1M\nstreams = 600\n");
+}
+
 //  The text is kept as read, for the results directory; a pipe is read
 //  like a file (iofleet run <(generate)).
 static void
@@ -1143,6 +1171,7 @@ main (void)
         cmocka_unit_test (test_text_kept_and_pipes),
         cmocka_unit_test (test_garbage_quoted),
         cmocka_unit_test (test_randrw_refusals),
+        cmocka_unit_test (test_agent_limits),
         cmocka_unit_test (test_many_jobs),
     };
     return cmocka_run_group_tests (tests, s_setup, s_teardown);
