@@ -434,8 +434,16 @@ agent_new (const agent_config_t *config, char *err, size_t errlen)
 
     agent_note (self, "event=bound endpoint=%s version=%s protocol=%d", self->endpoint,
                 IOFLEET_VERSION, IOFLEET_PROTOCOL_VERSION);
-    for (size_t index = 0; index < confine_root_count (self->confine); index++)
-        agent_note (self, "event=root dir=%s", confine_root (self->confine, index));
+    for (size_t index = 0; index < confine_root_count (self->confine); index++) {
+        const char *root = confine_root (self->confine, index);
+        agent_note (self, "event=root dir=%s", root);
+        //  Allowed, since it may be meant (a scratch machine), but never
+        //  in silence: confinement then confines nothing.
+        if (streq (root, "/"))
+            agent_note (self, "event=warning root=/ text=\"the root is the whole file system: "
+                        "a coordinator may create and remove files anywhere this user can; "
+                        "give a directory of its own\"");
+    }
     agent_note (self, "event=memory-bound test_bytes=%" PRIu64 " from=%s", self->memory_bound_bytes,
                 config->max_memory_bytes? "--max-memory": mem_bytes? "MemTotal/4": "fallback");
     if (self->keys) {
