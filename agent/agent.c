@@ -38,6 +38,7 @@
 //  them three, and still holds 256 streams of 16M on a 24 GiB host.
 #define S_MEMORY_SHARE          4           //  logged as from=MemTotal/4
 #define S_MEMORY_FALLBACK_BYTES (1ULL << 30)    //  when MemTotal cannot be read
+#define S_LEASE_MAX_DEFAULT_NS  (60 * NS_PER_SEC)   //  max-lease when the config has none
 
 //  --------------------------------------------------------------------------
 //  Logs
@@ -381,6 +382,8 @@ agent_new (const agent_config_t *config, char *err, size_t errlen)
     self->confine = confine_new ();
     self->session = agent_session_new ();
     uint64_t mem_bytes = self->hostinfo? hostinfo_mem_bytes (self->hostinfo): 0;
+    self->max_lease_ms = (uint32_t) ((config->max_lease_ns? config->max_lease_ns
+                                                           : S_LEASE_MAX_DEFAULT_NS) / NS_PER_MSEC);
     self->memory_bound_bytes = config->max_memory_bytes? config->max_memory_bytes
                              : mem_bytes? mem_bytes / S_MEMORY_SHARE: S_MEMORY_FALLBACK_BYTES;
     if (!self->hostinfo || !self->confine || !self->session) {
@@ -434,8 +437,16 @@ agent_new (const agent_config_t *config, char *err, size_t errlen)
 
     agent_note (self, "event=bound endpoint=%s version=%s protocol=%d", self->endpoint,
                 IOFLEET_VERSION, IOFLEET_PROTOCOL_VERSION);
-    for (size_t index = 0; index < confine_root_count (self->confine); index++)
-        agent_note (self, "event=root dir=%s", confine_root (self->confine, index));
+    for (size_t index = 0; index < confine_root_count (self->confine); index++) {
+        const char *root = confine_root (self->confine, index);
+        agent_note (self, "event=root dir=%s", root);
+        //  Allowed, since it may be meant (a scratch machine), but never
+        //  in silence: confinement then confines nothing.
+        if (streq (root, "/"))
+            agent_note (self, "event=warning root=/ text=\"the root is the whole file system: "
+                        "a coordinator may create and remove files anywhere this user can; "
+                        "give a directory of its own\"");
+    }
     agent_note (self, "event=memory-bound test_bytes=%" PRIu64 " from=%s", self->memory_bound_bytes,
                 config->max_memory_bytes? "--max-memory": mem_bytes? "MemTotal/4": "fallback");
     if (self->keys) {

@@ -37,6 +37,7 @@ typedef struct {
     const char *keys_dir;           //  --keys DIR: CURVE with these keys (proto/keys.h), or NULL
     bool verbose;                   //  also log pings, samples and other chatter
     uint64_t max_memory_bytes;      //  --max-memory: bound on one test's buffers, 0 for MemTotal / 4
+    int64_t max_lease_ns;           //  --max-lease: the longest lease granted, 0 for 60 s
 } agent_config_t;
 
 //  Build an agent: check the roots, bind the socket, log event=bound.

@@ -27,6 +27,7 @@ struct _agent_t {
     confine_t *confine;                 //  the --root directories
     hostinfo_t *hostinfo;               //  what WELCOME says about the host
     uint64_t memory_bound_bytes;        //  the buffers one test may hold
+    uint32_t max_lease_ms;              //  the longest lease a HELLO may ask for
     agent_lograte_t malformed;          //  frames that did not decode: counted, logged sparingly
     agent_session_t *session;           //  the coordinator served, if any
     agent_test_t *test;                 //  the test held, if any

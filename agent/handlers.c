@@ -75,6 +75,19 @@ s_handle_hello (agent_t *self, zframe_t *peer)
         s_send_welcome (self, peer, 0);
         return;
     }
+    //  A lease is how long a coordinator that falls silent keeps this
+    //  agent from every other: bounded by the agent's own max-lease.
+    if (hello->lease_ms > self->max_lease_ms) {
+        agent_note (self, "event=refused reason=lease coordinator=%s lease_ms=%" PRIu32
+                    " max_lease_ms=%" PRIu32,
+                    agent_log_quote (hello->coordinator, quoted, sizeof (quoted)),
+                    hello->lease_ms, self->max_lease_ms);
+        agent_send_error (self, peer, 0, -1, "lease",
+                          "agent %s grants a lease of at most %.1f s (its max-lease), and %.1f s "
+                          "was asked for: ask for less, or raise max-lease",
+                          self->name, self->max_lease_ms / 1e3, hello->lease_ms / 1e3);
+        return;
+    }
     int64_t now_ns = clock_now_ns ();
     agent_session_hello_t outcome = agent_session_hello (self->session, peer, hello, now_ns);
     if (outcome == AGENT_SESSION_BUSY) {

@@ -4,17 +4,24 @@
 
     Exit status: 0 after SIGINT/SIGTERM (or --help); 1 if the agent could
     not start (a root missing, the keys refused, the bind failing), naming
-    what; 2 for bad usage or a bad config file, naming file:line: key.
+    what; 2 for bad usage or a bad config file, naming file:line: key, or
+    an open-file limit too low to open the agent's sockets.
 */
 #include "agent.h"
 #include "notify.h"
 #include "settings.h"
+#include "../proto/fdlimit.h"
 
 #include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 
 #define S_PROGRAM "iofleet-agent"
+
+//  Open files an agent needs before its first test: libzmq's context and
+//  sockets, the roots, the keys; libzmq aborts on a socket it cannot
+//  open, so the agent refuses to start below this.
+#define S_FD_MIN 64
 
 //  Say why the agent does not start, on stderr (the journal, under
 //  systemd) and in the service's status line.
@@ -55,6 +62,11 @@ main (int argc, char *argv [])
     else
     if (result == SETTINGS_RUN && settings_check (settings, err, sizeof (err)))
         status = s_refuse (1, err, false);
+    else
+    if (result == SETTINGS_RUN
+    &&  fdlimit_reserve (S_FD_MIN, 0, "the agent", 0, "- and a test takes 3 more for each of "
+                         "its streams", err, sizeof (err)))
+        status = s_refuse (2, err, false);
     else
     if (result == SETTINGS_RUN) {
         agent_config_t config;

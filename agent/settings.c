@@ -13,6 +13,7 @@
 #include "settings.h"
 #include "confine.h"
 
+#include "../proto/clock.h"
 #include "../proto/inifile.h"
 #include "../proto/jobspec.h"
 #include "../proto/version.h"
@@ -50,6 +51,7 @@ struct _settings_t {
     char keys [JOB_PATH_MAX + 1];       //  CURVE keys directory, "" for none
     bool insecure;                      //  serve a non-loopback bind without keys
     uint64_t max_memory_bytes;          //  bound on one test's buffers, 0 for MemTotal / 4
+    int64_t max_lease_ns;               //  the longest lease a coordinator may ask for
     bool verbose;                       //  also log pings and samples
     bool help;                          //  --help
     bool version;                       //  --version
@@ -104,6 +106,12 @@ const settings_row_t settings_rows [] = {
                .help = "buffers one test may hold on this agent (streams x bs of all its "
                        "jobs), e.g. 512M or 4G (default: a quarter of the host's memory)" },
       .arg = "SIZE", .flags = SETTING_FILE },
+    { .opt = { .name = "max-lease", .type = OPT_DURATION, .offset = AT (max_lease_ns),
+               .min = NS_PER_SEC, .max = 3600 * NS_PER_SEC, .default_text = "60s",
+               .help = "the longest lease a coordinator may ask for: how long the agent keeps "
+                       "a session, busy for every other coordinator, after its coordinator "
+                       "falls silent; a HELLO asking for more is refused" },
+      .arg = "DURATION", .flags = SETTING_FILE },
     { .opt = { .name = "verbose", .type = OPT_BOOL, .offset = AT (verbose),
                .default_text = "no",
                .help = "also log pings and samples" },
@@ -556,4 +564,5 @@ settings_agent_config (settings_t *self, agent_config_t *config)
     config->keys_dir = self->keys [0]? self->keys: NULL;
     config->verbose = self->verbose;
     config->max_memory_bytes = self->max_memory_bytes;
+    config->max_lease_ns = self->max_lease_ns;
 }

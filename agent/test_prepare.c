@@ -17,8 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#define S_TEST_STREAMS_MAX      1024        //  threads one test may ask of this agent
-#define S_TEST_JOBS_MAX         256         //  jobs one test may hold on this agent
+//  What one test may ask of this agent (proto/jobspec.h, where the
+//  console's check finds them too).
+#define S_TEST_STREAMS_MAX      TEST_AGENT_STREAMS_MAX
+#define S_TEST_JOBS_MAX         TEST_AGENT_JOBS_MAX
 
 //  --------------------------------------------------------------------------
 //  PREPARE

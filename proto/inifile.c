@@ -22,11 +22,15 @@
       indented line and never joins it to the previous value (inih's
       Python-style multi-line values). An indented `key = value` line is a
       key of its own; multi-line values do not exist.
-    - Line length. inih reads into a fixed buffer (200 bytes in Debian's
-      build) and cuts a longer line in two: the value is cut short, the
-      tail is parsed as a line of its own, and every line number after it
-      is off by one. The reader refuses such a line with an error instead,
-      and any line at all past the limits' line_max.
+    - Line length. inih reads into a buffer of ini_max_line bytes (200
+      unless told otherwise) and cuts a longer line in two: the value is
+      cut short, the tail is parsed as a line of its own, and every line
+      number after it is off by one. Debian's inih takes its build options
+      as variables (ini.h declares ini_max_line, ini_use_stack, ...), so
+      inifile_parse sets ini_max_line to the limits' line_max and inih's
+      buffer holds every line the limits allow. The reader refuses any
+      line past line_max itself, and, should inih hand it a smaller
+      buffer all the same, a key line that would not fit it.
 
     What inih still decides: `;` and `#` begin a comment at the start of a
     line; ` ;` (a semicolon after whitespace) begins an inline comment,
@@ -380,6 +384,10 @@ inifile_parse (const char *path, const inifile_limits_t *limits,
         inifile_error (err, errlen, path, 0, NULL, "out of memory");
         return -1;
     }
+    //  inih's line buffer holds a line of line_max bytes, its newline and
+    //  its NUL (ini.h: 3 more than the longest line), on the stack, or
+    //  on the heap where inih was built so.
+    ini_max_line = (int) limits->line_max + 3;
     int rc = ini_parse_stream (s_read_line, &self, s_handle_key, &self);
     if (!self.failed && rc > 0) {
         //  The reader sees every syntax error inih knows before inih does;

@@ -141,7 +141,7 @@ const opt_def_t jobspec_options [] = {
     { .name = "ramp", .type = OPT_DURATION, .offset = AT (ramp_ns),
       .min = 0, .max = 3600 * NS_PER_SEC, .default_text = "0",
       .flags = OPT_WIRE | OPT_GLOBAL,
-      .help = "leave the first seconds out of every figure (bytes, "
+      .help = "with a runtime: leave the first seconds out of every figure (bytes, "
               "operations, latency), counted from the shared start" },
     { .name = "files", .type = OPT_COUNT, .offset = AT (files),
       .min = 1, .max = JOB_FILES_MAX, .default_text = "128", .flags = OPT_WIRE | OPT_GLOBAL,

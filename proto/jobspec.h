@@ -24,6 +24,8 @@
 #define JOB_PATH_MAX      1023      //  paths and nfs:// URLs
 #define JOB_STREAMS_MAX   1024      //  streams (threads) per job
 #define JOB_FILES_MAX     65536     //  files in a randrw file set
+#define TEST_AGENT_JOBS_MAX     256     //  jobs one test may hold on one agent
+#define TEST_AGENT_STREAMS_MAX  1024    //  threads one test may ask of one agent
 
 typedef enum {
     FSYNC_NONE = 0,             //  no flush: the rate is the page cache's

@@ -276,6 +276,16 @@ workload_check (const jobspec_t *spec, const char **key, char *err, size_t errle
                   "and %" PRIu64 " is not", WORKLOAD_DIRECT_ALIGN_BYTES, spec->size_bytes);
         return -1;
     }
+    //  A ramp is a share of a window: a job bound by its size or its
+    //  requests has none, and ends when its work is done, often before
+    //  the ramp would, which would leave an empty result.
+    if (spec->ramp_ns && !spec->runtime_ns) {
+        *key = "ramp";
+        snprintf (err, errlen, "a ramp leaves out the first %.3f s of a runtime, and this job "
+                  "has none (it ends at its size or requests): give a runtime, or no ramp",
+                  spec->ramp_ns / 1e9);
+        return -1;
+    }
     if (spec->runtime_ns && spec->ramp_ns >= spec->runtime_ns) {
         *key = "ramp";
         snprintf (err, errlen, "a ramp of %.3f s leaves nothing of a runtime of %.3f s",
@@ -314,6 +324,17 @@ static int
 s_randrw_derive (jobspec_t *spec, workload_given_fn *given, void *arg,
                  const char **key, char *err, size_t errlen)
 {
+    //  rwratio is the reads per write of mode rndrw: with rndrd or rndwr
+    //  it would be ignored without a word.
+    if (given && !given ("read_pct", arg) && given ("rwratio", arg)
+    &&  spec->rw_mode != RW_MODE_RNDRW) {
+        *key = "rwratio";
+        snprintf (err, errlen, "rwratio is the reads per write of mode rndrw; mode %s %s "
+                  "only: leave rwratio out, or give mode = rndrw",
+                  jobspec_rw_mode_name (spec->rw_mode),
+                  spec->rw_mode == RW_MODE_RNDRD? "reads": "writes");
+        return -1;
+    }
     if (!given || !given ("read_pct", arg))
         return 0;
     if (given ("rwratio", arg)) {

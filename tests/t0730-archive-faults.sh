@@ -82,6 +82,21 @@ run unopenable --db "$SCRATCH/nowhere/iofleet.db"
 grep -q "archive $SCRATCH/nowhere/iofleet.db: unable to open database file" "$SCRATCH/unopenable.err" ||
     fail "an archive that cannot be opened: no clear message"
 
+# Not a regular file: a FIFO is refused at once by every command that
+# opens the archive (a reader's open of a FIFO would wait for a writer).
+mkfifo "$SCRATCH/fifo.db"
+for command in "history --db $SCRATCH/fifo.db" "compare --db $SCRATCH/fifo.db --by kernel"; do
+    rc=0
+    # shellcheck disable=SC2086
+    timeout 10 "$BIN/iofleet" $command > /dev/null 2> "$SCRATCH/fifo.err" || rc=$?
+    [ "$rc" = 1 ] && grep -q "archive $SCRATCH/fifo.db: not a regular file" "$SCRATCH/fifo.err" ||
+        { cat "$SCRATCH/fifo.err"; fail "$command on a FIFO exited $rc"; }
+done
+run fifo --db "$SCRATCH/fifo.db"
+[ "$RC" = 3 ] && grep -q "archive $SCRATCH/fifo.db: not a regular file; the run goes on" \
+    "$SCRATCH/fifo.err" || fail "run --db on a FIFO: exit $RC"
+[ -p "$SCRATCH/fifo.db" ] || fail "the FIFO was replaced"
+
 # --no-db: no archive, exit 0; and the default archive sits beside the
 # results directory.
 mkdir "$SCRATCH/plain"

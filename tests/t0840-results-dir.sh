@@ -110,6 +110,28 @@ grep -q "^iofleet: -o $SCRATCH/withcopy: holds the results of another run" "$SCR
 [ "$(grep -c "event=session " "$SCRATCH/a1.log")" = "$sessions" ] ||
     fail "-o with another run's results: the agent was contacted"
 
+# -o that cannot be made (an empty path, /proc/self/x, a file on the way,
+# a read-only directory): refused before any agent hears of the run.
+mkdir "$SCRATCH/readonly"
+if [ "$(id -u)" = 0 ]; then
+    mount -t tmpfs -o ro,size=1m tmpfs "$SCRATCH/readonly" || fail "cannot mount a read-only tmpfs"
+    MOUNTS+=("$SCRATCH/readonly")
+else
+    chmod 555 "$SCRATCH/readonly"
+fi
+touch "$SCRATCH/plainfile"
+for out in "" /proc/self/x "$SCRATCH/plainfile/x" "$SCRATCH/readonly/x/y"; do
+    rc=0
+    "$BIN/iofleet" run "$SCRATCH/fill.ini" -o "$out" -q > /dev/null 2> "$SCRATCH/unmakeable.err" || rc=$?
+    [ "$rc" = 2 ] && grep -q "^iofleet: -o " "$SCRATCH/unmakeable.err" ||
+        { cat "$SCRATCH/unmakeable.err"; fail "-o '$out': exit $rc, expected 2 and a reason"; }
+    [ "$(grep -c "event=session " "$SCRATCH/a1.log")" = "$sessions" ] ||
+        fail "-o '$out': the agent was contacted"
+done
+grep -Eq "cannot make a directory in $SCRATCH/readonly: (Read-only file system|Permission denied)" \
+    "$SCRATCH/unmakeable.err" || fail "a read-only parent: no reason given"
+[ ! -e "$SCRATCH/readonly/x" ] || fail "a refused -o left a directory"
+
 # Two runs at once, each on its own agent, with the default directory and
 # scenarios of one name: two directories, each with its own scenario. A
 # second may tick between the two: then try again, until both fell in one.

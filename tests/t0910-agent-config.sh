@@ -94,4 +94,13 @@ grep -q "security=curve" "$SCRATCH/a.log" || fail "keys = from the file not used
 for i in $(seq 50); do [ -s "$SCRATCH/notify" ] && break; sleep 0.02; done
 grep -q "^READY=1|STATUS=serving tcp://127.0.0.1:[0-9]* as fromflag" "$SCRATCH/notify" ||
     { cat "$SCRATCH/notify"; fail "no READY=1 for the service manager"; }
+! grep -q "event=warning root=" "$SCRATCH/a.log" || fail "a root of its own was warned of"
+
+# root = / is allowed, but said: confinement then confines nothing.
+config "bind = tcp://127.0.0.1:*" "name = everywhere" "root = /"
+"$BIN/iofleet-agent" --config "$SCRATCH/agent.conf" 2>"$SCRATCH/slash.log" &
+PIDS+=($!)
+wait_bound slash
+grep -q "^agent=everywhere event=warning root=/ text=\"the root is the whole file system" \
+    "$SCRATCH/slash.log" || { cat "$SCRATCH/slash.log"; fail "root = / started without a warning"; }
 echo "agent config: ok"

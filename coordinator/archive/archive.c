@@ -10,6 +10,7 @@
 #include "archive_schema.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -104,10 +105,15 @@ s_open (const char *path, int flags, char *err, size_t errlen)
         free (self);
         return NULL;
     }
-    //  sqlite's "unable to open database file" hides why.
+    //  sqlite's "unable to open database file" hides why. A FIFO or a
+    //  device is refused before sqlite opens it: a reader's open of a
+    //  FIFO would wait for a writer for ever.
     struct stat info;
-    if (!(flags & SQLITE_OPEN_CREATE) && stat (path, &info)) {
-        snprintf (err, errlen, "archive %s: %s", path, strerror (errno));
+    bool found = stat (path, &info) == 0;
+    if ((!found && (errno != ENOENT || !(flags & SQLITE_OPEN_CREATE)))
+    ||  (found && !S_ISREG (info.st_mode))) {
+        snprintf (err, errlen, "archive %s: %s", path,
+                  found? "not a regular file": strerror (errno));
         archive_destroy (&self);
         return NULL;
     }

@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include "../../proto/doc.h"
+#include "../../proto/printable.h"
 
 #include <assert.h>
 #include <string.h>
@@ -81,6 +82,13 @@ int
 cli_status (int flag)
 {
     return flag == CLI_HELP? 0: 2;
+}
+
+void
+cli_error (const cli_command_t *command, const char *err)
+{
+    char shown [4096];
+    fprintf (stderr, "iofleet %s: %s\n", command->name, printable (err, shown, sizeof shown));
 }
 
 void

@@ -87,6 +87,10 @@ int cli_next (cli_args_t *args);
 //  The exit status for CLI_HELP (0) or CLI_BAD (2).
 int cli_status (int flag);
 
+//  Print "iofleet COMMAND: err" to stderr, err made printable: a message
+//  may quote what a file, the archive or a peer holds.
+void cli_error (const cli_command_t *command, const char *err);
+
 //  Print the usage line of a command ("usage: iofleet run ...") to out.
 void cli_usage (const cli_command_t *command, FILE *out);
 

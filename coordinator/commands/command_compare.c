@@ -188,7 +188,7 @@ s_runs_by (const char *db_path, const char *by, const char *test, run_result_t *
     *count_p = count;
     return 0;
 fail:
-    fprintf (stderr, "iofleet compare: %s\n", err);
+    cli_error (&command_compare, err);
     free (ids);
     archive_destroy (&archive);
     s_free_runs (runs, count);
@@ -274,7 +274,7 @@ s_run (int argc, char **argv)
         for (size_t nbr = 0; nbr < count; nbr++) {
             origins [nbr] = argv [optind + (int) nbr];
             if (results_read_no_samples (origins [nbr], &runs [nbr], err, sizeof err)) {
-                fprintf (stderr, "iofleet compare: %s\n", err);
+                cli_error (&command_compare, err);
                 s_free_runs (runs, count);
                 free (origins);
                 return failed;
@@ -298,7 +298,7 @@ s_run (int argc, char **argv)
     int rc = compare_run (runs, (const char *const *) origins, labels, count, &options,
                              stdout, stderr, err, sizeof err);
     if (rc < 0)
-        fprintf (stderr, "iofleet compare: %s\n", err);
+        cli_error (&command_compare, err);
     else
     if (fflush (stdout) || ferror (stdout))
         fprintf (stderr, "iofleet compare: could not write the table\n");

@@ -12,6 +12,7 @@
 #include "../archive/archive.h"
 #include "commands.h"
 #include "../exit_status.h"
+#include "../../proto/printable.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -63,17 +64,20 @@ s_import (archive_t *archive, const char *file)
     memset (&run, 0, sizeof run);
     //  With the samples, so that each stream's count of them is the one
     //  the run recorded.
+    //  What the file says (its errors quote it) is printed printable.
+    char shown [4096];
     if (results_read (file, &run, err, sizeof err)) {
-        fprintf (stderr, "iofleet db import: %s\n", err);
+        fprintf (stderr, "iofleet db import: %s\n", printable (err, shown, sizeof shown));
         return -1;
     }
     char *dir = s_results_dir (file);
     int rc = dir? archive_import (archive, &run, dir, err, sizeof err): -1;
     if (rc)
-        fprintf (stderr, "iofleet db import: %s: %s\n", file, dir? err: "out of memory");
+        fprintf (stderr, "iofleet db import: %s: %s\n", file,
+                 dir? printable (err, shown, sizeof shown): "out of memory");
     else
         printf ("%s: %zu test%s of %s\n", file, run.test_count, run.test_count == 1? "": "s",
-                run.scenario_path);
+                printable (run.scenario_path, shown, sizeof shown));
     free (dir);
     run_result_clear (&run);
     return rc;

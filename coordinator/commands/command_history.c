@@ -137,7 +137,7 @@ s_run (int argc, char **argv)
     int status = EXIT_STATUS_FAILED;
     archive_t *archive = archive_new_reader (db_path, err, sizeof err);
     if (!archive || history_load (archive, &filter, filter.test, &history, err, sizeof err))
-        fprintf (stderr, "iofleet history: %s\n", err);
+        cli_error (&command_history, err);
     else
     if ((format == REPORT_FORMAT_HTML? history_print_html (&history, stdout)
                                      : history_print_text (&history, stdout))

@@ -6,6 +6,7 @@
 #include "../fleet/fleet.h"
 #include "../scenario/scenario.h"
 #include "../../proto/clock.h"
+#include "../../proto/printable.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -62,6 +63,10 @@ s_run (int argc, char **argv)
         fprintf (stderr, "iofleet ping: name at least one ENDPOINT (tcp://HOST:PORT)\n");
         return EXIT_STATUS_USAGE;
     }
+    if (fleet_reserve ((size_t) (argc - optind), err, sizeof err)) {
+        fprintf (stderr, "iofleet ping: %s\n", err);
+        return EXIT_STATUS_USAGE;
+    }
     fleet_t *fleet = fleet_new ();
     int status = EXIT_STATUS_OK;
     if (keys_dir && fleet_set_keys (fleet, keys_dir, err, sizeof err)) {
@@ -104,11 +109,20 @@ s_run (int argc, char **argv)
             continue;
         }
         //  A ready session keeps the coordinator name it serves as reason.
+        //  Everything the agent says is made printable: a name or a host
+        //  may hold any bytes (ESC, CR, NUL), and so may the coordinator
+        //  name another process gave it (the session keeps its reason
+        //  printable).
         agent_info_t *info = session_info (session);
         const char *serving = session_reason (session);
+        char name [MSG_HOST_MAX * PRINTABLE_GROWTH + 1], version [sizeof name];
+        char host [sizeof name], kernel [sizeof name];
         printf ("%-28s %-12s %-8s %-16s %-20s %-5u %+10.3f ms %7.3f ms %s\n",
-                session_endpoint (session), session_reported_name (session),
-                info->version, info->hostname, info->kernel, info->cpus,
+                session_endpoint (session),
+                printable (session_reported_name (session), name, sizeof name),
+                printable (info->version, version, sizeof version),
+                printable (info->hostname, host, sizeof host),
+                printable (info->kernel, kernel, sizeof kernel), info->cpus,
                 (double) info->clock_offset_ns / NS_PER_MSEC,
                 (double) info->clock_rtt_ns / NS_PER_MSEC,
                 serving [0]? serving: "idle");

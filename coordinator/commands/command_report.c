@@ -61,7 +61,7 @@ s_run (int argc, char **argv)
     memset (&run, 0, sizeof run);
     char err [1024];
     if (results_read (argv [optind], &run, err, sizeof err)) {
-        fprintf (stderr, "iofleet report: %s\n", err);
+        cli_error (&command_report, err);
         return EXIT_STATUS_FAILED;
     }
     if (units >= 0)

@@ -131,7 +131,9 @@ compare_print_json (const set_t *sets, size_t count, const row_t *rows, size_t r
                 goto done;
         }
     }
-    char *text = json_dumps (root, JSON_INDENT (2));
+    //  ASCII only: JSON writes a C1 control (an 8-bit CSI) as it is,
+    //  and this goes to a terminal as often as to a program.
+    char *text = json_dumps (root, JSON_INDENT (2) | JSON_ENSURE_ASCII);
     if (text) {
         fprintf (out, "%s\n", text);
         free (text);

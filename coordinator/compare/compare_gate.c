@@ -16,6 +16,7 @@
     run is not evidence.
 */
 #include "compare.h"
+#include "../../proto/printable.h"
 
 #include <errno.h>
 #include <math.h>
@@ -67,6 +68,10 @@ compare_bound_parse (const char *text, compare_bound_t *bound, char *err, size_t
 static bool
 s_cannot_judge (const set_t *set, const char *test, FILE *log)
 {
+    //  Names and paths come from results files or the archive.
+    char shown [CELL_MAX], origin [CELL_MAX];
+    printable (test, shown, sizeof shown);
+    printable (set->origin, origin, sizeof origin);
     bool found = false;
     for (size_t nbr = 0; nbr < set->run->test_count; nbr++) {
         const test_result_t *run = &set->run->tests [nbr];
@@ -76,7 +81,7 @@ s_cannot_judge (const set_t *set, const char *test, FILE *log)
         const test_summary_t *summary = &run->summary;
         if (summary->lost_streams || summary->failed_streams) {
             fprintf (log, "iofleet compare: cannot judge: %s (%s): test %s #%u is %s "
-                     "(%u of %u streams %s)\n", set->label, set->origin, test, run->iteration,
+                     "(%u of %u streams %s)\n", set->label, origin, shown, run->iteration,
                      summary->lost_streams? "partial": "failed",
                      summary->lost_streams? summary->lost_streams: summary->failed_streams,
                      summary->streams, summary->lost_streams? "lost": "failed");
@@ -85,7 +90,7 @@ s_cannot_judge (const set_t *set, const char *test, FILE *log)
     }
     if (!found)
         fprintf (log, "iofleet compare: cannot judge: %s (%s) has no test %s\n",
-                 set->label, set->origin, test);
+                 set->label, origin, shown);
     return !found;
 }
 
@@ -138,10 +143,12 @@ compare_gate (const set_t *sets, size_t count, const row_t *rows, size_t row_cou
                 free (unjudged);
                 return -1;
             }
+            char test [CELL_MAX], origin [CELL_MAX];
+            printable (rows [row].test, test, sizeof test);
+            printable (sets [nbr].origin, origin, sizeof origin);
             if (cell.missing) {
                 fprintf (log, "iofleet compare: cannot judge: %s (%s) has no %s for test %s\n",
-                         sets [nbr].label, sets [nbr].origin, rows [row].metric->name,
-                         rows [row].test);
+                         sets [nbr].label, origin, rows [row].metric->name, test);
                 skip = true;
                 continue;
             }
@@ -154,7 +161,7 @@ compare_gate (const set_t *sets, size_t count, const row_t *rows, size_t row_cou
                     snprintf (interval, sizeof interval, " [%+.1f, %+.1f]",
                               cell.verdict.low_pct, cell.verdict.high_pct);
                 fprintf (log, "iofleet compare: fail: %s %s %s: %+.1f%%%s, past %s\n",
-                         rows [row].test, rows [row].metric->name, sets [nbr].label,
+                         test, rows [row].metric->name, sets [nbr].label,
                          cell.change_pct, interval, bounds [bound].text);
                 fail = true;
             }

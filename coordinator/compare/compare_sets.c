@@ -7,6 +7,7 @@
     entries, iteration 1 being its first run.
 */
 #include "compare.h"
+#include "../../proto/printable.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -64,10 +65,14 @@ compare_sets (set_t *sets, const run_result_t *runs, const char *const *origins,
         size_t same = 1;
         for (size_t before = 0; before < nbr; before++)
             same += !strcmp (s_label (&sets [before], labels? labels [before]: NULL), label);
+        //  A heading comes from a file or the archive (a kernel release,
+        //  a label): printable, wherever it is shown.
+        char shown [LABEL_MAX];
+        printable (label, shown, sizeof shown);
         if (same > 1)
-            snprintf (set->label, sizeof set->label, "%.*s #%zu", LABEL_MAX - 8, label, same);
+            snprintf (set->label, sizeof set->label, "%.*s #%zu", LABEL_MAX - 8, shown, same);
         else
-            snprintf (set->label, sizeof set->label, "%s", label);
+            snprintf (set->label, sizeof set->label, "%s", shown);
     }
 }
 

@@ -9,6 +9,7 @@
 */
 #include "compare.h"
 #include "../report/html_kit.h"
+#include "../../proto/printable.h"
 
 #include <errno.h>
 #include <math.h>
@@ -164,7 +165,9 @@ s_table_free (s_table_t *table)
     free (table->classes);
 }
 
-//  Cells as aligned columns, each as wide as its widest cell.
+//  Cells as aligned columns, each as wide as its widest cell. Every
+//  cell is made printable first (in place): test names, kernels, hosts,
+//  labels and paths come from results files and the archive.
 int
 compare_print_columns (char (*cells) [CELL_MAX], size_t lines, size_t columns, FILE *out)
 {
@@ -173,6 +176,9 @@ compare_print_columns (char (*cells) [CELL_MAX], size_t lines, size_t columns, F
         return -1;
     for (size_t line = 0; line < lines; line++)
         for (size_t column = 0; column < columns; column++) {
+            char shown [CELL_MAX];
+            printable (cells [line * columns + column], shown, sizeof shown);
+            memcpy (cells [line * columns + column], shown, sizeof shown);
             size_t width = strlen (cells [line * columns + column]);
             widths [column] = width > widths [column]? width: widths [column];
         }

@@ -153,9 +153,30 @@ s_connect (run_t *self)
     return -1;
 }
 
+//  The agents the jobs name, each once.
+static size_t
+s_agents_named (const scenario_t *scenario)
+{
+    zhashx_t *seen = zhashx_new ();
+    if (!seen)
+        return scenario->job_count;
+    for (size_t j = 0; j < scenario->job_count; j++)
+        zhashx_insert (seen, scenario->jobs [j].agent, (void *) 1);
+    size_t count = zhashx_size (seen);
+    zhashx_destroy (&seen);
+    return count;
+}
+
 int
 run_scenario (const scenario_t *scenario, const run_options_t *options)
 {
+    //  The open files the fleet needs, before its first socket: bad
+    //  usage of this machine, said before anything starts.
+    char reserve_err [512];
+    if (fleet_reserve (s_agents_named (scenario), reserve_err, sizeof reserve_err)) {
+        fprintf (stderr, "iofleet: %s\n", reserve_err);
+        return EXIT_STATUS_USAGE;
+    }
     run_t self = {
         .scenario = scenario,
         .options = options,

@@ -181,6 +181,15 @@ testrun_new_phase_result (testrun_t *tr, uint32_t phase)
     result->phase_index = phase;
     result->iteration = tr->config.iteration;
     rate_kind_t rate = tr->desc? workload_phase_rate (tr->desc, phase): RATE_BYTES;
+    //  Streams of another kind beside them (a write beside a randrw)
+    //  make a mixed test: its rate is MB/s, and its streams of requests
+    //  are counted in requests/s apart, never added to the bytes'.
+    for (size_t j = 0; j < tr->test->job_count; j++) {
+        const workload_desc_t *desc = workload_desc (tr->job_options [j]->workload);
+        if (testrun_timed_streams (tr->job_options [j]) && desc->stream_results
+        &&  workload_phase_rate (desc, phase) != rate)
+            rate = RATE_BYTES;
+    }
     result->rate_ops = rate != RATE_BYTES;
     result->rate_requests = rate == RATE_REQUESTS;
     msg_strcpy (result->workload, tr->desc? tr->desc->name: "", sizeof result->workload);
@@ -223,7 +232,8 @@ testrun_new_phase_result (testrun_t *tr, uint32_t phase)
             stream->fsync_mode = spec->fsync_mode;
             stream->reads_data = reads;
             stream->cold = spec->drop_caches;
-            stream->ops_writes = result->rate_requests;
+            stream->ops_writes = desc->stream_results
+                              && workload_phase_rate (desc, phase) == RATE_REQUESTS;
             if (k == 0 && desc->files [0].option && desc->files [0].naming == FILES_SET)
                 stream->set_bytes = spec->size_bytes;
             if (desc->stream_results && !result->bound [0])

@@ -52,6 +52,12 @@ fleet_interrupted (void)
     return s_interrupted != 0;
 }
 
+int
+fleet_reserve (size_t agents, char *err, size_t errlen)
+{
+    return fleetsock_reserve (NULL, agents, err, errlen);
+}
+
 fleet_t *
 fleet_new (void)
 {

@@ -37,6 +37,11 @@ typedef int (fleet_handler_fn) (session_t *session, const msg_t *msg,
 //  session's state is SESSION_LOST during the call.
 typedef void (fleet_lost_fn) (session_t *session, const char *reason, void *arg);
 
+//  Make sure the process may open what a fleet of `agents` needs, before
+//  the first socket (libzmq asserts on a socket it cannot open): 0, or
+//  -1 with what the machine cannot give in err.
+int fleet_reserve (size_t agents, char *err, size_t errlen);
+
 //  Create an empty fleet.
 fleet_t *fleet_new (void);
 

@@ -8,6 +8,7 @@
     beginning as one ends.
 */
 #include "fleet_state.h"
+#include "../../proto/printable.h"
 #include "../../proto/clock.h"
 
 #include <string.h>
@@ -65,9 +66,11 @@ fleet_on_welcome (fleet_t *self, session_t *session, const msg_welcome_t *welcom
     session_take_welcome (session, welcome, received_ns);
     fleet_set_state (self, session, SESSION_READY, welcome->serving);
     if (!streq (welcome->name, session_name (session))
-    &&  !streq (session_name (session), session_endpoint (session)))
+    &&  !streq (session_name (session), session_endpoint (session))) {
+        char shown [MSG_HOST_MAX * PRINTABLE_GROWTH + 1];
         fprintf (stderr, "iofleet: agent=%s event=name-differs agent_says=%s\n",
-                 session_name (session), welcome->name);
+                 session_name (session), printable (welcome->name, shown, sizeof shown));
+    }
 }
 
 //  A connecting session whose hello can no longer succeed: refused by a

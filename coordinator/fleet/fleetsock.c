@@ -1,11 +1,11 @@
 /*  coordinator/fleet/fleetsock.c: the fleet's one socket; see fleetsock.h. */
 #include "fleetsock.h"
+#include "../../proto/fdlimit.h"
 #include "../../proto/msg.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
-#include <sys/resource.h>
 
 //  A routing id is ours, never libzmq's (whose start with a zero byte):
 //  a letter, then the peer's id in four bytes, most significant first.
@@ -114,31 +114,10 @@ int
 fleetsock_reserve (fleetsock_t *self, size_t connections, char *err, size_t errlen)
 {
     (void) self;
-    rlim_t needed = (rlim_t) connections + S_FD_MARGIN;
-    struct rlimit limit;
-    if (getrlimit (RLIMIT_NOFILE, &limit) == -1) {
-        snprintf (err, errlen, "getrlimit(RLIMIT_NOFILE): %s", strerror (errno));
-        return -1;
-    }
-    if (limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur >= needed)
-        return 0;
-    if (limit.rlim_max != RLIM_INFINITY && limit.rlim_max < needed) {
-        snprintf (err, errlen, "%zu agents need %llu open files, and this process may have "
-                  "no more than %llu (its hard limit): raise it (ulimit -Hn, LimitNOFILE=) "
-                  "or drive fewer agents", connections, (unsigned long long) needed,
-                  (unsigned long long) limit.rlim_max);
-        return -1;
-    }
-    rlim_t wanted = (needed + S_FD_STEP - 1) / S_FD_STEP * S_FD_STEP;
-    if (limit.rlim_max != RLIM_INFINITY && wanted > limit.rlim_max)
-        wanted = limit.rlim_max;
-    limit.rlim_cur = wanted;
-    if (setrlimit (RLIMIT_NOFILE, &limit) == -1) {
-        snprintf (err, errlen, "setrlimit(RLIMIT_NOFILE, %llu) for %zu agents: %s",
-                  (unsigned long long) wanted, connections, strerror (errno));
-        return -1;
-    }
-    return 0;
+    char who [64];
+    snprintf (who, sizeof who, "%zu agent%s", connections, connections == 1? "": "s");
+    return fdlimit_reserve ((uint64_t) connections + S_FD_MARGIN, S_FD_STEP, who,
+                            connections != 1, "or drive fewer agents", err, errlen);
 }
 
 int

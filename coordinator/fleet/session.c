@@ -254,7 +254,10 @@ void
 session_set_state (session_t *self, session_state_t state, const char *reason)
 {
     self->state = state;
-    s_set_text (&self->reason, reason);
+    //  A reason quotes peers (an agent's refusal, the coordinator it
+    //  serves): it is kept printable for whoever prints it.
+    char shown [MSG_TEXT_MAX + 1];
+    s_set_text (&self->reason, reason? printable (reason, shown, sizeof shown): NULL);
 }
 
 const char *

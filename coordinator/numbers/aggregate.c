@@ -190,13 +190,31 @@ s_fill_totals (const test_result_t *test, test_summary_t *summary)
         summary->last_end_ns = span.last_end_ns;
         summary->combined_mbps = s_rate_mbps ((double) summary->bytes,
                                               span.first_start_ns, span.last_end_ns);
-        uint64_t ops = 0;
-        for (size_t nbr = 0; test->rate_ops && nbr < test->stream_count; nbr++)
-            ops += aggregate_stream_ops (&test->streams [nbr]);
-        if (test->rate_ops && span.last_end_ns > span.first_start_ns)
-            summary->combined_ops_per_s = (double) ops
-                / ((double) (span.last_end_ns - span.first_start_ns) / 1e9);
     }
+    //  Operations per second: of every stream in a test of operations;
+    //  in a mixed test, of its streams of requests alone, over their own
+    //  window (a 1 MiB write is no request beside 4 KiB ones).
+    span_t ops_span = { 0 };
+    uint64_t ops = 0;
+    for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
+        const stream_result_t *stream = &test->streams [nbr];
+        if (!test->rate_ops && !stream->ops_writes)
+            continue;
+        ops += aggregate_stream_ops (stream);
+        s_span_add (&ops_span, stream);
+    }
+    if (ops_span.any && ops_span.last_end_ns > ops_span.first_start_ns)
+        summary->combined_ops_per_s = (double) ops
+            / ((double) (ops_span.last_end_ns - ops_span.first_start_ns) / 1e9);
+}
+
+bool
+aggregate_test_mixed (const test_result_t *test)
+{
+    for (size_t nbr = 0; !test->rate_ops && nbr < test->stream_count; nbr++)
+        if (test->streams [nbr].ops_writes)
+            return true;
+    return false;
 }
 
 //  The rate while every stream was running: the window from the latest

@@ -22,6 +22,10 @@ double aggregate_stream_write_rate_mbps (const stream_result_t *stream);
 //  it never ran.
 double aggregate_stream_ops_per_s (const stream_result_t *stream);
 
+//  Whether a test of bytes has streams of requests too (a write beside a
+//  randrw): its figures are MB/s, and those streams' requests/s beside.
+bool aggregate_test_mixed (const test_result_t *test);
+
 //  The operations its rate counts: its reads (bonnie's seeks), and its
 //  writes too where they are operations of their own (randrw).
 static inline uint64_t
@@ -74,6 +78,11 @@ void aggregate_class_notation (const test_result_t *test, int job_class, int uni
 //  the run did); in other units it is written again from the streams'
 //  rates.
 void aggregate_per_stream (const test_result_t *test, int units, char *buf, size_t buflen);
+
+//  The combined rate of a test in units: MB/s, requests/s for a test of
+//  operations ("62230/s"), both for a mixed test ("516 & 62230/s"), "-"
+//  for none.
+void aggregate_combined (const test_result_t *test, int units, char *buf, size_t buflen);
 
 //  What each host's streams add up to, per entry of test->hosts.
 typedef struct {

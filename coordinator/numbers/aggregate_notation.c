@@ -209,27 +209,52 @@ aggregate_units_name (int units)
     return units == UNITS_MIB? "MiB/s": "MB/s";
 }
 
-//  One class's stream rates of a test, in units, as engineers write them.
+//  The notation of one class's streams of one kind (requests: streams of
+//  requests in a mixed test); *count gets how many there were.
+static void
+s_kind_notation (const test_result_t *test, int job_class, int units, bool requests,
+                 double *rates, char *buf, size_t buflen, size_t *count)
+{
+    *count = 0;
+    for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
+        const stream_result_t *stream = &test->streams [nbr];
+        if ((stream->job_class == CLASS_NETWORK) != (job_class == CLASS_NETWORK)
+        ||  (!test->rate_ops && stream->ops_writes != requests))
+            continue;
+        //  Operations per second do not change with the units of bytes.
+        rates [(*count)++] = test->rate_ops || requests? aggregate_stream_ops_per_s (stream)
+                           : aggregate_in_units (aggregate_stream_rate_mbps (stream), units);
+    }
+    aggregate_notation (rates, *count, buf, buflen);
+}
+
+//  One class's stream rates of a test, in units, as engineers write them;
+//  in a mixed test the streams of bytes in MB/s, then those of requests
+//  in requests/s: "641 & 2x31100/s".
 void
 aggregate_class_notation (const test_result_t *test, int job_class, int units,
                           char *buf, size_t buflen)
 {
     double *rates = test->stream_count? calloc (test->stream_count, sizeof (double)): NULL;
-    size_t count = 0;
-    for (size_t nbr = 0; rates && nbr < test->stream_count; nbr++) {
-        const stream_result_t *stream = &test->streams [nbr];
-        if ((stream->job_class == CLASS_NETWORK) != (job_class == CLASS_NETWORK))
-            continue;
-        //  Operations per second do not change with the units of bytes.
-        rates [count++] = test->rate_ops? aggregate_stream_ops_per_s (stream)
-                        : aggregate_in_units (aggregate_stream_rate_mbps (stream), units);
-    }
     //  Without memory for the rates the notation says nothing rather than
     //  something partial.
-    if (rates || test->stream_count == 0)
-        aggregate_notation (rates, count, buf, buflen);
-    else
+    if (!rates && test->stream_count) {
         snprintf (buf, buflen, "%s", NOTATION_NONE);
+        return;
+    }
+    size_t bytes_count, requests_count = 0;
+    char requests [128];
+    s_kind_notation (test, job_class, units, false, rates, buf, buflen, &bytes_count);
+    if (aggregate_test_mixed (test))
+        s_kind_notation (test, job_class, units, true, rates, requests, sizeof requests,
+                         &requests_count);
+    if (requests_count && !bytes_count)
+        snprintf (buf, buflen, "%s/s", requests);
+    else
+    if (requests_count) {
+        size_t used = strlen (buf);
+        snprintf (buf + used, buflen - used, " & %s/s", requests);
+    }
     free (rates);
 }
 
@@ -257,4 +282,23 @@ aggregate_per_stream (const test_result_t *test, int units, char *buf, size_t bu
         snprintf (buf, buflen, "%s", disk);
     else
         snprintf (buf, buflen, "-");
+}
+
+void
+aggregate_combined (const test_result_t *test, int units, char *buf, size_t buflen)
+{
+    const test_summary_t *summary = &test->summary;
+    char ops [64];
+    aggregate_format_rate (summary->combined_ops_per_s, ops, sizeof ops);
+    if (strcmp (ops, NOTATION_NONE) != 0)
+        strcat (ops, "/s");
+    if (test->rate_ops)
+        snprintf (buf, buflen, "%s", ops);
+    else {
+        aggregate_format_rate (aggregate_in_units (summary->combined_mbps, units), buf, buflen);
+        if (aggregate_test_mixed (test)) {
+            size_t used = strlen (buf);
+            snprintf (buf + used, buflen - used, " & %s", ops);
+        }
+    }
 }

@@ -58,10 +58,10 @@ s_real (double value, FILE *out)
 
 //  A custom field's one value, as its JSON writer gives it.
 static void
-s_custom (const results_field_t *field, const void *holder, FILE *out)
+s_custom (const results_field_t *field, const void *holder, const void *context, FILE *out)
 {
     bool ok;
-    json_t *value = field->write (holder, &ok);
+    json_t *value = field->write (holder, context, &ok);
     if (json_is_string (value))
         csv_field (json_string_value (value), out);
     else
@@ -78,7 +78,7 @@ s_custom (const results_field_t *field, const void *holder, FILE *out)
 
 //  One field of a row.
 static void
-s_value (const results_column_t *column, const void *row, FILE *out)
+s_value (const results_column_t *column, const void *row, const void *context, FILE *out)
 {
     const results_field_t *field = column->field;
     const void *at = results_schema_field (column, row);
@@ -105,7 +105,9 @@ s_value (const results_column_t *column, const void *row, FILE *out)
             break;
         case FIELD_SECONDS: s_real ((double) *(const int64_t *) at / NS_PER_SEC, out); break;
         case FIELD_DERIVED: s_real (field->derive (results_schema_holder (column, row)), out); break;
-        case FIELD_CUSTOM: s_custom (field, results_schema_holder (column, row), out); break;
+        case FIELD_CUSTOM:
+            s_custom (field, results_schema_holder (column, row), context, out);
+            break;
         case FIELD_LATENCY: case FIELD_OBJECT: break;   //  not CSV columns
     }
 }
@@ -128,14 +130,16 @@ s_columns (s_columns_t *columns, const results_table_t *table, const char *prefi
     assert (columns->count <= S_COLUMNS_MAX);
 }
 
-//  Some columns of a row, each after a comma but the very first of a line.
+//  Some columns of a row (context: its test, or NULL), each after a comma
+//  but the very first of a line.
 static void
-s_fields (const s_columns_t *columns, const void *row, bool first, FILE *out)
+s_fields (const s_columns_t *columns, const void *row, const void *context, bool first,
+          FILE *out)
 {
     for (size_t nbr = 0; nbr < columns->count; nbr++) {
         if (!first || nbr)
             fputc (',', out);
-        s_value (&columns->column [nbr], row, out);
+        s_value (&columns->column [nbr], row, context, out);
     }
 }
 
@@ -164,9 +168,9 @@ csv_report (const run_result_t *run, FILE *out)
     for (size_t test_nbr = 0; test_nbr < run->test_count; test_nbr++) {
         const test_result_t *test = &run->tests [test_nbr];
         for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
-            s_fields (&tests, test, true, out);
-            s_fields (&streams, &test->streams [nbr], false, out);
-            s_fields (&summaries, &test->summary, false, out);
+            s_fields (&tests, test, NULL, true, out);
+            s_fields (&streams, &test->streams [nbr], test, false, out);
+            s_fields (&summaries, &test->summary, test, false, out);
             fputs ("\r\n", out);
         }
     }

@@ -3,6 +3,7 @@
     ../archive/history.h.
 */
 #include "../archive/history.h"
+#include "../../proto/printable.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -86,9 +87,11 @@ history_print_text (const history_t *history, FILE *out)
             snprintf (cell [9], CELL_MAX, "%s", run->results_dir);
             lines++;
         }
+        char shown [CELL_MAX];
         if (by_test)
             fprintf (out, "%s%s, %s: first run, then iterations 2..N: median, min..max, stddev\n",
-                     block? "\n": "", test, history->metric->name);
+                     block? "\n": "", printable (test, shown, sizeof shown),
+                     history->metric->name);
         int rc = compare_print_columns (cells, lines, columns, out);
         free (cells);
         if (rc)

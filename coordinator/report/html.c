@@ -148,12 +148,15 @@ s_tests_table (const run_result_t *run, FILE *out)
                               " partial": "";
         if (test->rate_ops) {
             //  A test of operations (bonnie's seeks) counts them per second.
-            char ops [32];
-            aggregate_format_rate (summary->combined_ops_per_s, ops, sizeof ops);
-            fprintf (out, "<td class=\"n\">%s/s%s</td><td class=\"n\">-</td>", ops, partial);
+            char ops [64];
+            aggregate_combined (test, run->units, ops, sizeof ops);
+            fprintf (out, "<td class=\"n\">%s%s</td><td class=\"n\">-</td>", ops, partial);
         }
         else {
-            s_rate_cell (summary->combined_mbps, run->units, partial, out);
+            //  A mixed test: MB/s, and its requests per second beside.
+            char combined [128];
+            aggregate_combined (test, run->units, combined, sizeof combined);
+            fprintf (out, "<td class=\"n\">%s%s</td>", combined, partial);
             s_rate_cell (summary->all_running_mbps, run->units, "", out);
         }
         s_pct_cell (summary->sys_pct, out);

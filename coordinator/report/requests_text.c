@@ -9,6 +9,7 @@
 */
 #include "report.h"
 #include "../../proto/printable.h"
+#include "../numbers/aggregate.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -67,7 +68,9 @@ requests_text (const run_result_t *run, FILE *out)
     bool header = false;
     for (size_t t = 0; t < run->test_count; t++) {
         const test_result_t *test = &run->tests [t];
-        if (!test->rate_requests)
+        //  A test of requests, or a mixed one's streams of requests: a
+        //  write's 1 MiB calls are no requests beside them.
+        if (!test->rate_requests && !aggregate_test_mixed (test))
             continue;
         if (!header) {
             fprintf (out, "\nrandom I/O (per second over each one's window; time: first start to "
@@ -84,25 +87,36 @@ requests_text (const run_result_t *run, FILE *out)
             snprintf (name + len, sizeof name - len, " #%" PRIu32, test->iteration);
         }
         s_tally_t all = { 0 };
+        size_t request_streams = 0;
         for (size_t s = 0; s < test->stream_count; s++)
-            s_add (&all, &test->streams [s]);
+            if (test->streams [s].ops_writes) {
+                s_add (&all, &test->streams [s]);
+                request_streams++;
+            }
         s_line (name, "all", &all, test->summary.sys_pct, out);
         for (size_t h = 0; test->summary.hosts > 1 && h < test->host_count; h++) {
             s_tally_t host = { 0 };
             for (size_t s = 0; s < test->stream_count; s++)
-                if (!strcmp (test->streams [s].agent, test->hosts [h].agent))
+                if (test->streams [s].ops_writes
+                &&  !strcmp (test->streams [s].agent, test->hosts [h].agent))
                     s_add (&host, &test->streams [s]);
             char where [JOB_NAME_MAX * PRINTABLE_GROWTH + 2] = "@";
             printable (test->hosts [h].agent, where + 1, sizeof where - 1);
             s_line ("", where, &host, test->hosts [h].sys_pct, out);
         }
-        for (size_t s = 0; test->summary.streams > 1 && s < test->stream_count; s++) {
+        //  A stream is named by its agent, job and index: two jobs on one
+        //  agent each have a stream 0.
+        for (size_t s = 0; request_streams > 1 && s < test->stream_count; s++) {
             const stream_result_t *stream = &test->streams [s];
+            if (!stream->ops_writes)
+                continue;
             s_tally_t one = { 0 };
             s_add (&one, stream);
-            char agent [JOB_NAME_MAX * PRINTABLE_GROWTH + 1], where [sizeof agent + 16];
-            snprintf (where, sizeof where, "%s.%" PRIu32,
-                      printable (stream->agent, agent, sizeof agent), stream->index);
+            char agent [JOB_NAME_MAX * PRINTABLE_GROWTH + 1], job [sizeof agent];
+            char where [2 * sizeof agent + 16];
+            snprintf (where, sizeof where, "%s %s.%" PRIu32,
+                      printable (stream->agent, agent, sizeof agent),
+                      printable (stream->job, job, sizeof job), stream->index);
             s_line ("", where, &one, NAN, out);
         }
     }

@@ -109,15 +109,10 @@ s_test_row (const void *data, size_t row, table_row_t *cells)
     s_format_test_label (test, cells->cell [0], TABLE_CELL_MAX);
     snprintf (cells->cell [1], TABLE_CELL_MAX, "%" PRIu32, summary->streams);
     aggregate_per_stream (test, run->units, cells->cell [2], TABLE_CELL_MAX);
-    s_format_rate (summary->combined_mbps, run->units, cells->cell [3], TABLE_CELL_MAX);
+    aggregate_combined (test, run->units, cells->cell [3], TABLE_CELL_MAX);
     //  A test of operations (bonnie's seeks) counts them per second.
-    if (test->rate_ops) {
-        aggregate_format_rate (summary->combined_ops_per_s, cells->cell [3], TABLE_CELL_MAX);
-        for (int column = 2; column <= 3; column++)
-            if (strcmp (cells->cell [column], "-") != 0)
-                strncat (cells->cell [column], "/s",
-                         TABLE_CELL_MAX - strlen (cells->cell [column]) - 1);
-    }
+    if (test->rate_ops && strcmp (cells->cell [2], "-") != 0)
+        strncat (cells->cell [2], "/s", TABLE_CELL_MAX - strlen (cells->cell [2]) - 1);
     //  A stream failed, was aborted or its host went away: the figure is
     //  over what the streams did until then, and says so rather than pass
     //  for the whole fleet's.

@@ -110,12 +110,14 @@ s_finish (builder_t *builder)
 //  --------------------------------------------------------------------------
 //  Objects
 
-static json_t *s_object_json (const results_table_t *table, const void *row);
+static json_t *s_object_json (const results_table_t *table, const void *row,
+                              const void *context);
 
 //  One field's value, or NULL with *present false when it is not written
 //  (*ok false when memory ran out).
 static json_t *
-s_field_json (const results_field_t *field, const void *row, bool *present, bool *ok)
+s_field_json (const results_field_t *field, const void *row, const void *context,
+              bool *present, bool *ok)
 {
     const void *at = (const char *) row + field->offset;
     *present = true;
@@ -151,9 +153,9 @@ s_field_json (const results_field_t *field, const void *row, bool *present, bool
             *present = latency->count > 0;
             return *present? latency_summary_json (latency): NULL;
         }
-        case FIELD_OBJECT: return s_object_json (field->table, at);
+        case FIELD_OBJECT: return s_object_json (field->table, at, context);
         case FIELD_CUSTOM: {
-            json_t *value = field->write (row, ok);
+            json_t *value = field->write (row, context, ok);
             *present = value != NULL;
             return value;
         }
@@ -163,11 +165,12 @@ s_field_json (const results_field_t *field, const void *row, bool *present, bool
 }
 
 int
-results_json_fields (const results_table_t *table, const void *row, json_t *object)
+results_json_fields (const results_table_t *table, const void *row, const void *context,
+                     json_t *object)
 {
     for (size_t nbr = 0; nbr < table->count; nbr++) {
         bool present, ok;
-        json_t *value = s_field_json (&table->fields [nbr], row, &present, &ok);
+        json_t *value = s_field_json (&table->fields [nbr], row, context, &present, &ok);
         if (!ok || (present && (!value || json_object_set_new (object, table->fields [nbr].name,
                                                                value) < 0)))
             return -1;
@@ -177,10 +180,10 @@ results_json_fields (const results_table_t *table, const void *row, json_t *obje
 
 //  A struct as an object, or NULL when memory ran out.
 static json_t *
-s_object_json (const results_table_t *table, const void *row)
+s_object_json (const results_table_t *table, const void *row, const void *context)
 {
     json_t *object = json_object ();
-    if (object && results_json_fields (table, row, object)) {
+    if (object && results_json_fields (table, row, context, object)) {
         json_decref (object);
         object = NULL;
     }
@@ -189,12 +192,13 @@ s_object_json (const results_table_t *table, const void *row)
 
 //  An array of structs, each an object; the first `count` of `items`.
 static json_t *
-s_array_json (const results_table_t *table, const void *items, size_t size, size_t count)
+s_array_json (const results_table_t *table, const void *items, size_t size, size_t count,
+              const void *context)
 {
     json_t *array = json_array ();
     for (size_t nbr = 0; array && nbr < count; nbr++)
-        if (json_array_append_new (array, s_object_json (table, (const char *) items + nbr * size))
-            < 0) {
+        if (json_array_append_new (array, s_object_json (table, (const char *) items + nbr * size,
+                                                         context)) < 0) {
             json_decref (array);
             array = NULL;
         }
@@ -252,18 +256,20 @@ s_test_json (const test_result_t *test, bool whole)
     builder_t builder = s_builder ();
     if (!builder.ok)
         return NULL;
-    if (results_json_fields (&results_test_table, test, builder.object))
+    if (results_json_fields (&results_test_table, test, NULL, builder.object))
         builder.ok = false;
-    s_set (&builder, "summary", s_object_json (&results_summary_table, &test->summary));
+    s_set (&builder, "summary", s_object_json (&results_summary_table, &test->summary, test));
     s_set (&builder, "streams", s_array_json (&results_stream_table, test->streams,
                                               sizeof (stream_result_t),
-                                              whole? test->stream_count: 0));
+                                              whole? test->stream_count: 0, test));
     s_set (&builder, "hosts", s_array_json (&results_host_table, test->hosts,
-                                            sizeof (host_result_t), whole? test->host_count: 0));
+                                            sizeof (host_result_t), whole? test->host_count: 0,
+                                            test));
     s_set (&builder, "warnings", s_array_json (&results_warning_table, test->warnings,
-                                               sizeof (warning_t), test->warning_count));
+                                               sizeof (warning_t), test->warning_count, test));
     s_set (&builder, "monitors", s_array_json (&results_monitor_table, test->monitors,
-                                               sizeof (monitor_result_t), test->monitor_count));
+                                               sizeof (monitor_result_t), test->monitor_count,
+                                               test));
     return s_finish (&builder);
 }
 
@@ -276,10 +282,10 @@ s_run_json (const run_result_t *run)
         return NULL;
     s_set (&builder, "iofleet_version", json_string (IOFLEET_VERSION));
     s_set (&builder, "protocol_version", json_integer (IOFLEET_PROTOCOL_VERSION));
-    if (builder.ok && results_json_fields (&results_run_table, run, builder.object))
+    if (builder.ok && results_json_fields (&results_run_table, run, NULL, builder.object))
         builder.ok = false;
     s_set (&builder, "agents", s_array_json (&results_agent_table, run->agents,
-                                             sizeof (agent_info_t), run->agent_count));
+                                             sizeof (agent_info_t), run->agent_count, run));
     json_t *tests = json_array ();
     for (size_t nbr = 0; tests && nbr < run->test_count; nbr++)
         if (json_array_append_new (tests, s_test_json (&run->tests [nbr], true)) < 0)
@@ -313,19 +319,22 @@ results_json_text (const run_result_t *run)
     return text;
 }
 
-//  Writers of one element of the arrays a document streams.
+//  Writers of one element of the arrays a document streams; their items
+//  are the test, which says what kind its streams are.
 static int
 s_write_stream (FILE *out, int depth, const void *items, size_t nbr)
 {
+    const test_result_t *test = (const test_result_t *) items;
     return json_stream_value (out, depth, s_object_json (&results_stream_table,
-                                                         &((const stream_result_t *) items) [nbr]));
+                                                         &test->streams [nbr], test));
 }
 
 static int
 s_write_host (FILE *out, int depth, const void *items, size_t nbr)
 {
+    const test_result_t *test = (const test_result_t *) items;
     return json_stream_value (out, depth, s_object_json (&results_host_table,
-                                                         &((const host_result_t *) items) [nbr]));
+                                                         &test->hosts [nbr], test));
 }
 
 static int
@@ -333,8 +342,8 @@ s_write_test (FILE *out, int depth, const void *items, size_t nbr)
 {
     const test_result_t *test = &((const test_result_t *) items) [nbr];
     const json_stream_array_t arrays [] = {
-        { "streams", test->stream_count, s_write_stream, test->streams },
-        { "hosts", test->host_count, s_write_host, test->hosts }
+        { "streams", test->stream_count, s_write_stream, test },
+        { "hosts", test->host_count, s_write_host, test }
     };
     return json_stream_object (out, depth, s_test_json (test, false), arrays, 2);
 }

@@ -74,7 +74,8 @@ s_read_integer (jsonread_t *self, json_t *object, const results_field_t *field,
 
 //  One field; the place is that of the object.
 static void
-s_read_field (jsonread_t *self, const results_field_t *field, json_t *object, void *row)
+s_read_field (jsonread_t *self, const results_field_t *field, json_t *object, void *row,
+              const void *context)
 {
     char *at = (char *) row + field->offset;
     const char *key = field->name;
@@ -150,13 +151,13 @@ s_read_field (jsonread_t *self, const results_field_t *field, json_t *object, vo
             char saved [sizeof self->place];
             memcpy (saved, self->place, sizeof saved);
             snprintf (self->place, sizeof self->place, "%s%s%s", saved, saved [0]? ".": "", key);
-            results_read_fields (self, field->table, nested, at);
+            results_read_fields (self, field->table, nested, at, context);
             memcpy (self->place, saved, sizeof saved);
             break;
         }
         case FIELD_CUSTOM:
             if (field->read)
-                field->read (self, object, row);
+                field->read (self, object, row, context);
             break;
         case FIELD_UTC: case FIELD_SECONDS: case FIELD_DERIVED:
             break;                  //  written only: computed from the others
@@ -164,18 +165,20 @@ s_read_field (jsonread_t *self, const results_field_t *field, json_t *object, vo
 }
 
 void
-results_read_fields (jsonread_t *reader, const results_table_t *table, json_t *object, void *row)
+results_read_fields (jsonread_t *reader, const results_table_t *table, json_t *object, void *row,
+                     const void *context)
 {
     for (size_t nbr = 0; nbr < table->count && !reader->failed; nbr++)
         if (!table->fields [nbr].written_only)
-            s_read_field (reader, &table->fields [nbr], object, row);
+            s_read_field (reader, &table->fields [nbr], object, row, context);
 }
 
 //  An array of objects under key into a new array of `size`-byte structs
 //  of table; *array and *count get them.
 static void
 s_read_objects (jsonread_t *self, json_t *parent_object, const char *key,
-                const results_table_t *table, size_t size, void **array, size_t *count)
+                const results_table_t *table, size_t size, void **array, size_t *count,
+                const void *context)
 {
     json_t *values = jsonread_array (self, parent_object, key, count);
     if (!values || self->failed)
@@ -194,7 +197,7 @@ s_read_objects (jsonread_t *self, json_t *parent_object, const char *key,
         if (!json_is_object (value))
             jsonread_fail (self, NULL, "expected an object");
         else
-            results_read_fields (self, table, value, (char *) *array + nbr * size);
+            results_read_fields (self, table, value, (char *) *array + nbr * size, context);
     }
     memcpy (self->place, parent, sizeof parent);
 }
@@ -203,27 +206,25 @@ s_read_objects (jsonread_t *self, json_t *parent_object, const char *key,
 static void
 s_read_test (jsonread_t *self, json_t *object, test_result_t *test)
 {
-    results_read_fields (self, &results_test_table, object, test);
+    results_read_fields (self, &results_test_table, object, test, NULL);
     json_t *summary = jsonread_object (self, object, "summary");
     if (summary && !self->failed) {
         char saved [sizeof self->place];
         memcpy (saved, self->place, sizeof saved);
         snprintf (self->place, sizeof self->place, "%s.summary", saved);
-        results_read_fields (self, &results_summary_table, summary, &test->summary);
+        results_read_fields (self, &results_summary_table, summary, &test->summary, test);
         memcpy (self->place, saved, sizeof saved);
     }
     if (self->failed)
         return;
     s_read_objects (self, object, "streams", &results_stream_table, sizeof (stream_result_t),
-                    (void **) &test->streams, &test->stream_count);
-    for (size_t nbr = 0; nbr < test->stream_count; nbr++)
-        test->streams [nbr].ops_writes = test->rate_requests;
+                    (void **) &test->streams, &test->stream_count, test);
     if (self->failed)
         return;
     s_read_objects (self, object, "hosts", &results_host_table, sizeof (host_result_t),
-                    (void **) &test->hosts, &test->host_count);
+                    (void **) &test->hosts, &test->host_count, test);
     s_read_objects (self, object, "monitors", &results_monitor_table, sizeof (monitor_result_t),
-                    (void **) &test->monitors, &test->monitor_count);
+                    (void **) &test->monitors, &test->monitor_count, test);
     size_t warning_count;
     json_t *warnings = jsonread_array (self, object, "warnings", &warning_count);
     if (!self->failed && warnings && warning_count > TEST_WARNINGS_MAX)
@@ -237,7 +238,7 @@ s_read_test (jsonread_t *self, json_t *object, test_result_t *test)
             jsonread_fail (self, NULL, "expected an object");
         else
             results_read_fields (self, &results_warning_table, warning,
-                                 &test->warnings [test->warning_count++]);
+                                 &test->warnings [test->warning_count++], test);
     }
     memcpy (self->place, parent, sizeof parent);
 }
@@ -275,7 +276,7 @@ s_read_run (jsonread_t *self, json_t *root, run_result_t *run)
         jsonread_fail (self, NULL, "expected a JSON object at the top");
         return;
     }
-    results_read_fields (self, &results_run_table, root, run);
+    results_read_fields (self, &results_run_table, root, run, NULL);
     size_t agent_count, test_count;
     json_t *agents = jsonread_array (self, root, "agents", &agent_count);
     json_t *tests = jsonread_array (self, root, "tests", &test_count);
@@ -294,7 +295,7 @@ s_read_run (jsonread_t *self, json_t *root, run_result_t *run)
         if (!json_is_object (agent))
             jsonread_fail (self, NULL, "expected an object");
         else
-            results_read_fields (self, &results_agent_table, agent, &run->agents [nbr]);
+            results_read_fields (self, &results_agent_table, agent, &run->agents [nbr], run);
         run->agent_count = nbr + 1;
     }
     for (size_t nbr = 0; nbr < test_count && !self->failed; nbr++) {

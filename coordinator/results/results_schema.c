@@ -27,8 +27,9 @@
 
 //  The run's units, in words: a constant of the file format.
 static json_t *
-s_units_write (const void *row, bool *ok)
+s_units_write (const void *row, const void *context, bool *ok)
 {
+    (void) context;
     (void) row;
     json_t *value = json_string ("MB/s = 10^6 bytes/s");
     *ok = value != NULL;
@@ -37,8 +38,9 @@ s_units_write (const void *row, bool *ok)
 
 //  The test a row belongs to: the row itself for a test without phases.
 static json_t *
-s_test_write (const void *row, bool *ok)
+s_test_write (const void *row, const void *context, bool *ok)
 {
+    (void) context;
     const test_result_t *test = (const test_result_t *) row;
     json_t *value = results_json_string (test->test [0]? test->test: test->name);
     *ok = value != NULL;
@@ -47,8 +49,9 @@ s_test_write (const void *row, bool *ok)
 
 //  Files from before phases lack it: a test is its row.
 static void
-s_test_read (jsonread_t *reader, json_t *object, void *row)
+s_test_read (jsonread_t *reader, json_t *object, void *row, const void *context)
 {
+    (void) context;
     test_result_t *test = (test_result_t *) row;
     if (json_object_get (object, "test"))
         jsonread_string (reader, object, "test", test->test, sizeof test->test);
@@ -58,8 +61,9 @@ s_test_read (jsonread_t *reader, json_t *object, void *row)
 
 //  What a test's rate counts: bytes, operations (seeks) or requests.
 static json_t *
-s_rate_write (const void *row, bool *ok)
+s_rate_write (const void *row, const void *context, bool *ok)
 {
+    (void) context;
     const test_result_t *test = (const test_result_t *) row;
     json_t *value = json_string (test->rate_requests? "requests": test->rate_ops? "ops": "bytes");
     *ok = value != NULL;
@@ -67,8 +71,9 @@ s_rate_write (const void *row, bool *ok)
 }
 
 static void
-s_rate_read (jsonread_t *reader, json_t *object, void *row)
+s_rate_read (jsonread_t *reader, json_t *object, void *row, const void *context)
 {
+    (void) context;
     test_result_t *test = (test_result_t *) row;
     if (!json_object_get (object, "rate"))
         return;                     //  files from before phases: bytes
@@ -83,59 +88,92 @@ s_rate_read (jsonread_t *reader, json_t *object, void *row)
 //  A stream that failed, was aborted or was lost: the figures are over
 //  what the others did, and what it did until then.
 static json_t *
-s_partial_write (const void *row, bool *ok)
+s_partial_write (const void *row, const void *context, bool *ok)
 {
+    (void) context;
     *ok = true;
     return json_boolean (((const test_summary_t *) row)->failed_streams > 0);
 }
 
 static json_t *
-s_stop_write (const void *row, bool *ok)
+s_stop_write (const void *row, const void *context, bool *ok)
 {
+    (void) context;
     return stop_summary_json (&((const test_summary_t *) row)->stop, ok);
 }
 
 static void
-s_stop_read (jsonread_t *reader, json_t *object, void *row)
+s_stop_read (jsonread_t *reader, json_t *object, void *row, const void *context)
 {
+    (void) context;
     stop_summary_read (reader, object, &((test_summary_t *) row)->stop);
 }
 
 static json_t *
-s_latency_sets_write (const void *row, bool *ok)
+s_latency_sets_write (const void *row, const void *context, bool *ok)
 {
+    (void) context;
     return latency_sets_json (((const test_summary_t *) row)->latency, ok);
 }
 
 static void
-s_latency_sets_read (jsonread_t *reader, json_t *object, void *row)
+s_latency_sets_read (jsonread_t *reader, json_t *object, void *row, const void *context)
 {
+    (void) context;
     latency_sets_read (reader, object, ((test_summary_t *) row)->latency);
 }
 
 static json_t *
-s_stream_latency_write (const void *row, bool *ok)
+s_stream_latency_write (const void *row, const void *context, bool *ok)
 {
+    (void) context;
     return latency_stream_json ((const stream_result_t *) row, ok);
 }
 
 static void
-s_stream_latency_read (jsonread_t *reader, json_t *object, void *row)
+s_stream_latency_read (jsonread_t *reader, json_t *object, void *row, const void *context)
 {
+    (void) context;
     latency_stream_read (reader, object, (stream_result_t *) row);
+}
+
+//  A stream of requests (randrw) in a test of bytes (beside a write)
+//  says so: its rate is requests/s where its test's is MB/s. Files from
+//  before mixed tests have the test's kind only.
+static json_t *
+s_stream_rate_write (const void *row, const void *context, bool *ok)
+{
+    const stream_result_t *stream = (const stream_result_t *) row;
+    const test_result_t *test = (const test_result_t *) context;
+    *ok = true;
+    return stream->ops_writes && test && !test->rate_requests? json_string ("requests"): NULL;
+}
+
+static void
+s_stream_rate_read (jsonread_t *reader, json_t *object, void *row, const void *context)
+{
+    stream_result_t *stream = (stream_result_t *) row;
+    const test_result_t *test = (const test_result_t *) context;
+    char rate [16] = "";
+    if (json_object_get (object, "rate"))
+        jsonread_string (reader, object, "rate", rate, sizeof rate);
+    if (!reader->failed && rate [0] && strcmp (rate, "requests"))
+        jsonread_fail (reader, "rate", "\"%s\" is not requests", rate);
+    stream->ops_writes = (test && test->rate_requests) || rate [0];
 }
 
 //  A monitor's series, every point with its counters.
 static json_t *
-s_points_write (const void *row, bool *ok)
+s_points_write (const void *row, const void *context, bool *ok)
 {
+    (void) context;
     const monitor_result_t *monitor = (const monitor_result_t *) row;
     json_t *points = json_array ();
     *ok = points != NULL;
     for (size_t nbr = 0; *ok && nbr < monitor->point_count; nbr++) {
         json_t *point = json_object ();
         if (!point || results_json_fields (&results_monitor_point_table, &monitor->points [nbr],
-                                           point)
+                                           NULL, point)
         ||  json_array_append_new (points, point) < 0)
             *ok = false;
     }
@@ -147,8 +185,9 @@ s_points_write (const void *row, bool *ok)
 }
 
 static void
-s_points_read (jsonread_t *reader, json_t *object, void *row)
+s_points_read (jsonread_t *reader, json_t *object, void *row, const void *context)
 {
+    (void) context;
     monitor_result_t *monitor = (monitor_result_t *) row;
     size_t count;
     json_t *points = jsonread_array (reader, object, "points", &count);
@@ -163,7 +202,7 @@ s_points_read (jsonread_t *reader, json_t *object, void *row)
         if (!json_is_object (point_json))
             jsonread_fail (reader, NULL, "expected an object");
         else
-            results_read_fields (reader, &results_monitor_point_table, point_json, &point);
+            results_read_fields (reader, &results_monitor_point_table, point_json, &point, NULL);
         if (!reader->failed && monitor_result_add_point (monitor, &point))
             jsonread_fail (reader, NULL, "no memory for it");
     }
@@ -326,6 +365,8 @@ static const results_field_t s_stream_fields [] = {
       .optional = true, .since = 3 },
     { .name = "bs_bytes", .kind = FIELD_U64, RESULTS_AT (stream_result_t, bs_bytes),
       .optional = true, .since = 3 },
+    { .name = "rate", .kind = FIELD_CUSTOM, .write = s_stream_rate_write,
+      .read = s_stream_rate_read, .scalar = true, .column = "stream_rate" },
     { .name = "bytes_from_sample", .kind = FIELD_BOOL, RESULTS_AT (stream_result_t, bytes_sampled),
       .optional = true, .since = 3 },
     { .name = "sampled_ns", .kind = FIELD_I64, RESULTS_AT (stream_result_t, sampled_ns),

@@ -73,8 +73,10 @@ typedef struct {
     double (*derive) (const void *row);     //  FIELD_DERIVED
     //  FIELD_CUSTOM: its JSON value, or NULL for none (*ok false when
     //  memory ran out); and its reading back, from the enclosing object.
-    json_t *(*write) (const void *row, bool *ok);
-    void (*read) (jsonread_t *reader, json_t *object, void *row);
+    //  context is the struct whose array holds the row (a stream's test),
+    //  or NULL.
+    json_t *(*write) (const void *row, const void *context, bool *ok);
+    void (*read) (jsonread_t *reader, json_t *object, void *row, const void *context);
 } results_field_t;
 
 //  A struct's fields, in the order of its JSON object.
@@ -133,13 +135,14 @@ void results_schema_utc (int64_t wall_ns, char *buf, size_t buflen);
 //  A JSON string of text; bytes that make it invalid UTF-8 become '?'.
 json_t *results_json_string (const char *text);
 
-//  Write a struct's fields into a JSON object. Returns 0, or -1 when
-//  memory ran out.
-int results_json_fields (const results_table_t *table, const void *row, json_t *object);
+//  Write a struct's fields into a JSON object; context as for a custom
+//  field. Returns 0, or -1 when memory ran out.
+int results_json_fields (const results_table_t *table, const void *row, const void *context,
+                         json_t *object);
 
 //  Read a struct's fields from a JSON object, each checked as its kind
 //  says; failures go to the reader.
 void results_read_fields (jsonread_t *reader, const results_table_t *table, json_t *object,
-                          void *row);
+                          void *row, const void *context);
 
 #endif

@@ -139,15 +139,61 @@ s_is_results_file (const char *name)
 }
 
 //  May DIR take a run's results?
+//  A directory that does not exist yet is made with its parents once the
+//  agents have answered: whether it can be is found out now, by making
+//  a directory in its nearest existing ancestor and removing it again
+//  (/proc/self/x, a read-only or full file system, a file on the way).
+static int
+s_check_makeable (const char *dir, char *err, size_t errlen)
+{
+    char ancestor [PATH_MAX];
+    snprintf (ancestor, sizeof ancestor, "%s", dir);
+    struct stat st;
+    for (;;) {
+        char *slash = strrchr (ancestor, '/');
+        while (slash && slash > ancestor && slash [1] == 0) {
+            *slash = 0;                 //  a trailing slash names the same directory
+            slash = strrchr (ancestor, '/');
+        }
+        if (!slash)
+            snprintf (ancestor, sizeof ancestor, ".");
+        else
+            slash [slash == ancestor? 1: 0] = 0;
+        if (stat (ancestor, &st) == 0)
+            break;
+        if (errno != ENOENT || strcmp (ancestor, ".") == 0 || strcmp (ancestor, "/") == 0) {
+            snprintf (err, errlen, "-o %s: stat(%s): %s", dir, ancestor, strerror (errno));
+            return -1;
+        }
+    }
+    if (!S_ISDIR (st.st_mode)) {
+        snprintf (err, errlen, "-o %s: %s is not a directory", dir, ancestor);
+        return -1;
+    }
+    char probe [PATH_MAX + 64];
+    snprintf (probe, sizeof probe, "%s/.iofleet-check-%ld", ancestor, (long) getpid ());
+    if (mkdir (probe, 0700) < 0 && errno != EEXIST) {
+        snprintf (err, errlen, "-o %s: cannot make a directory in %s: %s", dir, ancestor,
+                  strerror (errno));
+        return -1;
+    }
+    rmdir (probe);
+    return 0;
+}
+
 int
 resultsdir_check (const char *dir, char *err, size_t errlen)
 {
     if (!dir)
         return 0;
+    if (!dir [0]) {
+        snprintf (err, errlen, "-o '': an empty path names no directory");
+        return -1;
+    }
     struct stat st;
     if (stat (dir, &st) < 0) {
         if (errno == ENOENT)
-            return 0;               //  made with its parents
+            return s_check_makeable (dir, err, errlen);
         snprintf (err, errlen, "-o %s: stat: %s", dir, strerror (errno));
         return -1;
     }

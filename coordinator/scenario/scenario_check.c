@@ -389,9 +389,13 @@ s_check_test (const scenario_t *self, const scenario_test_t *test, char *err, si
     //  earlier ones of its agent, found through a chain (previous), so
     //  that a test on a thousand agents is not a million comparisons.
     size_t *previous = calloc (test->job_count + 1, sizeof (size_t));
+    //  Jobs and streams of the test on the job's agent so far, along the
+    //  chain: what the agent would refuse at prepare is refused here.
+    uint64_t *jobs_on = calloc (test->job_count + 1, sizeof (uint64_t));
+    uint64_t *streams_on = calloc (test->job_count + 1, sizeof (uint64_t));
     zhashx_t *last = zhashx_new ();
     int rc = 0;
-    if (!previous || !last) {
+    if (!previous || !jobs_on || !streams_on || !last) {
         scenario_error (err, errlen, self->path, 0, NULL, "out of memory");
         rc = -1;
     }
@@ -421,6 +425,22 @@ s_check_test (const scenario_t *self, const scenario_test_t *test, char *err, si
         uintptr_t before = (uintptr_t) zhashx_lookup (last, later->agent);
         previous [b] = before? before - 1: SIZE_MAX;
         zhashx_update (last, later->agent, (void *) (uintptr_t) (b + 1));
+        jobs_on [b] = 1 + (before? jobs_on [before - 1]: 0);
+        streams_on [b] = later->template->spec.streams + (before? streams_on [before - 1]: 0);
+        if (jobs_on [b] > TEST_AGENT_JOBS_MAX) {
+            rc = s_job_error (self, later, "agent", err, errlen,
+                              "test %s holds more than %d jobs on agent %s, the most an agent "
+                              "holds in one test: spread them over more agents or tests",
+                              test->name, TEST_AGENT_JOBS_MAX, later->agent);
+            break;
+        }
+        if (streams_on [b] > TEST_AGENT_STREAMS_MAX) {
+            rc = s_job_error (self, later, "streams", err, errlen,
+                              "test %s asks agent %s for %" PRIu64 " streams with this job, more "
+                              "than the %d an agent runs in one test",
+                              test->name, later->agent, streams_on [b], TEST_AGENT_STREAMS_MAX);
+            break;
+        }
         //  Compared whole, one pair at a time: a job's paths may be its own.
         jobspec_t later_spec, earlier_spec;
         if (previous [b] != SIZE_MAX)
@@ -443,6 +463,8 @@ s_check_test (const scenario_t *self, const scenario_test_t *test, char *err, si
         }
     }
     free (previous);
+    free (jobs_on);
+    free (streams_on);
     zhashx_destroy (&last);
     return rc;
 }

@@ -126,6 +126,24 @@ test_flags_override_the_file (void **state)
     assert_int_equal (settings_check (self->settings, self->err, sizeof (self->err)), 0);
 }
 
+//  A config line of 1000 characters is read whole (inih's default
+//  buffer holds 199).
+static void
+test_long_line (void **state)
+{
+    fixture_t *self = *state;
+    char root [1000], line [1100];
+    int used = snprintf (root, sizeof (root), "%s/", self->root_a);
+    memset (root + used, 'r', sizeof (root) - 1 - (size_t) used);
+    root [sizeof (root) - 1] = 0;
+    snprintf (line, sizeof (line), "root = %s", root);
+    s_config (self, "bind = tcp://127.0.0.1:*", line, "name = long", NULL);
+    assert_int_equal (s_parse (self, "--config", self->config, NULL), SETTINGS_RUN);
+    assert_int_equal (self->agent.root_count, 1);
+    assert_string_equal (self->agent.roots [0], root);
+    assert_string_equal (self->agent.name, "long");
+}
+
 //  Without a file, the flags alone, as before there was a file.
 static void
 test_flags_alone (void **state)
@@ -204,6 +222,7 @@ main (void)
     const struct CMUnitTest tests [] = {
         cmocka_unit_test_setup_teardown (test_flags_override_the_file, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_flags_alone, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_long_line, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_file_errors, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_system_checks, s_setup, s_teardown),
     };

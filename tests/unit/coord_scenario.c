@@ -424,13 +424,20 @@ test_bad_line (void **state)
     //  An inline comment hides the '=' behind it.
     s_expect_load_error ("[global]\nbs ; = 1M\n", 2, "bs ; = 1M", "expected KEY = VALUE");
     s_expect_load_error ("[global]\n= 1M\n", 2, "= 1M", "a key is missing");
-    //  A line longer than inih holds is refused, not split in two.
+    //  A line of 1000 characters (inih's default buffer holds 199) is one
+    //  line, its value whole, and the line numbers after it stay right.
     char text [1200];
     char path [1000];
     memset (path, 'p', sizeof (path) - 1);
     path [sizeof (path) - 1] = 0;
-    snprintf (text, sizeof (text), AGENT_A "[job a]\npath = /%s\n", path);
-    s_expect_load_error (text, 4, "path", "the line is longer than");
+    snprintf (text, sizeof (text), AGENT_A "[job a]\nagent = a\npath = /%s\nsize = 1M\n", path);
+    scenario_t *scenario = s_load_ok (text);
+    assert_int_equal (strlen (scenario->jobs [0].template->spec.path), sizeof (path));
+    assert_string_equal (scenario->jobs [0].template->spec.path + 1, path);
+    assert_int_equal (scenario->jobs [0].template->spec.size_bytes, 1 << 20);
+    scenario_destroy (&scenario);
+    snprintf (text, sizeof (text), AGENT_A "[job a]\npath = /%s\nbs = x\n", path);
+    s_expect_load_error (text, 5, "bs", "");
 }
 
 //  Indentation does not continue a value: inih's multi-line values are
@@ -900,10 +907,47 @@ test_randrw_refusals (void **state)
     s_expect_refused (RANDRW "read_pct = 120\n", 8, "read_pct", "above the maximum 100");
     s_expect_refused (RANDRW "rwratio = 2\nread_pct = 50\n", 9, "read_pct", "");
     s_expect_refused (RANDRW "mode = rnd\n", 8, "mode", "not one of rndrw, rndrd, rndwr");
+    //  rwratio means nothing without reads and writes: refused, not ignored.
+    s_expect_refused (RANDRW "mode = rndrd\nrwratio = 3\n", 9, "rwratio",
+                      "mode rndrd reads only: leave rwratio out");
+    s_expect_refused (RANDRW "rwratio = 3\nmode = rndwr\n", 8, "rwratio", "mode rndwr writes only");
+    s_expect_check_ok (RANDRW "mode = rndrw\nrwratio = 3\n");
     s_expect_refused (RANDRW "requests = 0\n", 8, "requests", "give one of them");
     s_expect_refused (RANDRW "runtime = 2s\nramp = 5s\n", 9, "ramp", "leaves nothing");
+    //  A ramp without a runtime would leave a request-bound job empty.
+    s_expect_refused (RANDRW "ramp = 5s\n", 8, "ramp", "has none (it ends at its size or requests)");
+    s_expect_refused (AGENT_A "[job j]\nagent = a\npath = wr\nsize = 4M\nramp = 10s\n", 7, "ramp",
+                      "a ramp leaves out the first 10.000 s of a runtime, and this job has none");
     s_expect_check_ok (RANDRW "files = 16\nbs = 4M\nruntime = 2s\nramp = 1s\n");
     #undef RANDRW
+}
+
+//  What an agent would refuse at prepare (jobs and streams one test may
+//  hold on it) is refused by the check, at the job that passes the limit.
+static void
+test_agent_limits (void **state)
+{
+    (void) state;
+    size_t size = 300 * 64 + 256;
+    char *text = malloc (size);
+    assert_non_null (text);
+    int used = snprintf (text, size, AGENT_A);
+    for (int job = 1; job <= 300; job++)
+        used += snprintf (text + used, size - (size_t) used,
+                          "[job j%d]\nagent = a\ntest = t\npath = p%d\nsize = 1M\n", job, job);
+    //  Job 257's agent line: two lines of [agent a], five a job.
+    s_expect_refused (text, 2 + 256 * 5 + 2, "agent", "test t holds more than 256 jobs on agent a");
+    //  256 of them are fine.
+    char *end = strstr (text, "[job j257]");
+    *end = 0;
+    s_expect_check_ok (text);
+    free (text);
+    s_expect_refused (AGENT_A "[job a]\nagent = a\ntest = t\npath = x\nsize = 1M\nstreams = 600\n"
+                      "[job b]\nagent = a\ntest = t\npath = y\nsize = 1M\nstreams = 600\n", 14,
+                      "streams", "test t asks agent a for 1200 streams with this job, more than the 1024");
+    //  One test each: no agent holds more than its limit at once.
+    s_expect_check_ok (AGENT_A "[job a]\nagent = a\npath = x\nsize = 1M\nstreams = 600\n"
+                       "[job b]\nagent = a\npath = y\nsize = 1M\nstreams = 600\n");
 }
 
 //  The text is kept as read, for the results directory; a pipe is read
@@ -1127,6 +1171,7 @@ main (void)
         cmocka_unit_test (test_text_kept_and_pipes),
         cmocka_unit_test (test_garbage_quoted),
         cmocka_unit_test (test_randrw_refusals),
+        cmocka_unit_test (test_agent_limits),
         cmocka_unit_test (test_many_jobs),
     };
     return cmocka_run_group_tests (tests, s_setup, s_teardown);

@@ -380,6 +380,13 @@ test_randrw (void **state)
     assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), -1);
     assert_string_equal (key, "ramp");
     assert_string_equal (workload_bound_name (workload_bound (&spec)), "time");
+    //  And a ramp needs a runtime: a size-bound job has no window to
+    //  leave its first seconds out of.
+    spec.runtime_ns = 0;
+    spec.ramp_ns = 10 * 1000000000LL;
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), -1);
+    assert_string_equal (key, "ramp");
+    assert_non_null (strstr (err, "give a runtime"));
 }
 
 int
