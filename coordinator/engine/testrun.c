@@ -241,6 +241,8 @@ s_run_phase (testrun_t *tr, uint32_t phase)
         start.u.start.start_ns = clock_to_agent (tr->start_ns,
                                                  session_offset_ns (tr->sessions [i]));
         session_send (tr->sessions [i], &start);
+        //  Progress is awaited from the start instant on.
+        tr->progress_ns [session_index (tr->sessions [i])] = tr->start_ns;
     }
     tr->stage = STAGE_RUNNING;
     testrun_stop_phase (tr);              //  a phase without streams is over at once
@@ -283,6 +285,7 @@ s_setup (testrun_t *tr)
         return -1;
     for (size_t i = 0; i < fleet_count; i++)
         tr->first_job [i] = tr->host_index [i] = SIZE_MAX;
+    tr->away_ns = fleet_away_ns (tr->config.fleet);
     //  The jobs of each agent are chained in file order, from first_job.
     size_t *last_job = (size_t *) calloc (fleet_count, sizeof (size_t));
     if (!last_job)

@@ -118,6 +118,28 @@ s_count_ready (fleet_t *self, session_t **sessions, size_t count)
     return found;
 }
 
+//  True, until by_ns, while a session of the set (NULL: the fleet) is
+//  about to be ready or lost: said hello to in the background and not
+//  yet past its hello's deadline, or ready but in doubt after the
+//  console's absence (a keepalive is on its way).
+static bool
+s_returning (fleet_t *self, session_t **sessions, size_t count, int64_t by_ns)
+{
+    int64_t now_ns = clock_now_ns ();
+    if (now_ns >= by_ns)
+        return false;
+    for (size_t i = 0; i < (sessions? count: self->count); i++) {
+        session_t *session = sessions? sessions [i]: self->sessions [i];
+        if (session_state (session) == SESSION_CONNECTING
+        &&  session_hello_round (session) != self->hello_round
+        &&  now_ns < session_hello_deadline_ns (session))
+            return true;
+        if (fleet_in_doubt (self, session))
+            return true;
+    }
+    return false;
+}
+
 size_t
 fleet_hello (fleet_t *self, session_t **sessions, size_t count, bool probe,
              int64_t timeout_ns, fleet_handler_fn *handler, void *arg)
@@ -125,7 +147,9 @@ fleet_hello (fleet_t *self, session_t **sessions, size_t count, bool probe,
     if (!sessions)
         count = self->count;
     self->connect_timeout_ns = timeout_ns;
-    int64_t deadline_ns = clock_now_ns () + timeout_ns;
+    int64_t now_ns = clock_now_ns ();
+    int64_t deadline_ns = now_ns + timeout_ns;
+    int64_t return_ns = now_ns + FLEET_RETURN_WAIT_NS;
     //  Ready sessions are left alone, and one connecting already (lost,
     //  and said hello to in the background) keeps its deadline. The new
     //  sessions of this round still connecting are counted as they
@@ -137,8 +161,9 @@ fleet_hello (fleet_t *self, session_t **sessions, size_t count, bool probe,
         if (session_hello_round (session) == self->hello_round)
             continue;               //  named twice
         //  One known lost (lost, failed before, or said hello to again in
-        //  the background) gets its hello but no wait: back by now, it is
-        //  ready for the next test; still away, it costs this one nothing.
+        //  the background) gets its hello and a short wait: back by now,
+        //  it takes part; still away, it costs this test a moment and is
+        //  ready for the next one if it answers later.
         session_state_t state = session_state (session);
         if (state == SESSION_LOST || state == SESSION_FAILED)
             fleet_send_hello (self, session, probe, deadline_ns);
@@ -149,8 +174,9 @@ fleet_hello (fleet_t *self, session_t **sessions, size_t count, bool probe,
     }
     //  The fleet's checks fail the sessions that cannot answer (a refused
     //  key answers nothing at all; only the socket monitor says so).
-    while (self->hello_pending > 0)
-        if (fleet_poll (self, deadline_ns, handler, arg)) {
+    //  Those about to come back get a moment (s_returning).
+    while (self->hello_pending > 0 || s_returning (self, sessions, count, return_ns))
+        if (fleet_poll (self, self->hello_pending > 0? deadline_ns: return_ns, handler, arg)) {
             //  Interrupted (the sessions still connecting fail now, with
             //  that reason), or the handler asked to stop waiting.
             self->next_check_ns = 0;

@@ -20,6 +20,13 @@
 //  keeps round trips short for the same total work.
 #define FLEET_CLOCK_WINDOW          32
 
+//  A session lost a moment ago is said hello to again at once, and an
+//  agent that was only paused (or whose console was) answers within a
+//  round trip: the next test waits this long for such answers, so that
+//  it runs on every agent that is back, at a small bounded cost for one
+//  that is really gone.
+#define FLEET_RETURN_WAIT_NS        (500 * NS_PER_MSEC)
+
 struct _fleet_t {
     fleetsock_t *sock;              //  the one socket to every agent
     session_t **sessions;           //  in the order they were added; index = peer id
@@ -46,6 +53,13 @@ struct _fleet_t {
     int64_t connect_timeout_ns;     //  how long a hello may take
     int64_t next_keepalive_ns;      //  when the next round of keepalives goes out
     int64_t next_check_ns;          //  when the sessions are looked at next
+    int64_t listened_until_ns;      //  when fleet_poll last returned, 0 never: the
+                                    //  console does not listen until the next call
+    int64_t away_pending_ns;        //  time not listened, not yet given to the sessions
+    int64_t away_ns;                //  all the time not listened that they were given
+    int64_t resumed_ns;             //  the end of the last absence past a keepalive
+                                    //  period: a ready session not heard since may
+                                    //  have given us up
     fleet_lost_fn *lost_handler;    //  told of every loss, or NULL
     void *lost_arg;                 //  its argument
 };

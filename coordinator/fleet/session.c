@@ -169,6 +169,17 @@ session_heard (session_t *self, int64_t received_ns)
         self->last_heard_ns = received_ns;
 }
 
+void
+session_away (session_t *self, int64_t away_ns)
+{
+    //  Time the console did not listen is nobody's silence, and a hello
+    //  gets the time it could not be answered in.
+    if (self->last_heard_ns)
+        self->last_heard_ns += away_ns;
+    if (self->state == SESSION_CONNECTING && self->hello_deadline_ns < INT64_MAX - away_ns)
+        self->hello_deadline_ns += away_ns;
+}
+
 int
 session_clock_begin (session_t *self, uint64_t pings)
 {

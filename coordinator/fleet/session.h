@@ -77,6 +77,11 @@ int session_keepalive (session_t *self);
 //  The agent proved at received_ns that it still holds our session.
 void session_heard (session_t *self, int64_t received_ns);
 
+//  The console did not listen for away_ns (it was stopped, or starved of
+//  CPU): the silence counted so far and a hello's deadline move on by
+//  that much.
+void session_away (session_t *self, int64_t away_ns);
+
 //  Start a clock measurement of `pings` exchanges: forget the previous
 //  best and send the first ping. Returns 0 or -1.
 int session_clock_begin (session_t *self, uint64_t pings);
