@@ -42,7 +42,7 @@ fleet_send_hello (fleet_t *self, session_t *session, bool probe, int64_t deadlin
     msg_strcpy (reason, session_reason (session), sizeof reason);
     fleet_set_state (self, session, SESSION_CONNECTING, reason);
     session_set_hello_deadline_ns (session, deadline_ns);
-    session_set_hello_retry_ns (session, INT64_MAX);
+    session_set_hello_retry_ns (session, clock_now_ns () + FLEET_HELLO_RESEND_NS);
     //  A DEALER queues what it sends until the connection is up, so one
     //  hello is enough; the deadline covers connection and answer.
     session_send (session, &hello);
@@ -83,7 +83,8 @@ fleet_check_hello (fleet_t *self, session_t *session, int64_t now_ns)
         return;
     }
     //  Refused as busy: the refusal is the reason if no later answer
-    //  comes; until the deadline, ask again now and then.
+    //  comes. Until the deadline, ask again now and then, busy or not
+    //  (FLEET_HELLO_RESEND_NS).
     const char *refusal = session_reason (session);
     if (late && refusal [0] && !fleet_interrupted ()) {
         char reason [MSG_TEXT_MAX + 1];
@@ -92,7 +93,7 @@ fleet_check_hello (fleet_t *self, session_t *session, int64_t now_ns)
         return;
     }
     if (!late && !fleet_interrupted ()) {
-        if (refusal [0] && now_ns >= session_hello_retry_ns (session))
+        if (now_ns >= session_hello_retry_ns (session))
             fleet_send_hello (self, session, false, session_hello_deadline_ns (session));
         return;
     }

@@ -14,6 +14,14 @@
 //  its BYE still on its way behind our HELLO.
 #define FLEET_BUSY_RETRY_NS (250 * NS_PER_MSEC)
 
+//  A hello unanswered is sent again this often until its deadline. The
+//  answer can be lost on the way without any refusal: an agent that was
+//  stopped wakes up holding the connection its console has already left,
+//  reads our hello from it and answers into it; the console's new
+//  connection is let in once the old one is gone, and the hello sent
+//  again over it is answered (the agent renews the session it holds).
+#define FLEET_HELLO_RESEND_NS (NS_PER_SEC)
+
 //  How many clock measurements run at once. Pinging a thousand agents at
 //  once makes every one of them wait for the others to be scheduled, and
 //  its best round trip (its offset's uncertainty) is that wait; a window

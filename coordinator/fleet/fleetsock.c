@@ -5,12 +5,23 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
 
 //  A routing id is ours, never libzmq's (whose start with a zero byte):
 //  a letter, then the peer's id in four bytes, most significant first.
 #define S_ID_TAG   'a'
 #define S_ID_SIZE  5
+
+//  The console's own routing id, as every agent sees it: a letter, then
+//  random bytes. One id for the whole life of the socket, so that an
+//  agent knows a reconnection (after a pause of either side, a dropped
+//  connection) as the same coordinator, whose session it holds, and not
+//  as a second one to refuse.
+#define S_OWN_TAG   'c'
+#define S_OWN_SIZE  16
 
 //  Descriptors kept free beside one per connection: the results
 //  directory, the archive, the terminal, libzmq's own.
@@ -37,6 +48,18 @@ s_id_bytes (uint32_t id, uint8_t bytes [S_ID_SIZE])
     bytes [4] = (uint8_t) id;
 }
 
+//  Our own routing id: random, so that no other console has it.
+static void
+s_own_id (uint8_t bytes [S_OWN_SIZE])
+{
+    bytes [0] = S_OWN_TAG;
+    if (getrandom (bytes + 1, S_OWN_SIZE - 1, 0) != S_OWN_SIZE - 1) {
+        //  Interrupted: the pid and the time still keep two consoles apart.
+        uint64_t mix [2] = { (uint64_t) getpid (), (uint64_t) time (NULL) };
+        memcpy (bytes + 1, mix, sizeof mix < S_OWN_SIZE - 1? sizeof mix: S_OWN_SIZE - 1);
+    }
+}
+
 fleetsock_t *
 fleetsock_new (char *err, size_t errlen)
 {
@@ -61,6 +84,9 @@ fleetsock_new (char *err, size_t errlen)
     zsock_set_heartbeat_ivl (self->router, 1000);
     zsock_set_heartbeat_timeout (self->router, 5000);
     zsock_set_reconnect_ivl (self->router, 200);
+    uint8_t own [S_OWN_SIZE];
+    s_own_id (own);
+    zmq_setsockopt (handle, ZMQ_ROUTING_ID, own, sizeof own);
 
     //  The monitor's address is unbound only when libzmq's reaper gets
     //  to the last fleet's socket, and the next fleet may have its

@@ -25,7 +25,7 @@ struct _session_t {
     uint64_t session_id;                    //  the agent's id for our session, from WELCOME
     uint32_t generation;                    //  WELCOMEs taken: each one a session of its own
     int64_t hello_deadline_ns;              //  while connecting: when the hello gives up
-    int64_t hello_retry_ns;                 //  refused as busy: when to ask again
+    int64_t hello_retry_ns;                 //  when to ask again (busy, or no answer)
     uint32_t hello_round;                   //  the fleet_hello waiting for it, 0 none
     uint32_t ping_seq;                      //  sequence number of the ping in flight
     uint64_t pings;                         //  exchanges the measurement wants, 0 when none runs

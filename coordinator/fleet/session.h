@@ -114,7 +114,7 @@ uint32_t session_generation (session_t *self);      //  counts WELCOMEs: a new o
 size_t session_index (session_t *self);             //  its place in the fleet, from 0
 int64_t session_hello_deadline_ns (session_t *self);    //  while connecting: when to give up
 void session_set_hello_deadline_ns (session_t *self, int64_t deadline_ns);
-int64_t session_hello_retry_ns (session_t *self);        //  busy: when to ask again
+int64_t session_hello_retry_ns (session_t *self);        //  when to ask again
 void session_set_hello_retry_ns (session_t *self, int64_t retry_ns);
 uint32_t session_hello_round (session_t *self);     //  the fleet_hello that waits for it
 void session_set_hello_round (session_t *self, uint32_t round);
