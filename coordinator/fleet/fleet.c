@@ -225,6 +225,8 @@ fleet_set_state (fleet_t *self, session_t *session, session_state_t state, const
         if (before != SESSION_CONNECTING && state == SESSION_CONNECTING)
             self->hello_pending++;
     }
+    if (state == SESSION_READY || state == SESSION_FAILED)
+        session_set_busy_told (session, false);
     session_set_state (session, state, reason);
 }
 
@@ -297,7 +299,7 @@ s_take (fleet_t *self, session_t *session, const msg_t *msg, int64_t received_ns
             bool busy = streq (error->code, "busy");
             fleet_set_state (self, session, busy? SESSION_CONNECTING: SESSION_FAILED, reason);
             if (busy)
-                session_set_hello_retry_ns (session, received_ns + FLEET_BUSY_RETRY_NS);
+                fleet_on_busy (self, session, error->text, received_ns);
             return true;
         }
         if (no_session) {

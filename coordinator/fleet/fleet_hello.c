@@ -9,6 +9,7 @@
 */
 #include "fleet_state.h"
 #include "../../proto/clock.h"
+#include "../../proto/printable.h"
 
 #include <string.h>
 
@@ -68,6 +69,23 @@ fleet_on_welcome (fleet_t *self, session_t *session, const msg_welcome_t *welcom
     &&  !streq (session_name (session), session_endpoint (session)))
         fprintf (stderr, "iofleet: agent=%s event=name-differs agent_says=%s\n",
                  session_name (session), welcome->name);
+}
+
+void
+fleet_on_busy (fleet_t *self, session_t *session, const char *text, int64_t received_ns)
+{
+    (void) self;
+    session_set_hello_retry_ns (session, received_ns + FLEET_BUSY_RETRY_NS);
+    if (session_busy_told (session))
+        return;
+    session_set_busy_told (session, true);
+    //  The text is the agent's, and names whatever another process put
+    //  in its hello: printed escaped.
+    char shown [MSG_TEXT_MAX * PRINTABLE_GROWTH + 1];
+    fprintf (stderr, "iofleet: agent=%s event=busy reason=\"%s\" wait=\"asking again until "
+             "connect_timeout, %.1f s from now\"\n", session_name (session),
+             printable (text, shown, sizeof shown),
+             (double) (session_hello_deadline_ns (session) - received_ns) / NS_PER_SEC);
 }
 
 //  A connecting session whose hello can no longer succeed: refused by a

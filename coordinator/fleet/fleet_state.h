@@ -90,6 +90,13 @@ void fleet_send_hello (fleet_t *self, session_t *session, bool probe, int64_t de
 void fleet_on_welcome (fleet_t *self, session_t *session, const msg_welcome_t *welcome,
                        int64_t received_ns);
 
+//  A connecting session's agent refused it as busy (text: its words,
+//  naming the coordinator it serves): ask again soon, and say so on the
+//  console the first time, so that a wait until connect_timeout is not
+//  a silent one.
+void fleet_on_busy (fleet_t *self, session_t *session, const char *text,
+                    int64_t received_ns);
+
 //  A connecting session whose hello can no longer succeed fails.
 void fleet_check_hello (fleet_t *self, session_t *session, int64_t now_ns);
 

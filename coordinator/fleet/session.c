@@ -26,6 +26,7 @@ struct _session_t {
     uint32_t generation;                    //  WELCOMEs taken: each one a session of its own
     int64_t hello_deadline_ns;              //  while connecting: when the hello gives up
     int64_t hello_retry_ns;                 //  when to ask again (busy, or no answer)
+    bool busy_told;                         //  the console heard the agent is busy
     uint32_t hello_round;                   //  the fleet_hello waiting for it, 0 none
     uint32_t ping_seq;                      //  sequence number of the ping in flight
     uint64_t pings;                         //  exchanges the measurement wants, 0 when none runs
@@ -326,6 +327,18 @@ void
 session_set_hello_retry_ns (session_t *self, int64_t retry_ns)
 {
     self->hello_retry_ns = retry_ns;
+}
+
+bool
+session_busy_told (session_t *self)
+{
+    return self->busy_told;
+}
+
+void
+session_set_busy_told (session_t *self, bool told)
+{
+    self->busy_told = told;
 }
 
 uint32_t

@@ -116,6 +116,8 @@ int64_t session_hello_deadline_ns (session_t *self);    //  while connecting: wh
 void session_set_hello_deadline_ns (session_t *self, int64_t deadline_ns);
 int64_t session_hello_retry_ns (session_t *self);        //  when to ask again
 void session_set_hello_retry_ns (session_t *self, int64_t retry_ns);
+bool session_busy_told (session_t *self);           //  the console heard it is busy
+void session_set_busy_told (session_t *self, bool told);
 uint32_t session_hello_round (session_t *self);     //  the fleet_hello that waits for it
 void session_set_hello_round (session_t *self, uint32_t round);
 int64_t session_offset_ns (session_t *self);        //  agent clock - coordinator clock
