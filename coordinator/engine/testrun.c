@@ -225,10 +225,16 @@ s_run_phase (testrun_t *tr, uint32_t phase)
         return -1;
     for (size_t i = 0; i < tr->config.run->agent_count; i++)
         tr->config.run->agents [i] = *session_info (fleet_session (tr->config.fleet, i));
+    //  The lead covers the slowest round trip, and the time a message to
+    //  the whole fleet takes to reach its last agent (sending thousands
+    //  of STARTs, and thousands of agents woken to read them, take a
+    //  while on a busy host), twice over.
     int64_t lead_ns = options->lead_ns;
     for (size_t i = 0; i < tr->session_count; i++)
         if (4 * session_info (tr->sessions [i])->clock_rtt_ns > lead_ns)
             lead_ns = 4 * session_info (tr->sessions [i])->clock_rtt_ns;
+    if (2 * fleet_reach_ns (tr->config.fleet) > lead_ns)
+        lead_ns = 2 * fleet_reach_ns (tr->config.fleet);
     tr->start_ns = clock_now_ns () + lead_ns;
     testrun_result (tr)->announced_wall_ns = clock_wall_ns () + lead_ns;
     for (size_t i = 0; i < tr->session_count; i++) {

@@ -262,6 +262,11 @@ s_on_pong (fleet_t *self, session_t *session, const msg_pong_t *pong, int64_t re
         return;
     }
     session_heard (session, received_ns);
+    //  A keepalive of this round: how long the round took to reach this
+    //  agent and come back, its sending to the whole fleet included.
+    if (pong->seq == 0 && pong->t1_ns >= self->round_ns && self->round_ns
+    &&  received_ns - self->round_ns > self->reach_ns)
+        self->reach_ns = received_ns - self->round_ns;
     if (session_measuring (session) && session_clock_pong (session, pong, received_ns) == 1) {
         self->measuring--;
         fleet_clock_fill (self);
@@ -323,6 +328,9 @@ s_keepalives (fleet_t *self, int64_t now_ns)
 {
     if (self->lease_ns <= 0 || now_ns < self->next_keepalive_ns)
         return;
+    self->reach_before_ns = self->reach_ns;
+    self->reach_ns = 0;
+    self->round_ns = now_ns;
     for (size_t i = 0; i < self->count; i++)
         if (session_state (self->sessions [i]) == SESSION_READY)
             session_keepalive (self->sessions [i]);
@@ -474,6 +482,12 @@ s_away (fleet_t *self, int64_t away_ns, int64_t now_ns)
         self->next_keepalive_ns = 0;
     }
     self->away_pending_ns = 0;
+}
+
+int64_t
+fleet_reach_ns (fleet_t *self)
+{
+    return self->reach_ns > self->reach_before_ns? self->reach_ns: self->reach_before_ns;
 }
 
 int64_t

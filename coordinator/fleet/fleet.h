@@ -124,6 +124,13 @@ int64_t fleet_away_ns (fleet_t *self);
 //  an absence past a round of keepalives: its agent may have given us up.
 bool fleet_in_doubt (fleet_t *self, session_t *session);
 
+//  How long a message to every ready session takes until the last of
+//  them has answered: the worse of the last two rounds of keepalives,
+//  from the first sent to the last answer (0 before any). A start
+//  instant further off than this reaches every agent in time, whatever
+//  the fleet's size.
+int64_t fleet_reach_ns (fleet_t *self);
+
 //  Send a message to every ready session.
 void fleet_broadcast (fleet_t *self, const msg_t *msg);
 

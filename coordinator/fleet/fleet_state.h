@@ -60,6 +60,9 @@ struct _fleet_t {
     int64_t lease_ns;               //  the lease both sides hold, 0 for none
     int64_t connect_timeout_ns;     //  how long a hello may take
     int64_t next_keepalive_ns;      //  when the next round of keepalives goes out
+    int64_t round_ns;               //  when the last round went out, 0 never
+    int64_t reach_ns;               //  its latest pong so far, after round_ns
+    int64_t reach_before_ns;        //  the same of the round before
     int64_t next_check_ns;          //  when the sessions are looked at next
     int64_t listened_until_ns;      //  when fleet_poll last returned, 0 never: the
                                     //  console does not listen until the next call

@@ -103,7 +103,16 @@ fleetsock_new (char *err, size_t errlen)
         goto fail;
     }
     self->monitoring = true;
+    //  libzmq's I/O thread sends each event into the monitor's pipe and
+    //  waits while the pipe is full: every connection of the socket, and
+    //  a closing of the socket that waits for that thread, would stall
+    //  behind a monitor nobody reads in time (a fleet of thousands makes
+    //  thousands of events at once, a run's end thousands more). Without
+    //  a high-water mark on our side the pipe never fills; it is read on
+    //  every turn of the fleet's loop and before the monitor stops.
     self->monitor = zsock_new (ZMQ_PAIR);
+    if (self->monitor)
+        zsock_set_rcvhwm (self->monitor, 0);
     if (!self->monitor || zsock_connect (self->monitor, "%s", endpoint) == -1) {
         snprintf (err, errlen, "connect(%s): %s", endpoint, zmq_strerror (zmq_errno ()));
         goto fail;
@@ -121,6 +130,15 @@ fleetsock_destroy (fleetsock_t **self_p)
     assert (self_p);
     fleetsock_t *self = *self_p;
     if (self) {
+        //  What the monitor still holds is read and dropped, then the
+        //  monitor stops before the socket closes.
+        if (self->monitor) {
+            uint16_t event;
+            uint32_t value;
+            char endpoint [256];
+            while (fleetsock_event (self, &event, &value, endpoint, sizeof endpoint))
+                ;
+        }
         if (self->monitoring)
             zmq_socket_monitor (zsock_resolve (self->router), NULL, 0);
         zsock_destroy (&self->monitor);
