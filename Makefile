@@ -9,7 +9,7 @@
 #                    beside nfs-cp and cp, randrw beside sysbench and fio, 4K
 #                    random reads and writes beside fio psync, ratios; latency
 #                    percentiles beside fio's on a file system of fixed latency
-#   make bench-scale 1, 16, 256 and 1024 agents on loopback: hello and clock,
+#   make bench-scale 1, 16, 256, 1024 and 4096 agents on loopback: hello and clock,
 #                    a test's fixed cost, the console's memory, report sizes
 #   make fuzz        libFuzzer on the message decoder, the scenario parser and
 #                    the histogram reader, FUZZ_SECONDS (60) each, corpora

@@ -66,6 +66,14 @@ agent_listen (const char *endpoint, keys_t *keys, char **bound, char *err, size_
     zsock_set_maxmsgsize (router, MSG_FRAME_MAX);
     zsock_set_heartbeat_ivl (router, S_HEARTBEAT_IVL_MS);
     zsock_set_heartbeat_timeout (router, S_HEARTBEAT_TIMEOUT_MS);
+    //  A coordinator keeps one routing id for its whole run. When it
+    //  reconnects (it was paused, the connection dropped) before this
+    //  side saw the old connection die, the new connection takes the
+    //  id, and the session it holds goes on; what was still queued from
+    //  the old one reads as from a stranger, and the coordinator asks
+    //  again (it sends its hello again until answered).
+    int handover = 1;
+    zmq_setsockopt (zsock_resolve (router), ZMQ_ROUTER_HANDOVER, &handover, sizeof handover);
     //  With keys: a CURVE server (encrypted, and every client asked of the
     //  ZAP handler).
     if (keys) {

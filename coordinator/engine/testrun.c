@@ -225,10 +225,16 @@ s_run_phase (testrun_t *tr, uint32_t phase)
         return -1;
     for (size_t i = 0; i < tr->config.run->agent_count; i++)
         tr->config.run->agents [i] = *session_info (fleet_session (tr->config.fleet, i));
+    //  The lead covers the slowest round trip, and the time a message to
+    //  the whole fleet takes to reach its last agent (sending thousands
+    //  of STARTs, and thousands of agents woken to read them, take a
+    //  while on a busy host), twice over.
     int64_t lead_ns = options->lead_ns;
     for (size_t i = 0; i < tr->session_count; i++)
         if (4 * session_info (tr->sessions [i])->clock_rtt_ns > lead_ns)
             lead_ns = 4 * session_info (tr->sessions [i])->clock_rtt_ns;
+    if (2 * fleet_reach_ns (tr->config.fleet) > lead_ns)
+        lead_ns = 2 * fleet_reach_ns (tr->config.fleet);
     tr->start_ns = clock_now_ns () + lead_ns;
     testrun_result (tr)->announced_wall_ns = clock_wall_ns () + lead_ns;
     for (size_t i = 0; i < tr->session_count; i++) {
@@ -241,6 +247,8 @@ s_run_phase (testrun_t *tr, uint32_t phase)
         start.u.start.start_ns = clock_to_agent (tr->start_ns,
                                                  session_offset_ns (tr->sessions [i]));
         session_send (tr->sessions [i], &start);
+        //  Progress is awaited from the start instant on.
+        tr->progress_ns [session_index (tr->sessions [i])] = tr->start_ns;
     }
     tr->stage = STAGE_RUNNING;
     testrun_stop_phase (tr);              //  a phase without streams is over at once
@@ -283,6 +291,7 @@ s_setup (testrun_t *tr)
         return -1;
     for (size_t i = 0; i < fleet_count; i++)
         tr->first_job [i] = tr->host_index [i] = SIZE_MAX;
+    tr->away_ns = fleet_away_ns (tr->config.fleet);
     //  The jobs of each agent are chained in file order, from first_job.
     size_t *last_job = (size_t *) calloc (fleet_count, sizeof (size_t));
     if (!last_job)

@@ -534,6 +534,14 @@ testrun_on_lost (session_t *session, const char *reason, void *arg)
 void
 testrun_watch_progress (testrun_t *tr, int64_t now_ns)
 {
+    //  Time the console did not listen is no agent's silence.
+    int64_t away_ns = fleet_away_ns (tr->config.fleet);
+    if (away_ns > tr->away_ns) {
+        for (size_t i = 0; i < fleet_size (tr->config.fleet); i++)
+            if (tr->progress_ns [i])
+                tr->progress_ns [i] += away_ns - tr->away_ns;
+        tr->away_ns = away_ns;
+    }
     if (tr->stage != STAGE_RUNNING || now_ns < tr->start_ns)
         return;
     int64_t lease_ns = tr->config.scenario->options.lease_ns;

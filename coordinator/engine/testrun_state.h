@@ -51,6 +51,7 @@ typedef struct {
     size_t *stream_host;            //  per stream of a phase result: its agent's place in sessions
     size_t stream_total;            //  streams of a phase result
     status_host_t *status_hosts;    //  per session: how the status line sees it
+    int64_t away_ns;                //  fleet_away_ns when progress_ns was last moved on
     //  Per fleet session (session_index):
     size_t *first_job;              //  its first job in the test, or SIZE_MAX
     size_t *place;                  //  its place in sessions (when first_job is set)

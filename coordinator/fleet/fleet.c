@@ -35,6 +35,15 @@
 #define FLEET_DRAIN_BASE            256
 #define FLEET_DRAIN_PER_SESSION     4
 
+//  Before a session is judged silent, what waits on the socket is read,
+//  up to this many wakes' worth.
+#define FLEET_DRAIN_BEFORE_JUDGING  64
+
+//  Time the console did not listen is given to the sessions (moving on
+//  their silence) once it adds up to this: a pause is counted whole, and
+//  the short gaps between two polls cost no pass over the sessions.
+#define FLEET_AWAY_MIN_NS           (20 * NS_PER_MSEC)
+
 static volatile sig_atomic_t s_interrupted;
 
 //  SIGINT and SIGTERM only raise a flag: the poll returns with EINTR and
@@ -222,6 +231,8 @@ fleet_set_state (fleet_t *self, session_t *session, session_state_t state, const
         if (before != SESSION_CONNECTING && state == SESSION_CONNECTING)
             self->hello_pending++;
     }
+    if (state == SESSION_READY || state == SESSION_FAILED)
+        session_set_busy_told (session, false);
     session_set_state (session, state, reason);
 }
 
@@ -257,6 +268,11 @@ s_on_pong (fleet_t *self, session_t *session, const msg_pong_t *pong, int64_t re
         return;
     }
     session_heard (session, received_ns);
+    //  A keepalive of this round: how long the round took to reach this
+    //  agent and come back, its sending to the whole fleet included.
+    if (pong->seq == 0 && pong->t1_ns >= self->round_ns && self->round_ns
+    &&  received_ns - self->round_ns > self->reach_ns)
+        self->reach_ns = received_ns - self->round_ns;
     if (session_measuring (session) && session_clock_pong (session, pong, received_ns) == 1) {
         self->measuring--;
         fleet_clock_fill (self);
@@ -294,7 +310,7 @@ s_take (fleet_t *self, session_t *session, const msg_t *msg, int64_t received_ns
             bool busy = streq (error->code, "busy");
             fleet_set_state (self, session, busy? SESSION_CONNECTING: SESSION_FAILED, reason);
             if (busy)
-                session_set_hello_retry_ns (session, received_ns + FLEET_BUSY_RETRY_NS);
+                fleet_on_busy (self, session, error->text, received_ns);
             return true;
         }
         if (no_session) {
@@ -318,6 +334,9 @@ s_keepalives (fleet_t *self, int64_t now_ns)
 {
     if (self->lease_ns <= 0 || now_ns < self->next_keepalive_ns)
         return;
+    self->reach_before_ns = self->reach_ns;
+    self->reach_ns = 0;
+    self->round_ns = now_ns;
     for (size_t i = 0; i < self->count; i++)
         if (session_state (self->sessions [i]) == SESSION_READY)
             session_keepalive (self->sessions [i]);
@@ -418,7 +437,8 @@ s_on_frame (fleet_t *self, session_t *session, zframe_t *frame, bool more, int64
 }
 
 //  Read what waits on the socket, within this wake's bound, and the
-//  monitor's events. Returns 0, or -1 if the handler asked to stop.
+//  monitor's events. Returns 0 when nothing waits any more, 1 when more
+//  may wait past the bound, -1 if the handler asked to stop.
 static int
 s_drain (fleet_t *self, fleet_handler_fn *handler, void *arg)
 {
@@ -433,7 +453,7 @@ s_drain (fleet_t *self, fleet_handler_fn *handler, void *arg)
         zframe_t *frame = NULL;
         bool more = false;
         if (fleetsock_recv (self->sock, &id, &frame, &more) == 0)
-            break;
+            return 0;
         int64_t received_ns = clock_now_ns ();
         //  A thousand agents' samples take a while to read, longer still
         //  on a host short of CPU: the agents' leases must not wait for it.
@@ -444,7 +464,62 @@ s_drain (fleet_t *self, fleet_handler_fn *handler, void *arg)
         if (rc)
             return -1;
     }
-    return 0;
+    return 1;
+}
+
+//  The console did not listen for away_ns: the sessions hear of it once
+//  it adds up (FLEET_AWAY_MIN_NS). An absence past a third of the lease
+//  missed a round of keepalives: agents may have given us up, so the
+//  next round goes out at once and the sessions are in doubt until heard
+//  (fleet_hello waits for them).
+static void
+s_away (fleet_t *self, int64_t away_ns, int64_t now_ns)
+{
+    if (away_ns <= 0)
+        return;
+    self->away_pending_ns += away_ns;
+    if (self->away_pending_ns < FLEET_AWAY_MIN_NS)
+        return;
+    for (size_t i = 0; i < self->count; i++)
+        session_away (self->sessions [i], self->away_pending_ns);
+    self->away_ns += self->away_pending_ns;
+    if (self->lease_ns > 0 && self->away_pending_ns > self->lease_ns / 3) {
+        self->resumed_ns = now_ns;
+        self->next_keepalive_ns = 0;
+    }
+    self->away_pending_ns = 0;
+}
+
+int64_t
+fleet_reach_ns (fleet_t *self)
+{
+    return self->reach_ns > self->reach_before_ns? self->reach_ns: self->reach_before_ns;
+}
+
+int64_t
+fleet_away_ns (fleet_t *self)
+{
+    return self->away_ns;
+}
+
+bool
+fleet_in_doubt (fleet_t *self, session_t *session)
+{
+    return session_state (session) == SESSION_READY
+        && session_last_heard_ns (session) <= self->resumed_ns;
+}
+
+//  True if a ready session is silent past the lease.
+static bool
+s_overdue (fleet_t *self, int64_t now_ns)
+{
+    if (self->lease_ns <= 0)
+        return false;
+    for (size_t i = 0; i < self->count; i++)
+        if (session_state (self->sessions [i]) == SESSION_READY
+        &&  now_ns - session_last_heard_ns (self->sessions [i]) > self->lease_ns)
+            return true;
+    return false;
 }
 
 void
@@ -456,8 +531,13 @@ fleet_set_draining (fleet_t *self, bool draining)
 int
 fleet_poll (fleet_t *self, int64_t deadline_ns, fleet_handler_fn *handler, void *arg)
 {
+    //  From the last return to now, the console did something else.
+    int64_t entered_ns = clock_now_ns ();
+    if (self->listened_until_ns)
+        s_away (self, entered_ns - self->listened_until_ns, entered_ns);
+    int rc = 0;
     if (s_interrupted && !self->draining)
-        return -1;
+        goto done;
     //  Wake for the caller's deadline or the fleet's own timers,
     //  whichever comes first.
     int64_t wake_ns = deadline_ns;
@@ -465,7 +545,7 @@ fleet_poll (fleet_t *self, int64_t deadline_ns, fleet_handler_fn *handler, void 
         wake_ns = self->next_check_ns;
     if (self->lease_ns > 0 && self->next_keepalive_ns < wake_ns)
         wake_ns = self->next_keepalive_ns;
-    int64_t wait_ns = wake_ns - clock_now_ns ();
+    int64_t wait_ns = wake_ns - entered_ns;
     if (wait_ns < 0)
         wait_ns = 0;
     //  zmq_poll takes milliseconds; round up so that we never wake early
@@ -476,14 +556,34 @@ fleet_poll (fleet_t *self, int64_t deadline_ns, fleet_handler_fn *handler, void 
         { .socket = fleetsock_monitor_handle (self->sock), .events = ZMQ_POLLIN }
     };
     int ready = zmq_poll (items, 2, timeout_ms);
+    //  A wake later than asked is time the process did not run (stopped,
+    //  or starved of CPU): nobody's silence.
+    int64_t woke_ns = clock_now_ns ();
+    s_away (self, woke_ns - entered_ns - timeout_ms * NS_PER_MSEC, woke_ns);
     if (ready < 0 && (errno == EINTR || s_interrupted) && !self->draining)
-        return -1;
-    if (ready > 0 && s_drain (self, handler, arg))
-        return -1;
+        goto done;
+    if (ready > 0 && s_drain (self, handler, arg) == -1)
+        goto done;
     int64_t now_ns = clock_now_ns ();
     s_keepalives (self, now_ns);
+    //  Silence is judged only once what waits on the socket was read:
+    //  after a pause, the answers that came meanwhile are there.
+    if (now_ns >= self->next_check_ns && s_overdue (self, now_ns)) {
+        int more = 1;
+        for (int n = 0; n < FLEET_DRAIN_BEFORE_JUDGING && more == 1; n++)
+            more = s_drain (self, handler, arg);
+        if (more == -1)
+            goto done;
+        now_ns = clock_now_ns ();
+    }
     fleet_check_sessions (self, now_ns);
-    return s_interrupted && !self->draining? -1: 0;
+    rc = s_interrupted && !self->draining? -1: 0;
+    self->listened_until_ns = clock_now_ns ();
+    return rc;
+
+done:
+    self->listened_until_ns = clock_now_ns ();
+    return -1;
 }
 
 void

@@ -13,9 +13,12 @@
       was restarted (or ended the session), and the session is lost at
       once, as it is on an ERROR "no-session";
     - every ready session gets a keepalive every third of the lease, and
-      one silent for longer than the lease is lost;
+      one silent for longer than the lease is lost; silence counts only
+      time the console listened (a stopped console loses nobody for
+      it), and is judged only once what waits on the socket was read;
     - a lost session is said hello to again in the background, so that a
-      restarted agent is ready again by the next test.
+      restarted agent is ready again by the next test, and the next test
+      waits half a second for one that is about to be.
 
     Only messages that prove the session renew it: garbage and pongs of
     another session do not. Everything else goes to the caller's handler;
@@ -85,9 +88,11 @@ int fleet_poll (fleet_t *self, int64_t deadline_ns, fleet_handler_fn *handler, v
 //  sessions[0..count) that is not ready (sessions NULL: the whole fleet)
 //  and wait up to timeout_ns for the answers of those never met. One
 //  known lost (lost, or failed an earlier hello) is said hello to again
-//  but not waited for, and one already waiting for an answer in the
-//  background keeps its own deadline: a lost agent costs a test no
-//  timeout, and one that answers is ready for the test after. Messages
+//  and one already waiting for an answer in the background keeps its own
+//  deadline, and both are waited for only half a second, as are
+//  ready sessions in doubt (fleet_in_doubt): a lost agent costs a test
+//  no timeout, one that is back takes part, and one that answers later
+//  is ready for the test after. Messages
 //  meanwhile go to handler. Sessions that answer become SESSION_READY
 //  with their info filled; the others SESSION_FAILED with the reason.
 //  Returns the number of those sessions that are ready.
@@ -114,6 +119,22 @@ void fleet_declare_lost (fleet_t *self, session_t *session, const char *reason);
 //  While draining, an interrupt does not cut polls short: after Ctrl-C the
 //  run still collects what the agents report as they stop.
 void fleet_set_draining (fleet_t *self, bool draining);
+
+//  All the time the console did not listen (stopped, starved of CPU, or
+//  busy between two polls), which no session's silence counts: a caller
+//  with watchdogs of its own moves them on by what this grew by.
+int64_t fleet_away_ns (fleet_t *self);
+
+//  True for a ready session not heard since the console came back from
+//  an absence past a round of keepalives: its agent may have given us up.
+bool fleet_in_doubt (fleet_t *self, session_t *session);
+
+//  How long a message to every ready session takes until the last of
+//  them has answered: the worse of the last two rounds of keepalives,
+//  from the first sent to the last answer (0 before any). A start
+//  instant further off than this reaches every agent in time, whatever
+//  the fleet's size.
+int64_t fleet_reach_ns (fleet_t *self);
 
 //  Send a message to every ready session.
 void fleet_broadcast (fleet_t *self, const msg_t *msg);

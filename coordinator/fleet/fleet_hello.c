@@ -10,6 +10,7 @@
 #include "fleet_state.h"
 #include "../../proto/printable.h"
 #include "../../proto/clock.h"
+#include "../../proto/printable.h"
 
 #include <string.h>
 
@@ -43,7 +44,7 @@ fleet_send_hello (fleet_t *self, session_t *session, bool probe, int64_t deadlin
     msg_strcpy (reason, session_reason (session), sizeof reason);
     fleet_set_state (self, session, SESSION_CONNECTING, reason);
     session_set_hello_deadline_ns (session, deadline_ns);
-    session_set_hello_retry_ns (session, INT64_MAX);
+    session_set_hello_retry_ns (session, clock_now_ns () + FLEET_HELLO_RESEND_NS);
     //  A DEALER queues what it sends until the connection is up, so one
     //  hello is enough; the deadline covers connection and answer.
     session_send (session, &hello);
@@ -73,6 +74,23 @@ fleet_on_welcome (fleet_t *self, session_t *session, const msg_welcome_t *welcom
     }
 }
 
+void
+fleet_on_busy (fleet_t *self, session_t *session, const char *text, int64_t received_ns)
+{
+    (void) self;
+    session_set_hello_retry_ns (session, received_ns + FLEET_BUSY_RETRY_NS);
+    if (session_busy_told (session))
+        return;
+    session_set_busy_told (session, true);
+    //  The text is the agent's, and names whatever another process put
+    //  in its hello: printed escaped.
+    char shown [MSG_TEXT_MAX * PRINTABLE_GROWTH + 1];
+    fprintf (stderr, "iofleet: agent=%s event=busy reason=\"%s\" wait=\"asking again until "
+             "connect_timeout, %.1f s from now\"\n", session_name (session),
+             printable (text, shown, sizeof shown),
+             (double) (session_hello_deadline_ns (session) - received_ns) / NS_PER_SEC);
+}
+
 //  A connecting session whose hello can no longer succeed: refused by a
 //  handshake, past its deadline, or interrupted.
 void
@@ -86,7 +104,8 @@ fleet_check_hello (fleet_t *self, session_t *session, int64_t now_ns)
         return;
     }
     //  Refused as busy: the refusal is the reason if no later answer
-    //  comes; until the deadline, ask again now and then.
+    //  comes. Until the deadline, ask again now and then, busy or not
+    //  (FLEET_HELLO_RESEND_NS).
     const char *refusal = session_reason (session);
     if (late && refusal [0] && !fleet_interrupted ()) {
         char reason [MSG_TEXT_MAX + 1];
@@ -95,7 +114,7 @@ fleet_check_hello (fleet_t *self, session_t *session, int64_t now_ns)
         return;
     }
     if (!late && !fleet_interrupted ()) {
-        if (refusal [0] && now_ns >= session_hello_retry_ns (session))
+        if (now_ns >= session_hello_retry_ns (session))
             fleet_send_hello (self, session, false, session_hello_deadline_ns (session));
         return;
     }
@@ -121,6 +140,28 @@ s_count_ready (fleet_t *self, session_t **sessions, size_t count)
     return found;
 }
 
+//  True, until by_ns, while a session of the set (NULL: the fleet) is
+//  about to be ready or lost: said hello to in the background and not
+//  yet past its hello's deadline, or ready but in doubt after the
+//  console's absence (a keepalive is on its way).
+static bool
+s_returning (fleet_t *self, session_t **sessions, size_t count, int64_t by_ns)
+{
+    int64_t now_ns = clock_now_ns ();
+    if (now_ns >= by_ns)
+        return false;
+    for (size_t i = 0; i < (sessions? count: self->count); i++) {
+        session_t *session = sessions? sessions [i]: self->sessions [i];
+        if (session_state (session) == SESSION_CONNECTING
+        &&  session_hello_round (session) != self->hello_round
+        &&  now_ns < session_hello_deadline_ns (session))
+            return true;
+        if (fleet_in_doubt (self, session))
+            return true;
+    }
+    return false;
+}
+
 size_t
 fleet_hello (fleet_t *self, session_t **sessions, size_t count, bool probe,
              int64_t timeout_ns, fleet_handler_fn *handler, void *arg)
@@ -128,7 +169,9 @@ fleet_hello (fleet_t *self, session_t **sessions, size_t count, bool probe,
     if (!sessions)
         count = self->count;
     self->connect_timeout_ns = timeout_ns;
-    int64_t deadline_ns = clock_now_ns () + timeout_ns;
+    int64_t now_ns = clock_now_ns ();
+    int64_t deadline_ns = now_ns + timeout_ns;
+    int64_t return_ns = now_ns + FLEET_RETURN_WAIT_NS;
     //  Ready sessions are left alone, and one connecting already (lost,
     //  and said hello to in the background) keeps its deadline. The new
     //  sessions of this round still connecting are counted as they
@@ -140,8 +183,9 @@ fleet_hello (fleet_t *self, session_t **sessions, size_t count, bool probe,
         if (session_hello_round (session) == self->hello_round)
             continue;               //  named twice
         //  One known lost (lost, failed before, or said hello to again in
-        //  the background) gets its hello but no wait: back by now, it is
-        //  ready for the next test; still away, it costs this one nothing.
+        //  the background) gets its hello and a short wait: back by now,
+        //  it takes part; still away, it costs this test a moment and is
+        //  ready for the next one if it answers later.
         session_state_t state = session_state (session);
         if (state == SESSION_LOST || state == SESSION_FAILED)
             fleet_send_hello (self, session, probe, deadline_ns);
@@ -152,8 +196,9 @@ fleet_hello (fleet_t *self, session_t **sessions, size_t count, bool probe,
     }
     //  The fleet's checks fail the sessions that cannot answer (a refused
     //  key answers nothing at all; only the socket monitor says so).
-    while (self->hello_pending > 0)
-        if (fleet_poll (self, deadline_ns, handler, arg)) {
+    //  Those about to come back get a moment (s_returning).
+    while (self->hello_pending > 0 || s_returning (self, sessions, count, return_ns))
+        if (fleet_poll (self, self->hello_pending > 0? deadline_ns: return_ns, handler, arg)) {
             //  Interrupted (the sessions still connecting fail now, with
             //  that reason), or the handler asked to stop waiting.
             self->next_check_ns = 0;

@@ -14,11 +14,26 @@
 //  its BYE still on its way behind our HELLO.
 #define FLEET_BUSY_RETRY_NS (250 * NS_PER_MSEC)
 
+//  A hello unanswered is sent again this often until its deadline. The
+//  answer can be lost on the way without any refusal: an agent that was
+//  stopped wakes up holding the connection its console has already left,
+//  reads our hello from it and answers into it; the console's new
+//  connection is let in once the old one is gone, and the hello sent
+//  again over it is answered (the agent renews the session it holds).
+#define FLEET_HELLO_RESEND_NS (NS_PER_SEC)
+
 //  How many clock measurements run at once. Pinging a thousand agents at
 //  once makes every one of them wait for the others to be scheduled, and
 //  its best round trip (its offset's uncertainty) is that wait; a window
 //  keeps round trips short for the same total work.
 #define FLEET_CLOCK_WINDOW          32
+
+//  A session lost a moment ago is said hello to again at once, and an
+//  agent that was only paused (or whose console was) answers within a
+//  round trip: the next test waits this long for such answers, so that
+//  it runs on every agent that is back, at a small bounded cost for one
+//  that is really gone.
+#define FLEET_RETURN_WAIT_NS        (500 * NS_PER_MSEC)
 
 struct _fleet_t {
     fleetsock_t *sock;              //  the one socket to every agent
@@ -45,7 +60,17 @@ struct _fleet_t {
     int64_t lease_ns;               //  the lease both sides hold, 0 for none
     int64_t connect_timeout_ns;     //  how long a hello may take
     int64_t next_keepalive_ns;      //  when the next round of keepalives goes out
+    int64_t round_ns;               //  when the last round went out, 0 never
+    int64_t reach_ns;               //  its latest pong so far, after round_ns
+    int64_t reach_before_ns;        //  the same of the round before
     int64_t next_check_ns;          //  when the sessions are looked at next
+    int64_t listened_until_ns;      //  when fleet_poll last returned, 0 never: the
+                                    //  console does not listen until the next call
+    int64_t away_pending_ns;        //  time not listened, not yet given to the sessions
+    int64_t away_ns;                //  all the time not listened that they were given
+    int64_t resumed_ns;             //  the end of the last absence past a keepalive
+                                    //  period: a ready session not heard since may
+                                    //  have given us up
     fleet_lost_fn *lost_handler;    //  told of every loss, or NULL
     void *lost_arg;                 //  its argument
 };
@@ -67,6 +92,13 @@ void fleet_send_hello (fleet_t *self, session_t *session, bool probe, int64_t de
 //  A WELCOME: the session is ready (again), unless another agent sent it.
 void fleet_on_welcome (fleet_t *self, session_t *session, const msg_welcome_t *welcome,
                        int64_t received_ns);
+
+//  A connecting session's agent refused it as busy (text: its words,
+//  naming the coordinator it serves): ask again soon, and say so on the
+//  console the first time, so that a wait until connect_timeout is not
+//  a silent one.
+void fleet_on_busy (fleet_t *self, session_t *session, const char *text,
+                    int64_t received_ns);
 
 //  A connecting session whose hello can no longer succeed fails.
 void fleet_check_hello (fleet_t *self, session_t *session, int64_t now_ns);

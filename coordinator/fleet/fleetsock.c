@@ -6,11 +6,22 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 //  A routing id is ours, never libzmq's (whose start with a zero byte):
 //  a letter, then the peer's id in four bytes, most significant first.
 #define S_ID_TAG   'a'
 #define S_ID_SIZE  5
+
+//  The console's own routing id, as every agent sees it: a letter, then
+//  random bytes. One id for the whole life of the socket, so that an
+//  agent knows a reconnection (after a pause of either side, a dropped
+//  connection) as the same coordinator, whose session it holds, and not
+//  as a second one to refuse.
+#define S_OWN_TAG   'c'
+#define S_OWN_SIZE  16
 
 //  Descriptors kept free beside one per connection: the results
 //  directory, the archive, the terminal, libzmq's own.
@@ -37,6 +48,18 @@ s_id_bytes (uint32_t id, uint8_t bytes [S_ID_SIZE])
     bytes [4] = (uint8_t) id;
 }
 
+//  Our own routing id: random, so that no other console has it.
+static void
+s_own_id (uint8_t bytes [S_OWN_SIZE])
+{
+    bytes [0] = S_OWN_TAG;
+    if (getrandom (bytes + 1, S_OWN_SIZE - 1, 0) != S_OWN_SIZE - 1) {
+        //  Interrupted: the pid and the time still keep two consoles apart.
+        uint64_t mix [2] = { (uint64_t) getpid (), (uint64_t) time (NULL) };
+        memcpy (bytes + 1, mix, sizeof mix < S_OWN_SIZE - 1? sizeof mix: S_OWN_SIZE - 1);
+    }
+}
+
 fleetsock_t *
 fleetsock_new (char *err, size_t errlen)
 {
@@ -61,6 +84,9 @@ fleetsock_new (char *err, size_t errlen)
     zsock_set_heartbeat_ivl (self->router, 1000);
     zsock_set_heartbeat_timeout (self->router, 5000);
     zsock_set_reconnect_ivl (self->router, 200);
+    uint8_t own [S_OWN_SIZE];
+    s_own_id (own);
+    zmq_setsockopt (handle, ZMQ_ROUTING_ID, own, sizeof own);
 
     //  The monitor's address is unbound only when libzmq's reaper gets
     //  to the last fleet's socket, and the next fleet may have its
@@ -77,7 +103,16 @@ fleetsock_new (char *err, size_t errlen)
         goto fail;
     }
     self->monitoring = true;
+    //  libzmq's I/O thread sends each event into the monitor's pipe and
+    //  waits while the pipe is full: every connection of the socket, and
+    //  a closing of the socket that waits for that thread, would stall
+    //  behind a monitor nobody reads in time (a fleet of thousands makes
+    //  thousands of events at once, a run's end thousands more). Without
+    //  a high-water mark on our side the pipe never fills; it is read on
+    //  every turn of the fleet's loop and before the monitor stops.
     self->monitor = zsock_new (ZMQ_PAIR);
+    if (self->monitor)
+        zsock_set_rcvhwm (self->monitor, 0);
     if (!self->monitor || zsock_connect (self->monitor, "%s", endpoint) == -1) {
         snprintf (err, errlen, "connect(%s): %s", endpoint, zmq_strerror (zmq_errno ()));
         goto fail;
@@ -95,6 +130,15 @@ fleetsock_destroy (fleetsock_t **self_p)
     assert (self_p);
     fleetsock_t *self = *self_p;
     if (self) {
+        //  What the monitor still holds is read and dropped, then the
+        //  monitor stops before the socket closes.
+        if (self->monitor) {
+            uint16_t event;
+            uint32_t value;
+            char endpoint [256];
+            while (fleetsock_event (self, &event, &value, endpoint, sizeof endpoint))
+                ;
+        }
         if (self->monitoring)
             zmq_socket_monitor (zsock_resolve (self->router), NULL, 0);
         zsock_destroy (&self->monitor);

@@ -8,6 +8,11 @@
     queues what is sent to a peer until its connection is up, and keeps
     the peer's queue over reconnections, as a DEALER per agent would.
 
+    The console shows every agent one routing id of its own, random and
+    kept for the socket's life: an agent that sees a connection come
+    back (either side was paused, the connection dropped) knows the same
+    coordinator, and the session it holds goes on.
+
     Every connection takes the socket's options as they are when it is
     made: with CURVE, our own key pair is the socket's, and each agent's
     public key is set just before its connection.

@@ -25,7 +25,8 @@ struct _session_t {
     uint64_t session_id;                    //  the agent's id for our session, from WELCOME
     uint32_t generation;                    //  WELCOMEs taken: each one a session of its own
     int64_t hello_deadline_ns;              //  while connecting: when the hello gives up
-    int64_t hello_retry_ns;                 //  refused as busy: when to ask again
+    int64_t hello_retry_ns;                 //  when to ask again (busy, or no answer)
+    bool busy_told;                         //  the console heard the agent is busy
     uint32_t hello_round;                   //  the fleet_hello waiting for it, 0 none
     uint32_t ping_seq;                      //  sequence number of the ping in flight
     uint64_t pings;                         //  exchanges the measurement wants, 0 when none runs
@@ -167,6 +168,17 @@ session_heard (session_t *self, int64_t received_ns)
 {
     if (received_ns > self->last_heard_ns)
         self->last_heard_ns = received_ns;
+}
+
+void
+session_away (session_t *self, int64_t away_ns)
+{
+    //  Time the console did not listen is nobody's silence, and a hello
+    //  gets the time it could not be answered in.
+    if (self->last_heard_ns)
+        self->last_heard_ns += away_ns;
+    if (self->state == SESSION_CONNECTING && self->hello_deadline_ns < INT64_MAX - away_ns)
+        self->hello_deadline_ns += away_ns;
 }
 
 int
@@ -318,6 +330,18 @@ void
 session_set_hello_retry_ns (session_t *self, int64_t retry_ns)
 {
     self->hello_retry_ns = retry_ns;
+}
+
+bool
+session_busy_told (session_t *self)
+{
+    return self->busy_told;
+}
+
+void
+session_set_busy_told (session_t *self, bool told)
+{
+    self->busy_told = told;
 }
 
 uint32_t

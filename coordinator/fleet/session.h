@@ -77,6 +77,11 @@ int session_keepalive (session_t *self);
 //  The agent proved at received_ns that it still holds our session.
 void session_heard (session_t *self, int64_t received_ns);
 
+//  The console did not listen for away_ns (it was stopped, or starved of
+//  CPU): the silence counted so far and a hello's deadline move on by
+//  that much.
+void session_away (session_t *self, int64_t away_ns);
+
 //  Start a clock measurement of `pings` exchanges: forget the previous
 //  best and send the first ping. Returns 0 or -1.
 int session_clock_begin (session_t *self, uint64_t pings);
@@ -109,8 +114,10 @@ uint32_t session_generation (session_t *self);      //  counts WELCOMEs: a new o
 size_t session_index (session_t *self);             //  its place in the fleet, from 0
 int64_t session_hello_deadline_ns (session_t *self);    //  while connecting: when to give up
 void session_set_hello_deadline_ns (session_t *self, int64_t deadline_ns);
-int64_t session_hello_retry_ns (session_t *self);        //  busy: when to ask again
+int64_t session_hello_retry_ns (session_t *self);        //  when to ask again
 void session_set_hello_retry_ns (session_t *self, int64_t retry_ns);
+bool session_busy_told (session_t *self);           //  the console heard it is busy
+void session_set_busy_told (session_t *self, bool told);
 uint32_t session_hello_round (session_t *self);     //  the fleet_hello that waits for it
 void session_set_hello_round (session_t *self, uint32_t round);
 int64_t session_offset_ns (session_t *self);        //  agent clock - coordinator clock

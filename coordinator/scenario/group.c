@@ -395,6 +395,19 @@ group_key (scenario_t *scenario, const char *key, const char *value, int line,
 //  --------------------------------------------------------------------
 //  Expansion
 
+//  The group before g whose pattern gave agent index its endpoint.
+static const scenario_group_t *
+s_placed_by (const scenario_t *scenario, size_t g, size_t index)
+{
+    for (size_t earlier = 0; earlier < g; earlier++) {
+        const scenario_group_t *group = &scenario->groups [earlier];
+        for (size_t m = 0; group->endpoint_line && m < group->member_count; m++)
+            if (group->members [m] == index)
+                return group;
+    }
+    return &scenario->groups [0];   //  not reached: only a pattern places a member
+}
+
 //  Make the members of group g agents, with the endpoints of its pattern
 //  where they have none. Returns 0, or -1 with the error.
 static int
@@ -440,14 +453,33 @@ s_expand_group (scenario_t *scenario, size_t g, char *err, size_t errlen)
         if (!known)
             agent->group = g + 1;
         group->members [group->member_count++] = (size_t) index;
-        if (agent->endpoint [0] || !group->endpoint_line)
-            continue;               //  its [agent] section says where it is, or nobody yet
+        //  Its [agent] section says where it is, or nobody yet.
+        bool from_pattern = agent->group && agent->group != g + 1;
+        if (!group->endpoint_line || (agent->endpoint [0] && !from_pattern))
+            continue;
         char endpoint [SCENARIO_ENDPOINT_MAX + 1];
-        if (group_endpoint (group->endpoint, member, endpoint, sizeof endpoint,
-                            reason, sizeof reason)
-        ||  scenario_check_endpoint (endpoint, reason, sizeof reason)) {
+        int placed = group_endpoint (group->endpoint, member, endpoint, sizeof endpoint,
+                                     reason, sizeof reason);
+        if (placed && agent->endpoint [0])
+            continue;               //  this pattern cannot place it; the other one did
+        if (placed || scenario_check_endpoint (endpoint, reason, sizeof reason)) {
             scenario_error (err, errlen, path, group->endpoint_line, "endpoint",
                             "member %s: %s", member->name, reason);
+            goto fail;
+        }
+        //  A member of two groups whose patterns disagree: neither wins.
+        if (agent->endpoint [0]) {
+            if (streq (agent->endpoint, endpoint))
+                continue;
+            const scenario_group_t *first = s_placed_by (scenario, g, (size_t) index);
+            scenario_quote_t mine, theirs;
+            scenario_error (err, errlen, path, group->endpoint_line, "endpoint",
+                            "member %s of [group %s] is at %s by this pattern, and at %s by "
+                            "the pattern of [group %s] (line %d): give it an [agent %s] "
+                            "section, or one group", member->name, group->name,
+                            scenario_quote (&mine, endpoint, strlen (endpoint)),
+                            scenario_quote (&theirs, agent->endpoint, strlen (agent->endpoint)),
+                            first->name, first->endpoint_line, member->name);
             goto fail;
         }
         snprintf (agent->endpoint, sizeof agent->endpoint, "%s", endpoint);

@@ -469,6 +469,38 @@ s_check_test (const scenario_t *self, const scenario_test_t *test, char *err, si
     return rc;
 }
 
+//  One agent per endpoint: a process answers one name, and two sessions
+//  of one console on one agent would have it refuse the second as
+//  serving a coordinator (the console itself). Endpoints are compared
+//  as written. Returns 0, or -1 with the error at the later agent.
+static int
+s_check_endpoints (const scenario_t *self, char *err, size_t errlen)
+{
+    zhashx_t *seen = zhashx_new ();
+    if (!seen) {
+        scenario_error (err, errlen, self->path, 0, NULL, "out of memory");
+        return -1;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < self->agent_count && rc == 0; i++) {
+        const scenario_agent_t *agent = &self->agents [i];
+        const scenario_agent_t *first = zhashx_lookup (seen, agent->endpoint);
+        if (!first) {
+            zhashx_insert (seen, agent->endpoint, (void *) agent);
+            continue;
+        }
+        scenario_quote_t quoted;
+        scenario_error (err, errlen, self->path, agent->line, agent->group? "agents": "endpoint",
+                        "agents %s and %s (line %d) are both at %s: an agent answers for one "
+                        "name; give each its own endpoint (--agent NAME=ENDPOINT, --hosts FILE)",
+                        first->name, agent->name, first->line,
+                        scenario_quote (&quoted, agent->endpoint, strlen (agent->endpoint)));
+        rc = -1;
+    }
+    zhashx_destroy (&seen);
+    return rc;
+}
+
 //  The checks once the file and the command line have had their say.
 int
 scenario_check (const scenario_t *self, char *err, size_t errlen)
@@ -494,6 +526,8 @@ scenario_check (const scenario_t *self, char *err, size_t errlen)
             return -1;
         }
     }
+    if (s_check_endpoints (self, err, errlen))
+        return -1;
     for (size_t j = 0; j < self->job_count; j++) {
         const scenario_job_t *job = &self->jobs [j];
         if (!scenario_agent (self, job->agent)) {

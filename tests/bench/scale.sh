@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make bench-scale: the console at the size of a fleet, on loopback.
 #
-# For each fleet size (SCALE_AGENTS, default "1 16 256 1024"), starts that
+# For each fleet size (SCALE_AGENTS, default "1 16 256 1024 4096"), starts that
 # many agents on this machine (ports SCALE_PORT+1 ... below 32768, where
 # outgoing connections do not take them), runs one scenario of a [group]
 # with a null test and a 1 MB write test, three iterations each, and
@@ -11,7 +11,9 @@
 #                  measurement of them all (the run's event=connected line)
 #   null test      the round trip of a null test on every agent: from one
 #                  iteration's start instant to the next one's, less its
-#                  window (median of two): the fixed cost of a test
+#                  window (median of two): the fixed cost of a test; and
+#                  its host skew with the clock uncertainty (the worst of
+#                  the three iterations)
 #   1 MB write     the same for the write test: everything a test costs
 #   coordinator    peak RSS and CPU seconds of `iofleet run`
 #   agent idle     RSS of the agents (median and largest) and the CPU ticks
@@ -23,7 +25,8 @@
 #
 # Targets on a 2-core machine: the fixed cost of a test on one agent
 # < 0.2 s; 1024 agents connected and synchronized in < 3 s, a null test
-# round trip < 1 s at 1024, the coordinator < 64 MB, an idle agent
+# round trip < 1 s at 1024, the null test's host skew (clock uncertainty
+# included) < 5 ms at every size, the coordinator < 64 MB, an idle agent
 # < 8 MiB and no tick in 10 s; the page of 256 hosts x 120 samples
 # < 2 MB. A figure past its target is marked "over"; the script exits 1
 # if any is. The agents of a size are stopped (by pid) before the next
@@ -36,7 +39,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 export IOFLEET_BIN=$top/${1:-build}
 . "$top/tests/lib.sh"
 
-sizes=${SCALE_AGENTS:-1 16 256 1024}
+sizes=${SCALE_AGENTS:-1 16 256 1024 4096}
 base=${SCALE_PORT:-20000}
 idle_s=${SCALE_IDLE:-10}
 ticks_per_s=$(getconf CLK_TCK)
@@ -193,11 +196,14 @@ def trip(name):
     return statistics.median(gaps)
 w = [t for t in tests if t["name"] == "w"]
 assert all(t["summary"]["failed_streams"] == 0 for t in tests), "a stream failed"
-print("%.3f %.3f %.3f" % (trip("null"), trip("w"),
-      statistics.median((t["summary"]["last_end_ns"] - t["summary"]["first_start_ns"]) / 1e9 for t in w)))
+skew = max(t["summary"]["host_skew_ns"] + t["summary"]["clock_uncertainty_ns"]
+           for t in tests if t["name"] == "null")
+print("%.3f %.3f %.3f %.3f" % (trip("null"), trip("w"),
+      statistics.median((t["summary"]["last_end_ns"] - t["summary"]["first_start_ns"]) / 1e9 for t in w),
+      skew / 1e6))
 PY
 )
-    read -r null_s write_s write_window_s <<< "$trips"
+    read -r null_s write_s write_window_s skew_ms <<< "$trips"
     # The agents now idle: their RSS, and their ticks over idle_s.
     rss=$(for pid in "${FLEET[@]}"; do awk '/^VmRSS/ { print $2 }' "/proc/$pid/status"; done | sort -n)
     rss_median=$(echo "$rss" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
@@ -205,12 +211,13 @@ PY
     before=$(cpu_ticks "${FLEET[@]}")
     sleep "$idle_s"
     idle_ticks=$(( $(cpu_ticks "${FLEET[@]}") - before ))
-    results+=("$(printf '%6d  %6.3f + %6.3f s  %7.3f s  %7.3f s (window %.3f)  %6.1f MB  %5.2f s  %5.1f / %5.1f MiB  %d ticks' \
-        "$count" "$hello_s" "$clock_s" "$null_s" "$write_s" "$write_window_s" \
+    results+=("$(printf '%6d  %6.3f + %6.3f s  %7.3f s %7.3f ms  %7.3f s (window %.3f)  %6.1f MB  %5.2f s  %5.1f / %5.1f MiB  %d ticks' \
+        "$count" "$hello_s" "$clock_s" "$null_s" "$skew_ms" "$write_s" "$write_window_s" \
         "$(echo "$rss_kb / 1000" | bc -l)" "$(echo "$user_s + $sys_s" | bc)" \
         "$(echo "$rss_median / 1024" | bc -l)" "$(echo "$rss_max / 1024" | bc -l)" "$idle_ticks")")
     echo "${results[-1]}"
     [ "$count" != 1 ] || target "fixed cost of a test on 1 agent (s)" "$null_s" 0.2
+    target "null test host skew at $count (ms, clock uncertainty included)" "$skew_ms" 5
     if [ "$count" = 1024 ]; then
         target "hello + clock at 1024 (s)" "$(echo "$hello_s + $clock_s" | bc -l)" 3
         target "null test round trip at 1024 (s)" "$null_s" 1
@@ -226,8 +233,8 @@ PY
 done
 
 echo
-echo "agents  hello + clock sync    null test  1 MB write test            coordinator       agent idle RSS        CPU in ${idle_s} s"
-echo "                              (fixed)    (round trip)               peak RSS  CPU     median / max          all agents (${ticks_per_s}/s)"
+echo "agents  hello + clock sync    null test  host skew   1 MB write test            coordinator       agent idle RSS        CPU in ${idle_s} s"
+echo "                              (fixed)    (null, ±)   (round trip)               peak RSS  CPU     median / max          all agents (${ticks_per_s}/s)"
 printf '%s\n' "${results[@]}"
 [ -z "$page_done" ] || { echo; echo "$PAGE_LINE"; }
 if [ ${#over[@]} -gt 0 ]; then
