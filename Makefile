@@ -24,7 +24,7 @@ SAN  ?= 0
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 
 MSGPACK := $(shell pkg-config --exists msgpack-c 2>/dev/null && echo msgpack-c || echo msgpack)
-PKGS    := libczmq libzmq $(MSGPACK) libnfs inih jansson sqlite3
+PKGS    := libczmq libzmq $(MSGPACK) libnfs inih jansson sqlite3 liburing
 
 # Messages are built with snprintf into bounded buffers and cut on purpose
 # when a peer sends long names, so gcc's guesses at truncation are noise.
@@ -43,7 +43,7 @@ LDFLAGS += -fsanitize=address,undefined
 endif
 
 PROTO_SRC := $(wildcard proto/*.c)
-AGENT_SRC := $(filter-out agent/main.c,$(wildcard agent/*.c agent/workloads/*.c))
+AGENT_SRC := $(filter-out agent/main.c,$(wildcard agent/*.c agent/workloads/*.c agent/engines/*.c))
 COORD_SRC := $(filter-out coordinator/main.c,$(wildcard coordinator/*.c coordinator/*/*.c))
 UNIT_SRC  := $(wildcard tests/unit/*.c)
 

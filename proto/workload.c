@@ -111,7 +111,8 @@ static const workload_desc_t s_workloads [WORKLOAD_COUNT] = {
         .rate = RATE_REQUESTS,
         .required = { "path", NULL },
         .keys = { "path", "size", "bs", "direct", "files", "mode", "rwratio", "read_pct",
-                  "fsync_every", "requests", "runtime", "ramp", "pattern", "keep", NULL },
+                  "fsync_every", "requests", "runtime", "ramp", "pattern", "keep", "engine",
+                  "iodepth", NULL },
         .files = { { .option = "path", .writes = true, .lays_out = true, .naming = FILES_SET } },
         .defaults = {
             { .option = "bs", .text = "16K" },
@@ -269,6 +270,12 @@ workload_check (const jobspec_t *spec, const char **key, char *err, size_t errle
         *key = "ramp";
         snprintf (err, errlen, "a ramp of %.3f s leaves nothing of a runtime of %.3f s",
                   spec->ramp_ns / 1e9, spec->runtime_ns / 1e9);
+        return -1;
+    }
+    if (spec->engine == JOB_ENGINE_PSYNC && spec->iodepth > 1) {
+        *key = "iodepth";
+        snprintf (err, errlen, "engine psync keeps one request in flight: iodepth = %" PRIu64
+                  " needs engine = io_uring", spec->iodepth);
         return -1;
     }
     return desc->check? desc->check (spec, key, err, errlen): 0;

@@ -126,6 +126,12 @@ typedef struct {
                                             //  issued, 0 if none
     int64_t last_write_ns;                  //  end of that call, 0 if none
     int64_t end_ns;                         //  after fsync and close, 0 if not reached
+    uint64_t busy_ns;                       //  time of every read and write counted, summed:
+                                            //  over the phase's length, the mean in flight
+    uint32_t depth_max;                     //  most requests in flight at once (an engine's),
+                                            //  0 for a workload without an engine
+    uint32_t inflight_at_stop;              //  requests issued before the stop instant that
+                                            //  ended at or after it
     int64_t extra_usr_ns;                   //  user CPU of the workload's own threads in the
                                             //  phase (bonnie's seekers), added to the stream's
     int64_t extra_sys_ns;                   //  and their system CPU
@@ -413,11 +419,19 @@ workload_count (workload_stream_t *ws, msg_latency_kind_t kind, int64_t begin_ns
                 int64_t end_ns, uint64_t bytes)
 {
     if (kind != MSG_LATENCY_FSYNC) {
-        ws->last_issue_ns = begin_ns;
-        ws->last_write_ns = end_ns;
+        //  With requests in flight (an engine's iodepth) they complete
+        //  in any order: the last issued and the last ended are kept.
+        if (begin_ns > ws->last_issue_ns)
+            ws->last_issue_ns = begin_ns;
+        if (end_ns > ws->last_write_ns)
+            ws->last_write_ns = end_ns;
+        if (ws->stop_ns && begin_ns < ws->stop_ns && end_ns >= ws->stop_ns)
+            ws->inflight_at_stop++;
     }
     if (end_ns < ws->count_from_ns)
         return;
+    if (kind != MSG_LATENCY_FSYNC)
+        ws->busy_ns += (uint64_t) (end_ns - begin_ns);
     if (ws->count_from_ns && !ws->ramp_over)
         workload_ramp_over (ws);
     histogram_record (&ws->latency [kind], end_ns - begin_ns);
