@@ -17,6 +17,27 @@ static const engine_ops_t *const s_engines [] = {
     [JOB_ENGINE_IO_URING] = &engine_io_uring_ops,
 };
 
+//  The engine of an option value, or NULL with the reason in err.
+static const engine_ops_t *
+s_engine (int engine, char *err, size_t errlen)
+{
+    if (engine < 0 || (size_t) engine >= sizeof (s_engines) / sizeof (s_engines [0])
+    ||  !s_engines [engine]) {
+        snprintf (err, errlen, "engine %d is not known to this agent", engine);
+        return NULL;
+    }
+    return s_engines [engine];
+}
+
+int
+engine_check (const jobspec_t *spec, char *err, size_t errlen)
+{
+    const engine_ops_t *ops = s_engine (spec->engine, err, errlen);
+    if (!ops)
+        return -1;
+    return ops->probe? ops->probe (err, errlen): 0;
+}
+
 //  The slots' buffers, and the table of slots beside them.
 uint64_t
 engine_memory (const jobspec_t *spec)
@@ -30,18 +51,16 @@ engine_t *
 engine_new (int engine, uint32_t depth, size_t buffer_bytes, const int *fds,
             uint32_t fd_count, bool direct, char *err, size_t errlen)
 {
-    if (engine < 0 || (size_t) engine >= sizeof (s_engines) / sizeof (s_engines [0])
-    ||  !s_engines [engine]) {
-        snprintf (err, errlen, "engine %d is not known to this agent", engine);
+    const engine_ops_t *ops = s_engine (engine, err, errlen);
+    if (!ops)
         return NULL;
-    }
     assert (depth >= 1 && buffer_bytes > 0);
     engine_t *self = calloc (1, sizeof (engine_t));
     if (!self) {
-        snprintf (err, errlen, "engine %s: %s", s_engines [engine]->name, strerror (ENOMEM));
+        snprintf (err, errlen, "engine %s: %s", ops->name, strerror (ENOMEM));
         return NULL;
     }
-    self->ops = s_engines [engine];
+    self->ops = ops;
     self->fds = fds;
     self->fd_count = fd_count;
     self->depth = depth;

@@ -75,6 +75,10 @@ typedef struct {
 //  declares one with designated initializers).
 typedef struct {
     const char *name;               //  as the `engine` option names it
+    //  Whether this host lets the engine run at all, asked before a job
+    //  creates anything: NULL for always. Returns 0, or -1 with the
+    //  reason and what to do instead in err.
+    int (*probe) (char *err, size_t errlen);
     //  Make the engine's own state (self->state). Returns 0, or -1 with
     //  the reason in err.
     int (*open) (engine_t *self, char *err, size_t errlen);
@@ -116,6 +120,11 @@ struct _engine_t {
 //  REASON; use engine = psync".
 engine_t *engine_new (int engine, uint32_t depth, size_t buffer_bytes, const int *fds,
                       uint32_t fd_count, bool direct, char *err, size_t errlen);
+
+//  Whether this host runs the engine the job asks for, before the job
+//  creates anything (a job's validate): 0, or -1 with "engine io_uring:
+//  REASON; use engine = psync" in err.
+int engine_check (const jobspec_t *spec, char *err, size_t errlen);
 
 //  Release the engine; nothing may be in flight. Safe on NULL, NULLs the
 //  caller's pointer.

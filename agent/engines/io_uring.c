@@ -4,7 +4,8 @@
     At prepare (engine_new, in the stream's own thread, which alone uses
     the ring afterwards: IORING_SETUP_SINGLE_ISSUER, and task work run
     when the thread enters the kernel anyway: COOP_TASKRUN) the ring is
-    made with iodepth entries, the slots' buffers are registered (fixed
+    made with iodepth entries (the job's validate made and closed one
+    of a single entry already, before the job created anything), the slots' buffers are registered (fixed
     buffers: the kernel maps them once, not at every request) and so are
     the stream's descriptors (fixed files: no file lookup per request).
     Either registration may be refused (a memlock limit, a table too
@@ -70,6 +71,30 @@ s_refusal (int err_no, char *buf, size_t buflen)
     return buf;
 }
 
+//  The message of a ring refused with -rc, for `entries`.
+static void
+s_refused (int rc, unsigned entries, char *err, size_t errlen)
+{
+    char reason [128];
+    snprintf (err, errlen, "engine io_uring: io_uring_setup(entries=%u): %s (%s); "
+              "use engine = psync", entries, strerror (-rc), s_refusal (-rc, reason,
+                                                                       sizeof (reason)));
+}
+
+//  A ring of one entry, made and closed: the host takes io_uring.
+static int
+s_uring_probe (char *err, size_t errlen)
+{
+    struct io_uring ring;
+    int rc = io_uring_queue_init (1, &ring, 0);
+    if (rc < 0) {
+        s_refused (rc, 1, err, errlen);
+        return -1;
+    }
+    io_uring_queue_exit (&ring);
+    return 0;
+}
+
 //  The ring, with the cheapest flags this kernel takes, then the
 //  registrations.
 static int
@@ -91,10 +116,7 @@ s_uring_open (engine_t *self, char *err, size_t errlen)
         rc = io_uring_queue_init_params (self->depth, &uring->ring, &params);
     }
     if (rc < 0) {
-        char reason [128];
-        snprintf (err, errlen, "engine io_uring: io_uring_setup(entries=%u): %s (%s); "
-                  "use engine = psync", self->depth, strerror (-rc),
-                  s_refusal (-rc, reason, sizeof (reason)));
+        s_refused (rc, self->depth, err, errlen);
         free (uring);
         return -1;
     }
@@ -219,6 +241,7 @@ s_uring_close (engine_t *self)
 
 const engine_ops_t engine_io_uring_ops = {
     .name = "io_uring",
+    .probe = s_uring_probe,
     .open = s_uring_open,
     .queue = s_uring_queue,
     .reap = s_uring_reap,

@@ -56,6 +56,7 @@ s_psync_close (engine_t *self)
 
 const engine_ops_t engine_psync_ops = {
     .name = "psync",
+    .probe = NULL,              //  every host has pread and pwrite
     .open = s_psync_open,
     .queue = s_psync_queue,
     .reap = s_psync_reap,

@@ -127,7 +127,7 @@ s_randrw_stream_memory (const jobspec_t *spec)
 }
 
 //  A set needs a descriptor per file, open while the test lasts: within
-//  the agent's limit, with room for the rest.
+//  the agent's limit, with room for the rest; and the engine must run.
 static int
 s_randrw_validate (const jobspec_t *spec, char *err, size_t errlen)
 {
@@ -139,7 +139,9 @@ s_randrw_validate (const jobspec_t *spec, char *err, size_t errlen)
                   (unsigned long long) limit.rlim_cur, S_SPARE_FDS);
         return -1;
     }
-    return 0;
+    //  A host that refuses the engine refuses the job before its set
+    //  is laid out.
+    return engine_check (spec, err, errlen);
 }
 
 //  --------------------------------------------------------------------

@@ -191,7 +191,7 @@ test_randrw_time_bound (void **state)
     int64_t stop_ns = start_at_ns + spec.runtime_ns;
     assert_true (result->reads > 100);
     assert_true (result->last_issue_ns < stop_ns);
-    assert_true (result->inflight_at_stop >= 1 && result->inflight_at_stop <= 32);
+    assert_in_range (result->inflight_at_stop, 1, 32);
     assert_int_equal (result->depth_max, 32);
     jobs_check_counts (result, 4 * KIB);
     jobs_end (&job, ledger);
