@@ -11,6 +11,7 @@
 #include "../report/report.h"
 #include "json_stream.h"
 #include "latency_json.h"
+#include "depth_json.h"
 #include "stop_json.h"
 #include "../numbers/aggregate.h"
 #include "../../proto/clock.h"
@@ -213,6 +214,8 @@ s_summary_json (const test_summary_t *summary)
     bool ok;
     json_t *stop = stop_summary_json (&summary->stop, &ok);
     s_set_optional (&builder, "stop", stop, ok);
+    json_t *depth = depth_summary_json (summary, &ok);
+    s_set_optional (&builder, "depth", depth, ok);
     json_t *latency = latency_sets_json (summary->latency, &ok);
     s_set_optional (&builder, "latency", latency, ok);
     return s_finish (&builder);
@@ -368,6 +371,9 @@ s_stream_json (const stream_result_t *stream)
     s_set (&builder, "last_issue_ns", json_integer (stream->last_issue_ns));
     s_set (&builder, "last_write_ns", json_integer (stream->last_write_ns));
     s_set (&builder, "end_ns", json_integer (stream->end_ns));
+    bool ok;
+    json_t *depth = depth_stream_json (stream, &ok);
+    s_set_optional (&builder, "depth", depth, ok);
     s_set (&builder, "rate_mbps", s_json_rate (aggregate_stream_rate_mbps (stream)));
     s_set (&builder, "write_rate_mbps", s_json_rate (aggregate_stream_write_rate_mbps (stream)));
     s_set (&builder, "usr_s", json_real ((double) stream->usr_ns / NS_PER_SEC));
@@ -382,7 +388,6 @@ s_stream_json (const stream_result_t *stream)
     s_set (&builder, "direct", json_boolean (stream->direct));
     s_set (&builder, "fsync", json_string (jobspec_fsync_name (stream->fsync_mode)));
     s_set (&builder, "sys_s_per_gb", s_json_rate (aggregate_stream_sys_s_per_gb (stream)));
-    bool ok;
     json_t *latency = latency_stream_json (stream, &ok);
     s_set_optional (&builder, "latency", latency, ok);
     return s_finish (&builder);

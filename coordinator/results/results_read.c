@@ -15,6 +15,7 @@
 #include "../report/report.h"
 #include "jsonread.h"
 #include "latency_json.h"
+#include "depth_json.h"
 #include "stop_json.h"
 #include "../../proto/workload.h"
 #include "../numbers/aggregate.h"
@@ -109,6 +110,7 @@ s_read_summary (jsonread_t *self, json_t *test, test_summary_t *summary)
     if (json_object_get (object, "end_skew_ns"))
         summary->end_skew_ns = jsonread_integer (self, object, "end_skew_ns", INT64_MIN, INT64_MAX);
     stop_summary_read (self, object, &summary->stop);
+    depth_summary_read (self, object, summary);
     latency_sets_read (self, object, summary->latency);
     memcpy (self->place, saved, sizeof saved);
 }
@@ -293,6 +295,7 @@ s_read_stream (jsonread_t *self, json_t *object, stream_result_t *stream)
     }
     stream->last_write_ns = jsonread_integer (self, object, "last_write_ns", INT64_MIN, INT64_MAX);
     stream->end_ns = jsonread_integer (self, object, "end_ns", INT64_MIN, INT64_MAX);
+    depth_stream_read (self, object, stream);
     stream->usr_ns = s_cpu_ns (self, object, "usr_ns", "usr_s");
     stream->sys_ns = s_cpu_ns (self, object, "sys_ns", "sys_s");
     stream->clock_uncertainty_ns = jsonread_integer (self, object, "clock_uncertainty_ns",
