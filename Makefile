@@ -7,7 +7,9 @@
 #   make demo        two agents on loopback and an NFS export, configs/demo.ini
 #   make bench       the write workload beside dd and fio, the copy workload
 #                    beside nfs-cp and cp, randrw beside sysbench and fio, 4K
-#                    random reads and writes beside fio psync, ratios; latency
+#                    random reads and writes beside fio psync, one stream's 4K
+#                    random reads at depths 1..128 on io_uring beside fio's
+#                    io_uring, ratios and CPU per request; latency
 #                    percentiles beside fio's on a file system of fixed latency
 #   make bench-scale 1, 16, 256 and 1024 agents on loopback: hello and clock,
 #                    a test's fixed cost, the console's memory, report sizes
@@ -156,6 +158,7 @@ bench: deps-test
 	@tests/bench/bonnie.sh build
 	@tests/bench/randrw.sh build
 	@tests/bench/random4k.sh build
+	@tests/bench/uring.sh build
 	@tests/bench/latency.sh build
 
 bench-scale: deps-test

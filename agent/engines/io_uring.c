@@ -2,8 +2,11 @@
     through one io_uring (liburing).
 
     At prepare (engine_new, in the stream's own thread, which alone uses
-    the ring afterwards: IORING_SETUP_SINGLE_ISSUER, and task work run
-    when the thread enters the kernel anyway: COOP_TASKRUN) the ring is
+    the ring afterwards: IORING_SETUP_SINGLE_ISSUER; completions' task
+    work deferred until the thread asks for events, DEFER_TASKRUN, with
+    a flag in the ring when some waits, TASKRUN_FLAG, so that looking at
+    the ring costs a call only when there is something to see; older
+    kernels get COOP_TASKRUN, or nothing) the ring is
     made with iodepth entries (the job's validate made and closed one
     of a single entry already, before the job created anything), the slots' buffers are registered (fixed
     buffers: the kernel maps them once, not at every request) and so are
@@ -106,6 +109,7 @@ s_uring_open (engine_t *self, char *err, size_t errlen)
         return -1;
     }
     static const unsigned flag_sets [] = {
+        IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_TASKRUN_FLAG,
         IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG,
         IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG,
         0
