@@ -39,7 +39,7 @@ static const workload_desc_t s_workloads [WORKLOAD_COUNT] = {
         .timed = true, .stream_results = true, .host_figures = true, .size_required = true,
         .required = { "path", NULL },
         .keys = { "path", "size", "bs", "direct", "fsync", "pattern", "rate", "keep",
-                  "runtime", "ramp", NULL },
+                  "runtime", "ramp", "engine", "iodepth", NULL },
         .files = { { .option = "path", .writes = true, .naming = FILES_PER_STREAM } },
     },
     [WORKLOAD_COPY] = {
@@ -82,7 +82,8 @@ static const workload_desc_t s_workloads [WORKLOAD_COUNT] = {
         .help = "iozone -i 0: write a new file, then write it again in place (bs is the record size)",
         .timed = true, .stream_results = true, .host_figures = true, .size_required = true,
         .required = { "path", NULL },
-        .keys = { "path", "size", "bs", "direct", "fsync", "pattern", "keep", NULL },
+        .keys = { "path", "size", "bs", "direct", "fsync", "pattern", "keep", "engine",
+                  "iodepth", NULL },
         .files = { { .option = "path", .writes = true, .naming = FILES_PER_STREAM } },
         .phases = { { .name = "write" }, { .name = "rewrite" } },
     },

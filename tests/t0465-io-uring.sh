@@ -110,6 +110,17 @@ bs = 4K
 streams = 2
 requests = 32003
 
+; Sequential O_DIRECT writes, 16 blocks in flight.
+[job w]
+test = write
+agent = both
+workload = write
+path = w
+size = 32M
+bs = 128K
+direct = yes
+iodepth = 16
+
 ; A time-bound O_DIRECT reader on both: nothing to flush after it.
 [job timed]
 test = timed
@@ -150,6 +161,12 @@ for st in streams:
     assert st["bytes"] == n * 4096
 d = t["summary"]["depth"]
 assert d["max"] == 32 and 1 < d["mean"] <= 32, d
+
+t = by["write"]
+for st in t["streams"]:
+    assert st["error"] == "" and st["bytes"] == 32 << 20, st
+    assert st["writes"] == 256 and st["fsyncs"] == 1, st
+    assert st["depth"]["max"] == 16, st["depth"]
 
 t = by["timed"]
 s = t["summary"]

@@ -38,12 +38,14 @@ engine_check (const jobspec_t *spec, char *err, size_t errlen)
     return ops->probe? ops->probe (err, errlen): 0;
 }
 
-//  The slots' buffers, and the table of slots beside them.
+//  The slots' buffers, and for a queue the table of slots beside them
+//  (one slot's fits in what a stream's figures are counted as).
 uint64_t
 engine_memory (const jobspec_t *spec)
 {
     uint64_t depth = spec->iodepth? spec->iodepth: 1;
-    return depth * (spec->bs_bytes + sizeof (engine_request_t) + 2 * sizeof (void *));
+    uint64_t table = depth > 1? depth * (sizeof (engine_request_t) + 2 * sizeof (void *)): 0;
+    return depth * spec->bs_bytes + table;
 }
 
 //  The slots, then the engine's own state.
@@ -112,6 +114,14 @@ engine_destroy (engine_t **self_p)
     *self_p = NULL;
 }
 
+void
+engine_fill (engine_t *self, const unsigned char *pattern)
+{
+    for (uint32_t index = 0; index < self->depth; index++)
+        if (self->slots [index].buffer != pattern)
+            memcpy (self->slots [index].buffer, pattern, self->buffer_bytes);
+}
+
 engine_request_t *
 engine_slot (engine_t *self)
 {
@@ -147,6 +157,8 @@ engine_completed (engine_t *self, engine_request_t *request)
 engine_request_t *
 engine_reap (engine_t *self, bool wait)
 {
+    if (self->failed)
+        return NULL;
     if (self->done_next == self->done_count) {
         self->done_next = self->done_count = 0;
         if (self->in_flight == 0)
@@ -161,6 +173,24 @@ engine_reap (engine_t *self, bool wait)
     engine_request_t *request = self->done [self->done_next++];
     self->in_flight--;
     return request;
+}
+
+int
+engine_submit (engine_t *self)
+{
+    if (self->failed)
+        return -1;
+    if (self->ops->reap (self, false) == -1) {
+        self->failed = true;
+        return -1;
+    }
+    return 0;
+}
+
+int
+engine_files_changed (engine_t *self)
+{
+    return self->ops->files_changed? self->ops->files_changed (self): 0;
 }
 
 bool

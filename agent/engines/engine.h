@@ -35,7 +35,8 @@
     only when the file ended, or -errno. psync issues each request as
     one pread or pwrite (EINTR retried), at the moment it is handed to
     the kernel: the one-request-at-a-time path the workloads have always
-    had. Latency is from begin_ns (the caller's clock read, the one held
+    had; a short transfer completes short, with done_bytes, and queued
+    again the request goes on where it stopped. Latency is from begin_ns (the caller's clock read, the one held
     against the stop instant) to end_ns (the engine's, when it saw the
     completion).
 */
@@ -88,6 +89,10 @@ typedef struct {
     //  self->done; with wait, at least one while any is in flight.
     //  Returns 0, or -1 with errno when the engine itself failed.
     int (*reap) (engine_t *self, bool wait);
+    //  The descriptors changed (a file opened again): tell the kernel
+    //  where they are registered. NULL for nothing to do. Returns 0, or
+    //  -1 with errno.
+    int (*files_changed) (engine_t *self);
     //  Release the state; nothing is in flight.
     void (*close) (engine_t *self);
 } engine_ops_t;
@@ -126,6 +131,10 @@ engine_t *engine_new (int engine, uint32_t depth, size_t buffer_bytes, const int
 //  REASON; use engine = psync" in err.
 int engine_check (const jobspec_t *spec, char *err, size_t errlen);
 
+//  Copy buffer_bytes of pattern into every slot's buffer (but its own,
+//  if it is a slot's): what the requests write.
+void engine_fill (engine_t *self, const unsigned char *pattern);
+
 //  Release the engine; nothing may be in flight. Safe on NULL, NULLs the
 //  caller's pointer.
 void engine_destroy (engine_t **self_p);
@@ -142,6 +151,15 @@ void engine_queue (engine_t *self, engine_request_t *request);
 //  failure of the engine itself returns NULL with errno set (and
 //  engine_failed true).
 engine_request_t *engine_reap (engine_t *self, bool wait);
+
+//  Hand what is queued to the kernel now, without waiting (psync did it
+//  as it was queued); completions seen on the way wait for engine_reap.
+//  Returns 0, or -1 with errno when the engine itself failed.
+int engine_submit (engine_t *self);
+
+//  The descriptors the engine was given hold other files now (a file
+//  opened again between phases). Returns 0, or -1 with errno.
+int engine_files_changed (engine_t *self);
 
 //  True once the engine itself failed (not a request: its ring).
 bool engine_failed (const engine_t *self);
@@ -163,7 +181,7 @@ engine_depth_max (const engine_t *self)
     return self->in_flight_max;
 }
 
-//  Memory of a stream's engine: its buffers and slots.
+//  Memory of a stream's engine: its buffers, and a queue's slots.
 uint64_t engine_memory (const jobspec_t *spec);
 
 //  What the engines share with the engine files: a completion seen.

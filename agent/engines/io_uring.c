@@ -231,6 +231,21 @@ s_uring_reap (engine_t *self, bool wait)
     }
 }
 
+//  The registered table again, from the descriptors as they are now.
+static int
+s_uring_files_changed (engine_t *self)
+{
+    s_uring_t *uring = self->state;
+    if (!uring->fixed_files)
+        return 0;
+    int rc = io_uring_register_files_update (&uring->ring, 0, self->fds, self->fd_count);
+    if (rc < 0) {
+        errno = -rc;
+        return -1;
+    }
+    return 0;
+}
+
 //  The ring goes, with its registrations.
 static void
 s_uring_close (engine_t *self)
@@ -249,5 +264,6 @@ const engine_ops_t engine_io_uring_ops = {
     .open = s_uring_open,
     .queue = s_uring_queue,
     .reap = s_uring_reap,
+    .files_changed = s_uring_files_changed,
     .close = s_uring_close,
 };

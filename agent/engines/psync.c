@@ -26,15 +26,18 @@ static void
 s_psync_queue (engine_t *self, engine_request_t *request)
 {
     int fd = self->fds [request->file];
+    unsigned char *buffer = request->buffer + request->done_bytes;
+    size_t length = request->length_bytes - request->done_bytes;
+    off_t offset = (off_t) (request->offset + request->done_bytes);
     ssize_t moved;
     do {
-        moved = request->op == ENGINE_READ?
-                pread (fd, request->buffer, request->length_bytes, (off_t) request->offset):
-                pwrite (fd, request->buffer, request->length_bytes, (off_t) request->offset);
+        moved = request->op == ENGINE_READ? pread (fd, buffer, length, offset)
+                                          : pwrite (fd, buffer, length, offset);
         request->end_ns = clock_now_ns ();
     } while (moved == -1 && errno == EINTR);
-    request->result = moved == -1? -errno: moved;
-    request->done_bytes = moved > 0? (size_t) moved: 0;
+    if (moved > 0)
+        request->done_bytes += (size_t) moved;
+    request->result = moved == -1? -errno: (ssize_t) request->done_bytes;
     engine_completed (self, request);
 }
 
@@ -60,5 +63,6 @@ const engine_ops_t engine_psync_ops = {
     .open = s_psync_open,
     .queue = s_psync_queue,
     .reap = s_psync_reap,
+    .files_changed = NULL,      //  the descriptors are read at every call
     .close = s_psync_close,
 };

@@ -447,8 +447,7 @@ s_randrw_prepare (workload_stream_t *ws, char *err, size_t errlen)
                                  set->fds, (uint32_t) set->count, spec->direct, err, errlen);
     if (!stream->engine)
         return -1;
-    for (uint32_t slot = 0; slot < stream->engine->depth; slot++)
-        memcpy (stream->engine->slots [slot].buffer, stream->buffer, (size_t) spec->bs_bytes);
+    engine_fill (stream->engine, stream->buffer);
     free (stream->buffer);
     stream->buffer = NULL;
     return 0;

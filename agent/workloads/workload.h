@@ -242,6 +242,10 @@ int workload_buffer_new (unsigned char **buffer_p, size_t size_bytes,
 int workload_pattern_buffer (workload_stream_t *ws, unsigned char **buffer_p, uint64_t *seed,
                              char *err, size_t errlen);
 
+//  Fill bs bytes of buffer with the job's pattern (random bytes continue
+//  from *seed).
+void workload_pattern_fill (workload_stream_t *ws, unsigned char *buffer, uint64_t *seed);
+
 //  A file a stream writes, and what removing it safely takes: the
 //  directory it was opened in, held open, and the identity of the file
 //  in it. Removal goes through that descriptor and only while the name
@@ -324,6 +328,17 @@ int workload_write_full (workload_stream_t *ws, int fd, const unsigned char *buf
 //  _FAILED (recorded) or _STOPPED.
 int workload_write_blocks (workload_stream_t *ws, int fd, unsigned char *buffer,
                            uint64_t *random_state, uint64_t *done_bytes);
+
+//  Write spec->size_bytes from offset 0 through engine (its descriptor
+//  0), bs a block, as many in flight as the engine has slots, every
+//  slot's buffer holding what is written; with a runtime over and over
+//  from the start until the stop instant (no block is begun at or after
+//  it); paced by `rate`; every block counted once, whole (queued.c).
+//  Counts into *done_bytes. Returns WORKLOAD_DONE, _FAILED (recorded) or
+//  _STOPPED, with nothing in flight.
+struct _engine_t;
+int workload_write_queued (workload_stream_t *ws, struct _engine_t *engine,
+                           uint64_t *done_bytes);
 
 //  End of a timed part that wrote to *fd_p: flush as spec->fsync asks
 //  (only when status is WORKLOAD_DONE: an aborted or failed stream must

@@ -234,14 +234,21 @@ int
 workload_pattern_buffer (workload_stream_t *ws, unsigned char **buffer_p, uint64_t *seed,
                          char *err, size_t errlen)
 {
-    size_t bs_bytes = (size_t) ws->spec->bs_bytes;
-    if (workload_buffer_new (buffer_p, bs_bytes, err, errlen) == -1)
+    if (workload_buffer_new (buffer_p, (size_t) ws->spec->bs_bytes, err, errlen) == -1)
         return -1;
-    if (ws->spec->pattern == PATTERN_RANDOM)
-        workload_random_fill (*buffer_p, bs_bytes, seed);
-    else
-        memset (*buffer_p, 0, bs_bytes);
+    workload_pattern_fill (ws, *buffer_p, seed);
     return 0;
+}
+
+//  bs bytes of the job's pattern.
+void
+workload_pattern_fill (workload_stream_t *ws, unsigned char *buffer, uint64_t *seed)
+{
+    size_t bs_bytes = (size_t) ws->spec->bs_bytes;
+    if (ws->spec->pattern == PATTERN_RANDOM)
+        workload_random_fill (buffer, bs_bytes, seed);
+    else
+        memset (buffer, 0, bs_bytes);
 }
 
 //  The last component of a resolved path: the file's name in its directory.

@@ -6,7 +6,7 @@
     streams, reads in the ratio, an fsync round after every fsync_every
     requests with the queue drained before it: randrw asserts it),
     buffered and O_DIRECT, and a runtime that stops it with requests in
-    flight, counted.
+    flight, counted; and the write and rewrite workloads on io_uring.
 */
 #include "randrw_jobs.h"
 
@@ -199,6 +199,61 @@ test_randrw_time_bound (void **state)
     confine_destroy (&confine);
 }
 
+//  The write workload on io_uring, 16 blocks in flight: the file is its
+//  size, every block the pattern (the last one shorter), each counted
+//  once, the flush after the last.
+static void
+test_write_queued (void **state)
+{
+    fixture_t *fx = *state;
+    const size_t size = 4 * MIB + 4096 + 100;
+    jobspec_t spec = streams_spec (WORKLOAD_WRITE, size, 64 * KIB);
+    spec.engine = JOB_ENGINE_IO_URING;
+    spec.iodepth = 16;
+    spec.pattern = PATTERN_RANDOM;
+    spec.fsync_mode = FSYNC_END;
+    spec.keep = true;
+    stream_t *stream = streams_ready (&spec, fx->path);
+    msg_result_t result;
+    streams_phase (stream, 0, &result);
+    assert_int_equal (result.bytes, size);
+    assert_int_equal (result.writes, (size + 64 * KIB - 1) / (64 * KIB));
+    assert_int_equal (result.fsyncs, 1);
+    assert_int_equal (result.depth_max, 16);
+    assert_int_equal (histogram_count (&result.latency [MSG_LATENCY_WRITE]), result.writes);
+    stream_destroy (&stream);
+    size_t length;
+    unsigned char *data = streams_read_file (fx->path, &length);
+    assert_int_equal (length, size);
+    for (size_t offset = 64 * KIB; offset < size; offset += 64 * KIB)
+        assert_memory_equal (data + offset, data,
+                             size - offset < 64 * KIB? size - offset: 64 * KIB);
+    free (data);
+}
+
+//  A time-bound write on io_uring goes round its file until the instant
+//  and issues nothing at or after it.
+static void
+test_write_time_bound (void **state)
+{
+    fixture_t *fx = *state;
+    jobspec_t spec = streams_spec (WORKLOAD_WRITE, MIB, 64 * KIB);
+    spec.engine = JOB_ENGINE_IO_URING;
+    spec.iodepth = 8;
+    spec.fsync_mode = FSYNC_NONE;
+    spec.runtime_ns = 200 * NS_PER_MSEC;
+    stream_t *stream = streams_ready (&spec, fx->path);
+    int64_t start_at_ns = clock_now_ns ();
+    msg_result_t result;
+    streams_phase (stream, 0, &result);
+    assert_true (result.bytes > MIB);               //  round the file more than once
+    assert_int_equal (result.bytes, result.writes * 64 * KIB);
+    assert_true (result.last_issue_ns < start_at_ns + spec.runtime_ns);
+    assert_in_range (result.inflight_at_stop, 0, 8);
+    stream_destroy (&stream);
+    assert_int_equal (streams_file_size (fx->path), -1);
+}
+
 int
 main (void)
 {
@@ -210,6 +265,8 @@ main (void)
                                          streams_teardown),
         cmocka_unit_test_setup_teardown (test_randrw_time_bound, streams_setup,
                                          streams_teardown),
+        cmocka_unit_test_setup_teardown (test_write_queued, streams_setup, streams_teardown),
+        cmocka_unit_test_setup_teardown (test_write_time_bound, streams_setup, streams_teardown),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }
