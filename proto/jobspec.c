@@ -173,13 +173,14 @@ const opt_def_t jobspec_options [] = {
               "10000 unless runtime is given); 0: none, runtime ends the run" },
     { .name = "engine", .type = OPT_ENUM, .offset = AT (engine),
       .choices = s_engine_names, .default_text = "psync", .flags = OPT_WIRE | OPT_GLOBAL,
-      .help = "write, rewrite, randrw: how a stream issues its requests: psync (one pread or pwrite at a "
-              "time) or io_uring (iodepth requests in flight, fixed buffers and files; a "
-              "host that refuses io_uring fails the job at prepare)" },
+      .help = "write, read, rewrite, randrw: how a stream issues its requests: psync (one "
+              "pread or pwrite at a time) or io_uring (iodepth requests in flight, fixed "
+              "buffers and files; a host that refuses io_uring fails the job at prepare; "
+              "an nfs:// read is psync)" },
     { .name = "iodepth", .type = OPT_COUNT, .offset = AT (iodepth),
       .min = 1, .max = JOB_IODEPTH_MAX, .default_text = "1", .flags = OPT_WIRE | OPT_GLOBAL,
-      .help = "write, rewrite, randrw, engine = io_uring: requests each stream keeps in flight (fio's "
-              "iodepth); psync has one" },
+      .help = "write, read, rewrite, randrw, engine = io_uring: requests each stream keeps "
+              "in flight (fio's iodepth); psync has one" },
     { .name = NULL }
 };
 

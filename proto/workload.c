@@ -73,7 +73,7 @@ static const workload_desc_t s_workloads [WORKLOAD_COUNT] = {
         .timed = true, .stream_results = true, .host_figures = true, .reads = true,
         .required = { "path", NULL },
         .keys = { "path", "size", "bs", "direct", "pattern", "rate", "keep", "runtime", "ramp",
-                  NULL },
+                  "engine", "iodepth", NULL },
         .files = { { .option = "path", .lays_out = true, .naming = FILES_PER_STREAM,
                      .nfs_url = true } },
     },

@@ -7,8 +7,10 @@
 # agents does exactly its requests, split among its streams, in the read
 # share asked, and its fsyncs are those of psync (files x rounds + files
 # a stream), with 32 requests in flight at most and more than one on the
-# mean; the report and the JSON say so. A time-bound O_DIRECT rndrd job
-# on both agents stops at one instant: no request issued at or after
+# mean; the report and the JSON say so. A write job at iodepth 16
+# writes its size whole, every block once, and a read job at iodepth 16
+# reads it back so. A time-bound O_DIRECT rndrd job on both agents
+# stops at one instant: no request issued at or after
 # it, the requests in flight then counted, and the streams of both
 # agents end within 2 ms of each other (end skew in ns in the JSON).
 . "$(dirname "$0")/lib.sh"
@@ -121,6 +123,17 @@ bs = 128K
 direct = yes
 iodepth = 16
 
+; And read back, 16 blocks in flight.
+[job r]
+test = read
+agent = both
+workload = read
+path = w
+size = 32M
+bs = 128K
+direct = yes
+iodepth = 16
+
 ; A time-bound O_DIRECT reader on both: nothing to flush after it.
 [job timed]
 test = timed
@@ -166,6 +179,11 @@ t = by["write"]
 for st in t["streams"]:
     assert st["error"] == "" and st["bytes"] == 32 << 20, st
     assert st["writes"] == 256 and st["fsyncs"] == 1, st
+    assert st["depth"]["max"] == 16, st["depth"]
+
+t = by["read"]
+for st in t["streams"]:
+    assert st["error"] == "" and st["bytes"] == 32 << 20 and st["reads"] == 256, st
     assert st["depth"]["max"] == 16, st["depth"]
 
 t = by["timed"]

@@ -30,15 +30,14 @@
 
     What the engines keep alike. A request completes whole or with what
     the kernel said: a short read or write (fewer bytes than asked, none
-    lost) is resubmitted for its rest by an engine that can have several
-    in flight, so that result is length_bytes, 0 < result < length_bytes
-    only when the file ended, or -errno. psync issues each request as
-    one pread or pwrite (EINTR retried), at the moment it is handed to
-    the kernel: the one-request-at-a-time path the workloads have always
-    had; a short transfer completes short, with done_bytes, and queued
-    again the request goes on where it stopped. Latency is from begin_ns (the caller's clock read, the one held
-    against the stop instant) to end_ns (the engine's, when it saw the
-    completion).
+    lost) is resubmitted for its rest by every engine, so that result is
+    length_bytes, 0 < result < length_bytes only when the file ended, or
+    -errno. psync issues each request as one pread or pwrite (EINTR
+    retried, a short one called again for its rest), at the moment it is
+    handed to the kernel: the one-request-at-a-time path the workloads
+    have always had. Latency is from begin_ns (the caller's clock read,
+    the one held against the stop instant) to end_ns (the engine's, when
+    it saw the completion).
 */
 #ifndef IOFLEET_ENGINE_H
 #define IOFLEET_ENGINE_H

@@ -26,17 +26,18 @@ static void
 s_psync_queue (engine_t *self, engine_request_t *request)
 {
     int fd = self->fds [request->file];
-    unsigned char *buffer = request->buffer + request->done_bytes;
-    size_t length = request->length_bytes - request->done_bytes;
-    off_t offset = (off_t) (request->offset + request->done_bytes);
     ssize_t moved;
     do {
+        unsigned char *buffer = request->buffer + request->done_bytes;
+        size_t length = request->length_bytes - request->done_bytes;
+        off_t offset = (off_t) (request->offset + request->done_bytes);
         moved = request->op == ENGINE_READ? pread (fd, buffer, length, offset)
                                           : pwrite (fd, buffer, length, offset);
         request->end_ns = clock_now_ns ();
-    } while (moved == -1 && errno == EINTR);
-    if (moved > 0)
-        request->done_bytes += (size_t) moved;
+        if (moved > 0)
+            request->done_bytes += (size_t) moved;
+    } while ((moved == -1 && errno == EINTR)
+          || (moved > 0 && request->done_bytes < request->length_bytes));
     request->result = moved == -1? -errno: (ssize_t) request->done_bytes;
     engine_completed (self, request);
 }

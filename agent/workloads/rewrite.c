@@ -97,7 +97,8 @@ s_rewrite_run (workload_stream_t *ws, uint32_t phase)
             engine_fill (state->engine, state->rewrite_data);
     }
     uint64_t done_bytes = 0;
-    int status = workload_write_queued (ws, state->engine, &done_bytes);
+    int status = workload_queued_pass (ws, state->engine, ENGINE_WRITE,
+                                       ws->spec->size_bytes, &done_bytes);
     return workload_output_end (ws, &state->out.fd, status);
 }
 

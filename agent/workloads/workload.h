@@ -329,16 +329,17 @@ int workload_write_full (workload_stream_t *ws, int fd, const unsigned char *buf
 int workload_write_blocks (workload_stream_t *ws, int fd, unsigned char *buffer,
                            uint64_t *random_state, uint64_t *done_bytes);
 
-//  Write spec->size_bytes from offset 0 through engine (its descriptor
-//  0), bs a block, as many in flight as the engine has slots, every
-//  slot's buffer holding what is written; with a runtime over and over
-//  from the start until the stop instant (no block is begun at or after
-//  it); paced by `rate`; every block counted once, whole (queued.c).
-//  Counts into *done_bytes. Returns WORKLOAD_DONE, _FAILED (recorded) or
-//  _STOPPED, with nothing in flight.
+//  Write (op ENGINE_WRITE) or read (ENGINE_READ) size_bytes of a file
+//  from offset 0 through engine (its descriptor 0), bs a block, as many
+//  in flight as the engine has slots (to write, every slot's buffer
+//  holds what is written); with a runtime over and over from the start
+//  until the stop instant (no block is begun at or after it); paced by
+//  `rate`; every block counted once (queued.c). A read that finds the
+//  file ended before size_bytes fails. Counts into *done_bytes. Returns
+//  WORKLOAD_DONE, _FAILED (recorded) or _STOPPED, with nothing in flight.
 struct _engine_t;
-int workload_write_queued (workload_stream_t *ws, struct _engine_t *engine,
-                           uint64_t *done_bytes);
+int workload_queued_pass (workload_stream_t *ws, struct _engine_t *engine, int op,
+                          uint64_t size_bytes, uint64_t *done_bytes);
 
 //  End of a timed part that wrote to *fd_p: flush as spec->fsync asks
 //  (only when status is WORKLOAD_DONE: an aborted or failed stream must

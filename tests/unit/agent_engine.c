@@ -6,7 +6,8 @@
     streams, reads in the ratio, an fsync round after every fsync_every
     requests with the queue drained before it: randrw asserts it),
     buffered and O_DIRECT, and a runtime that stops it with requests in
-    flight, counted; and the write and rewrite workloads on io_uring.
+    flight, counted; and the write, rewrite and read workloads on
+    io_uring.
 */
 #include "randrw_jobs.h"
 
@@ -254,6 +255,56 @@ test_write_time_bound (void **state)
     assert_int_equal (streams_file_size (fx->path), -1);
 }
 
+//  The read workload on io_uring, 8 blocks in flight, buffered and
+//  O_DIRECT: a whole file whose tail is not a sector, every byte once;
+//  and a file that ends before size fails, saying where.
+static void
+test_read_queued (void **state)
+{
+    fixture_t *fx = *state;
+    const size_t size = MIB + 1000;
+    unsigned char *data = streams_random_data (size);
+    for (int direct = 0; direct < 2; direct++) {
+        streams_write_file (fx->path, data, size);
+        jobspec_t spec = streams_spec (WORKLOAD_READ, 0, 64 * KIB);
+        spec.engine = JOB_ENGINE_IO_URING;
+        spec.iodepth = 8;
+        spec.direct = direct;
+        stream_t *stream = streams_ready (&spec, fx->path);
+        msg_result_t result;
+        streams_phase (stream, 0, &result);
+        assert_int_equal (result.bytes, size);
+        assert_int_equal (result.reads, 17);
+        assert_int_equal (result.depth_max, 8);
+        stream_destroy (&stream);
+        assert_int_equal (streams_file_size (fx->path), (long long) size);
+    }
+    free (data);
+    //  An nfs:// file is read one READ at a time, and says so.
+    jobspec_t nfs = streams_spec (WORKLOAD_READ, 0, 64 * KIB);
+    strcpy (nfs.path, "nfs://server/export/file");
+    nfs.engine = JOB_ENGINE_IO_URING;
+    char err [MSG_TEXT_MAX + 1];
+    assert_int_equal (workload_lookup (WORKLOAD_READ)->validate (&nfs, err, sizeof (err)), -1);
+    assert_non_null (strstr (err, "one READ at a time"));
+    nfs.engine = JOB_ENGINE_PSYNC;
+    assert_int_equal (workload_lookup (WORKLOAD_READ)->validate (&nfs, err, sizeof (err)), 0);
+    //  Shortened behind the stream's back after prepare.
+    jobspec_t spec = streams_spec (WORKLOAD_READ, MIB, 64 * KIB);
+    spec.engine = JOB_ENGINE_IO_URING;
+    spec.iodepth = 4;
+    stream_t *stream = streams_ready (&spec, fx->path);
+    assert_int_equal (truncate (fx->path, 100 * KIB), 0);
+    stream_start (stream, 0, clock_now_ns ());
+    msg_result_t result;
+    streams_result (stream, &result);
+    //  Blocks in flight come back in any order: the first short one seen
+    //  names where the file ended for it.
+    if (!strstr (result.error, "the file ended at ") || !strstr (result.error, "before 1048576"))
+        fail_msg ("error: %s", result.error);
+    stream_destroy (&stream);
+}
+
 int
 main (void)
 {
@@ -267,6 +318,7 @@ main (void)
                                          streams_teardown),
         cmocka_unit_test_setup_teardown (test_write_queued, streams_setup, streams_teardown),
         cmocka_unit_test_setup_teardown (test_write_time_bound, streams_setup, streams_teardown),
+        cmocka_unit_test_setup_teardown (test_read_queued, streams_setup, streams_teardown),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }
