@@ -121,6 +121,10 @@ const opt_def_t jobspec_options [] = {
     { .name = "rate", .type = OPT_SIZE, .offset = AT (rate_bytes),
       .min = 0, .max = 1ULL << 50, .default_text = "0", .flags = OPT_WIRE | OPT_GLOBAL,
       .help = "cap each stream at this many bytes per second, e.g. 20M (0: no cap)" },
+    { .name = "rate_iops", .type = OPT_COUNT, .offset = AT (rate_iops),
+      .min = 0, .max = 10000000, .default_text = "0", .flags = OPT_WIRE | OPT_GLOBAL,
+      .help = "cap each stream at this many requests per second, paced against the clock "
+              "without a burst after a stall (0: no cap); with rate, the stricter of the two" },
     { .name = "drop_caches", .type = OPT_BOOL, .offset = AT (drop_caches),
       .default_text = "no", .flags = OPT_WIRE | OPT_GLOBAL,
       .help = "sync and drop the agent's page cache before each run of the test (root): yes or no" },

@@ -77,6 +77,7 @@ typedef struct {
     int64_t settle_ns;                      //  longest wait after the window for dirty data to drain
     bool drop_caches;                       //  sync and drop the page cache before the test
     uint64_t rate_bytes;                    //  cap on a stream's bytes per second, 0 none
+    uint64_t rate_iops;                     //  cap on a stream's requests per second, 0 none
     uint64_t seekers;                       //  bonnie: threads seeking at once in its seeks phase
     uint64_t seeks;                         //  bonnie: random seeks in all, shared by the seekers
     int64_t runtime_ns;                     //  stop every stream at start + runtime, 0 none

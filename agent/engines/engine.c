@@ -154,8 +154,9 @@ engine_completed (engine_t *self, engine_request_t *request)
     self->done [self->done_count++] = request;
 }
 
-engine_request_t *
-engine_reap (engine_t *self, bool wait)
+//  Hand out a completion seen, or ask the engine for more.
+static engine_request_t *
+s_reap (engine_t *self, bool wait, int64_t deadline_ns)
 {
     if (self->failed)
         return NULL;
@@ -163,7 +164,7 @@ engine_reap (engine_t *self, bool wait)
         self->done_next = self->done_count = 0;
         if (self->in_flight == 0)
             return NULL;
-        if (self->ops->reap (self, wait) == -1) {
+        if (self->ops->reap (self, wait, deadline_ns) == -1) {
             self->failed = true;
             return NULL;
         }
@@ -175,12 +176,24 @@ engine_reap (engine_t *self, bool wait)
     return request;
 }
 
+engine_request_t *
+engine_reap (engine_t *self, bool wait)
+{
+    return s_reap (self, wait, 0);
+}
+
+engine_request_t *
+engine_reap_until (engine_t *self, int64_t deadline_ns)
+{
+    return s_reap (self, true, deadline_ns);
+}
+
 int
 engine_submit (engine_t *self)
 {
     if (self->failed)
         return -1;
-    if (self->ops->reap (self, false) == -1) {
+    if (self->ops->reap (self, false, 0) == -1) {
         self->failed = true;
         return -1;
     }

@@ -85,9 +85,10 @@ typedef struct {
     //  Take a queued request to hand to the kernel (psync: do it now).
     void (*queue) (engine_t *self, engine_request_t *request);
     //  Hand the queued requests over and gather completions into
-    //  self->done; with wait, at least one while any is in flight.
-    //  Returns 0, or -1 with errno when the engine itself failed.
-    int (*reap) (engine_t *self, bool wait);
+    //  self->done; with wait, at least one while any is in flight, or
+    //  until deadline_ns (CLOCK_MONOTONIC) if not 0. Returns 0, or -1
+    //  with errno when the engine itself failed.
+    int (*reap) (engine_t *self, bool wait, int64_t deadline_ns);
     //  The descriptors changed (a file opened again): tell the kernel
     //  where they are registered. NULL for nothing to do. Returns 0, or
     //  -1 with errno.
@@ -159,6 +160,10 @@ int engine_submit (engine_t *self);
 //  The descriptors the engine was given hold other files now (a file
 //  opened again between phases). Returns 0, or -1 with errno.
 int engine_files_changed (engine_t *self);
+
+//  As engine_reap with wait, but NULL at deadline_ns too (a paced
+//  stream waits for completions until its next request is due).
+engine_request_t *engine_reap_until (engine_t *self, int64_t deadline_ns);
 
 //  True once the engine itself failed (not a request: its ring).
 bool engine_failed (const engine_t *self);

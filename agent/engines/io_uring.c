@@ -206,9 +206,28 @@ s_take (engine_t *self, s_uring_t *uring)
     return count;
 }
 
-//  Hand over what is prepared; with wait, until a completion is whole.
+//  Submit what is prepared and wait for a completion, until deadline_ns
+//  if not 0 (then -ETIME once it passed). Returns what liburing did.
 static int
-s_uring_reap (engine_t *self, bool wait)
+s_submit_and_wait (s_uring_t *uring, int64_t deadline_ns)
+{
+    if (!deadline_ns)
+        return io_uring_submit_and_wait (&uring->ring, 1);
+    int64_t left_ns = deadline_ns - clock_now_ns ();
+    if (left_ns <= 0) {
+        int rc = io_uring_submit (&uring->ring);
+        return rc < 0? rc: -ETIME;
+    }
+    struct __kernel_timespec timeout = { .tv_sec = left_ns / NS_PER_SEC,
+                                         .tv_nsec = left_ns % NS_PER_SEC };
+    struct io_uring_cqe *cqe;
+    return io_uring_submit_and_wait_timeout (&uring->ring, &cqe, 1, &timeout, NULL);
+}
+
+//  Hand over what is prepared; with wait, until a completion is whole
+//  (or the deadline).
+static int
+s_uring_reap (engine_t *self, bool wait, int64_t deadline_ns)
 {
     s_uring_t *uring = self->state;
     for (;;) {
@@ -216,9 +235,11 @@ s_uring_reap (engine_t *self, bool wait)
         bool must_wait = wait && self->done_count == 0;
         if (uring->prepared == 0 && !must_wait)
             return 0;
-        int rc = must_wait? io_uring_submit_and_wait (&uring->ring, 1)
+        int rc = must_wait? s_submit_and_wait (uring, deadline_ns)
                           : io_uring_submit (&uring->ring);
-        if (rc >= 0)
+        //  What was prepared is handed over, whether or not a wait
+        //  timed out after it.
+        if (rc >= 0 || rc == -ETIME)
             uring->prepared = 0;
         else
         if (rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
@@ -226,7 +247,7 @@ s_uring_reap (engine_t *self, bool wait)
             return -1;
         }
         s_take (self, uring);
-        if (!wait || self->done_count > 0)
+        if (!wait || self->done_count > 0 || rc == -ETIME)
             return 0;
     }
 }

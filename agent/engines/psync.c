@@ -44,10 +44,11 @@ s_psync_queue (engine_t *self, engine_request_t *request)
 
 //  Everything queued is complete already.
 static int
-s_psync_reap (engine_t *self, bool wait)
+s_psync_reap (engine_t *self, bool wait, int64_t deadline_ns)
 {
     (void) self;
     (void) wait;
+    (void) deadline_ns;
     return 0;
 }
 

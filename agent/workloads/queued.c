@@ -13,8 +13,9 @@
     done whole, even past the instant, and counts once, timed from its
     issue to its end. O_DIRECT reads whole sectors: the tail of a file
     read whole (size 0) is asked for rounded up, comes back short, and
-    counts as the bytes wanted. With `rate` a block is paid for as soon
-    as it is handed to the kernel. Whatever happens, the queue drains
+    counts as the bytes wanted. With `rate` or `rate_iops` a block goes
+    once the ones before it are paid for, the completions reaped
+    meanwhile. Whatever happens, the queue drains
     before the function returns: nothing is left in flight with the
     stream's buffers.
 */
@@ -93,13 +94,22 @@ workload_queued_pass (workload_stream_t *ws, struct _engine_t *engine, int op,
     int status = WORKLOAD_DONE;
     for (;;) {
         engine_request_t *request;
-        while (issuing && (request = engine_slot (engine))) {
-            if (workload_stopping (ws))
+        //  rate, rate_iops: a block goes when the ones before are paid
+        //  for; meanwhile completions are reaped.
+        int64_t due_ns = 0;
+        while (issuing) {
+            if (workload_stopping (ws)) {
                 status = WORKLOAD_STOPPED;
+                issuing = false;
+                break;
+            }
+            if ((due_ns = workload_pace_wanted (ws)))
+                break;
+            if (!(request = engine_slot (engine)))
+                break;
             if (offset == size_bytes && time_bound)
                 offset = 0;         //  the file stays size bytes: gone through again
-            if (status != WORKLOAD_DONE || offset == size_bytes
-            ||  !workload_may_issue (ws, &request->begin_ns)) {
+            if (offset == size_bytes || !workload_may_issue (ws, &request->begin_ns)) {
                 engine_release (engine, request);
                 issuing = false;
                 break;
@@ -112,16 +122,16 @@ workload_queued_pass (workload_stream_t *ws, struct _engine_t *engine, int op,
                 (want_bytes + WORKLOAD_DIRECT_ALIGN_BYTES - 1) / WORKLOAD_DIRECT_ALIGN_BYTES
                 * WORKLOAD_DIRECT_ALIGN_BYTES: want_bytes);
             engine_queue (engine, request);
+            workload_pace_paid (ws, want_bytes);
             offset += want_bytes;
-            if (ws->spec->rate_bytes) {
-                if (engine_submit (engine) == -1)
-                    break;
-                workload_pace (ws, want_bytes);
-            }
         }
-        if (engine_in_flight (engine) == 0 && !engine_failed (engine))
-            break;
-        request = engine_reap (engine, true);
+        if (engine_in_flight (engine) == 0 && !engine_failed (engine)) {
+            if (!due_ns)
+                break;
+            workload_pace_wait (ws, due_ns);
+            continue;
+        }
+        request = due_ns? engine_reap_until (engine, due_ns): engine_reap (engine, true);
         if (!request && engine_failed (engine)) {
             workload_fail (ws, errno, "io_uring_enter(%s)", ws->shown);
             return WORKLOAD_FAILED;

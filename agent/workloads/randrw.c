@@ -43,6 +43,9 @@
     layout goes through the page cache); its bs and offsets are
     multiples of 512 then, and the buffers are page-aligned.
 
+    With rate (bytes per second) or rate_iops (requests per second) a
+    stream issues each request once the ones before it are paid for
+    (pace.c: no burst after a stall), reaping completions meanwhile.
     Every read, write and fsync call lands in the stream's histogram of
     its kind. The phase's rate counts operations; its bytes are those
     read and written together.
@@ -524,6 +527,7 @@ typedef struct {
     uint64_t issued;                //  requests issued
     uint64_t since_fsync;           //  issued since the last fsync round
     bool fsync_due;                 //  a round is due once what is in flight is back
+    int64_t due_ns;                 //  paced: the next request waits for this instant, 0 none
     bool issuing;                   //  more requests may be issued
     int status;                     //  WORKLOAD_DONE, _FAILED or _STOPPED so far
 } s_run_t;
@@ -546,6 +550,10 @@ s_issue (workload_stream_t *ws, s_stream_t *stream, s_run_t *run)
         run->issuing = false;
         return false;
     }
+    //  rate, rate_iops: the next request goes when the ones before are
+    //  paid for; meanwhile completions are reaped.
+    if ((run->due_ns = workload_pace_wanted (ws)))
+        return false;
     engine_request_t *request = engine_slot (stream->engine);
     if (!request)
         return false;
@@ -566,6 +574,7 @@ s_issue (workload_stream_t *ws, s_stream_t *stream, s_run_t *run)
         return false;
     }
     engine_queue (stream->engine, request);
+    workload_pace_paid (ws, request->length_bytes);
     run->issued++;
     if (run->fsync_every && ++run->since_fsync == run->fsync_every) {
         run->since_fsync = 0;
@@ -625,20 +634,28 @@ s_randrw_run (workload_stream_t *ws, uint32_t phase)
     engine_t *engine = stream->engine;
 
     for (;;) {
+        run.due_ns = 0;
         while (s_issue (ws, stream, &run))
             ;
         if (engine_in_flight (engine) == 0) {
-            if (!run.fsync_due)
-                break;
-            run.fsync_due = false;
-            if (s_fsync_files (ws, stream, false) == -1) {
-                run.status = WORKLOAD_FAILED;
-                break;
+            if (run.fsync_due) {
+                run.fsync_due = false;
+                if (s_fsync_files (ws, stream, false) == -1) {
+                    run.status = WORKLOAD_FAILED;
+                    break;
+                }
             }
+            else
+            if (run.due_ns)
+                workload_pace_wait (ws, run.due_ns);
+            else
+                break;
             continue;
         }
-        //  Wait for a completion when nothing more can go out now.
-        engine_request_t *request = engine_reap (engine, true);
+        //  Wait for a completion when nothing more can go out now (a
+        //  paced stream until its next request is due).
+        engine_request_t *request = run.due_ns? engine_reap_until (engine, run.due_ns)
+                                              : engine_reap (engine, true);
         if (!request) {
             if (engine_failed (engine)) {
                 workload_fail (ws, errno, "io_uring_enter(%s)", ws->shown);

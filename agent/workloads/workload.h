@@ -108,7 +108,8 @@ typedef struct {
     uint64_t laid_out_bytes;                //  prepare: bytes written to lay a file out (untimed)
     _Atomic uint64_t bytes;                 //  progress of the phase, read by samples
     int64_t start_ns;                       //  when the phase began (for `rate`)
-    int64_t paced_ns;                       //  `rate`: instant the bytes so far are paid up to
+    int64_t paced_ns;                       //  `rate`, `rate_iops`: instant the requests so
+                                            //  far are paid up to
     int64_t stop_ns;                        //  runtime: no request is issued at or after
                                             //  it; 0 without
     int64_t count_from_ns;                  //  ramp: requests done before it count nowhere;
@@ -308,9 +309,26 @@ int workload_open_at (int dir_fd, const char *name, const char *shown, int flags
 //  directory (borrowed from path).
 const char *workload_file_name (const char *path);
 
-//  With spec->rate, wait until call_bytes more are paid for at that rate
-//  (see workloads.c); returns at once without a rate or once stopped.
+//  Pacing (pace.c). With spec->rate or spec->rate_iops, wait until a
+//  call of call_bytes, just made, is paid for; returns at once without
+//  either or once stopped.
 void workload_pace (workload_stream_t *ws, uint64_t call_bytes);
+
+//  True if the job paces its streams (rate or rate_iops).
+bool workload_paced (const workload_stream_t *ws);
+
+//  The instant the next request may be issued, paid for the ones
+//  before, if it is still to come; 0 if it may go now (no pacing, paid
+//  up, or the stop instant passed: workload_may_issue then says no). A
+//  stream with requests in flight waits for their completions until
+//  then rather than sleeping.
+int64_t workload_pace_wanted (const workload_stream_t *ws);
+
+//  A request of call_bytes was issued: pay for it.
+void workload_pace_paid (workload_stream_t *ws, uint64_t call_bytes);
+
+//  Sleep until until_ns (or the stop instant, or a stop), in slices.
+void workload_pace_wait (workload_stream_t *ws, int64_t until_ns);
 
 //  Write all length_bytes of buffer to fd (short writes continue where
 //  they stopped), adding to *done_bytes; every call is timed and counted

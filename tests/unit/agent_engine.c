@@ -305,6 +305,34 @@ test_read_queued (void **state)
     stream_destroy (&stream);
 }
 
+//  rate_iops = 500 for a second: 500 requests a stream, on psync and
+//  with 8 in flight, each issued once the ones before are paid for.
+static void
+test_randrw_rate_iops (void **state)
+{
+    fixture_t *fx = *state;
+    confine_t *confine = jobs_confine (fx);
+    const int engines [] = { JOB_ENGINE_PSYNC, JOB_ENGINE_IO_URING };
+    for (size_t e = 0; e < 2; e++) {
+        ledger_t *ledger = ledger_new (UINT64_MAX);
+        jobspec_t spec = jobs_spec (1, 4 * MIB, 4 * KIB, 2, 0);
+        spec.runtime_ns = NS_PER_SEC;
+        spec.rate_iops = 500;
+        spec.engine = engines [e];
+        spec.iodepth = e? 8: 1;
+        job_t *job = jobs_ready (&spec, confine, ledger);
+        jobs_run_t run;
+        jobs_run (job, clock_now_ns () + 20 * NS_PER_MSEC, &run);
+        for (uint32_t index = 0; index < 2; index++) {
+            uint64_t requests = run.results [index].reads + run.results [index].writes;
+            assert_in_range (requests, 490, 502);
+        }
+        jobs_end (&job, ledger);
+        ledger_destroy (&ledger);
+    }
+    confine_destroy (&confine);
+}
+
 int
 main (void)
 {
@@ -319,6 +347,7 @@ main (void)
         cmocka_unit_test_setup_teardown (test_write_queued, streams_setup, streams_teardown),
         cmocka_unit_test_setup_teardown (test_write_time_bound, streams_setup, streams_teardown),
         cmocka_unit_test_setup_teardown (test_read_queued, streams_setup, streams_teardown),
+        cmocka_unit_test_setup_teardown (test_randrw_rate_iops, streams_setup, streams_teardown),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }
