@@ -7,7 +7,9 @@
 #   make demo        two agents on loopback and an NFS export, configs/demo.ini
 #   make bench       the write workload beside dd and fio, the copy workload
 #                    beside nfs-cp and cp, randrw beside sysbench and fio, 4K
-#                    random reads and writes beside fio psync, ratios; latency
+#                    random reads and writes beside fio psync, one stream's 4K
+#                    random reads at depths 1..128 on io_uring beside fio's
+#                    io_uring, ratios and CPU per request; latency
 #                    percentiles beside fio's on a file system of fixed latency
 #   make bench-scale 1, 16, 256, 1024 and 4096 agents on loopback: hello and clock,
 #                    a test's fixed cost, the console's memory, report sizes
@@ -24,7 +26,7 @@ SAN  ?= 0
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 
 MSGPACK := $(shell pkg-config --exists msgpack-c 2>/dev/null && echo msgpack-c || echo msgpack)
-PKGS    := libczmq libzmq $(MSGPACK) libnfs inih jansson sqlite3
+PKGS    := libczmq libzmq $(MSGPACK) libnfs inih jansson sqlite3 liburing
 
 # Messages are built with snprintf into bounded buffers and cut on purpose
 # when a peer sends long names, so gcc's guesses at truncation are noise.
@@ -43,7 +45,7 @@ LDFLAGS += -fsanitize=address,undefined
 endif
 
 PROTO_SRC := $(wildcard proto/*.c)
-AGENT_SRC := $(filter-out agent/main.c,$(wildcard agent/*.c agent/workloads/*.c))
+AGENT_SRC := $(filter-out agent/main.c,$(wildcard agent/*.c agent/workloads/*.c agent/engines/*.c))
 COORD_SRC := $(filter-out coordinator/main.c,$(wildcard coordinator/*.c coordinator/*/*.c))
 UNIT_SRC  := $(wildcard tests/unit/*.c)
 
@@ -156,6 +158,7 @@ bench: deps-test
 	@tests/bench/bonnie.sh build
 	@tests/bench/randrw.sh build
 	@tests/bench/random4k.sh build
+	@tests/bench/uring.sh build
 	@tests/bench/latency.sh build
 
 bench-scale: deps-test

@@ -41,6 +41,9 @@ typedef struct {
     int64_t last_issue_ns;          //  when its last read or write call was issued
     int64_t last_write_ns;          //  end of that call
     int64_t end_ns;                 //  after fsync and close
+    uint64_t busy_ns;               //  time of its reads and writes, summed
+    uint32_t depth_max;             //  most requests in flight at once, 0 without an engine
+    uint32_t inflight_at_stop;      //  requests in flight at the stop instant
     int64_t usr_ns;                 //  user CPU of the thread (and the workload's own) during it
     int64_t sys_ns;                 //  system CPU of the thread (and the workload's own) during it
     int err_no;                     //  errno of its failure, ECANCELED if aborted
@@ -202,6 +205,8 @@ s_reset_figures (workload_stream_t *ws)
         histogram_init (&ws->latency [kind]);
     ws->last_issue_ns = ws->last_write_ns = 0;
     ws->end_ns = 0;
+    ws->busy_ns = 0;
+    ws->depth_max = ws->inflight_at_stop = 0;
     ws->extra_usr_ns = ws->extra_sys_ns = 0;
     ws->ramp_over = false;
 }
@@ -248,6 +253,9 @@ s_run_phase (stream_t *self, uint32_t phase, int64_t start_at_ns, int64_t starte
     figures->last_issue_ns = in_ramp? figures->start_ns: ws->last_issue_ns;
     figures->last_write_ns = in_ramp? figures->start_ns: ws->last_write_ns;
     figures->end_ns = ws->end_ns;
+    figures->busy_ns = ws->busy_ns;
+    figures->depth_max = ws->depth_max;
+    figures->inflight_at_stop = ws->inflight_at_stop;
     //  The ramp's CPU is left out with its requests: counted from the
     //  first request after it, none at all if the ramp outlasted them.
     if (ws->ramp_over) {
@@ -519,6 +527,9 @@ stream_take_result (stream_t *self, msg_result_t *result)
     result->last_issue_ns = figures->last_issue_ns;
     result->last_write_ns = figures->last_write_ns;
     result->end_ns = figures->end_ns;
+    result->busy_ns = figures->busy_ns;
+    result->depth_max = figures->depth_max;
+    result->inflight_at_stop = figures->inflight_at_stop;
     result->usr_ns = figures->usr_ns;
     result->sys_ns = figures->sys_ns;
     result->err_no = figures->err_no;

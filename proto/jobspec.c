@@ -23,11 +23,13 @@ static const char *const s_fsync_names [] = { "none", "end", "close", NULL };
 static const char *const s_pattern_names [] = { "zero", "random", NULL };
 static const char *const s_class_names [] = { "auto", "disk", "network", NULL };
 static const char *const s_rw_mode_names [] = { "rndrw", "rndrd", "rndwr", NULL };
+static const char *const s_engine_names [] = { "psync", "io_uring", NULL };
 
 _Static_assert (FSYNC_NONE == 0 && FSYNC_END == 1 && FSYNC_CLOSE == 2, "s_fsync_names order");
 _Static_assert (PATTERN_ZERO == 0 && PATTERN_RANDOM == 1, "s_pattern_names order");
 _Static_assert (RW_MODE_RNDRW == 0 && RW_MODE_RNDRD == 1 && RW_MODE_RNDWR == 2,
                 "s_rw_mode_names order");
+_Static_assert (JOB_ENGINE_PSYNC == 0 && JOB_ENGINE_IO_URING == 1, "s_engine_names order");
 _Static_assert (CLASS_AUTO == 0 && CLASS_DISK == 1 && CLASS_NETWORK == 2, "s_class_names order");
 
 //  Where a field lives in jobspec_t, and the size of a string field.
@@ -118,6 +120,10 @@ const opt_def_t jobspec_options [] = {
     { .name = "rate", .type = OPT_SIZE, .offset = AT (rate_bytes),
       .min = 0, .max = 1ULL << 50, .default_text = "0", .flags = OPT_WIRE | OPT_GLOBAL,
       .help = "cap each stream at this many bytes per second, e.g. 20M (0: no cap)" },
+    { .name = "rate_iops", .type = OPT_COUNT, .offset = AT (rate_iops),
+      .min = 0, .max = 10000000, .default_text = "0", .flags = OPT_WIRE | OPT_GLOBAL,
+      .help = "cap each stream at this many requests per second, paced against the clock "
+              "without a burst after a stall (0: no cap); with rate, the stricter of the two" },
     { .name = "drop_caches", .type = OPT_BOOL, .offset = AT (drop_caches),
       .default_text = "no", .flags = OPT_WIRE | OPT_GLOBAL,
       .help = "sync and drop the agent's page cache before each run of the test (root): yes or no" },
@@ -168,6 +174,16 @@ const opt_def_t jobspec_options [] = {
       .min = 0, .max = 1000000000000ULL, .default_text = "0", .flags = OPT_WIRE | OPT_GLOBAL,
       .help = "requests of the job in all, shared by its streams (sysbench --events; "
               "10000 unless runtime is given); 0: none, runtime ends the run" },
+    { .name = "engine", .type = OPT_ENUM, .offset = AT (engine),
+      .choices = s_engine_names, .default_text = "psync", .flags = OPT_WIRE | OPT_GLOBAL,
+      .help = "write, read, rewrite, randrw: how a stream issues its requests: psync (one "
+              "pread or pwrite at a time) or io_uring (iodepth requests in flight, fixed "
+              "buffers and files; a host that refuses io_uring fails the job at prepare; "
+              "an nfs:// read is psync)" },
+    { .name = "iodepth", .type = OPT_COUNT, .offset = AT (iodepth),
+      .min = 1, .max = JOB_IODEPTH_MAX, .default_text = "1", .flags = OPT_WIRE | OPT_GLOBAL,
+      .help = "write, read, rewrite, randrw, engine = io_uring: requests each stream keeps "
+              "in flight (fio's iodepth); psync has one" },
     { .name = NULL }
 };
 
@@ -242,6 +258,12 @@ const char *
 jobspec_rw_mode_name (int rw_mode)
 {
     return s_name_or_unknown (s_rw_mode_names, rw_mode);
+}
+
+const char *
+jobspec_engine_name (int engine)
+{
+    return s_name_or_unknown (s_engine_names, engine);
 }
 
 //  True for an nfs:// URL.

@@ -45,6 +45,13 @@ typedef enum {
 } rw_mode_t;
 
 typedef enum {
+    JOB_ENGINE_PSYNC = 0,       //  one pread or pwrite at a time (agent/engines/psync.c)
+    JOB_ENGINE_IO_URING = 1     //  iodepth requests in flight through io_uring
+} job_engine_t;
+
+#define JOB_IODEPTH_MAX   4096      //  requests in flight per stream
+
+typedef enum {
     CLASS_AUTO = 0,             //  derived from the source (nfs:// is network)
     CLASS_DISK = 1,
     CLASS_NETWORK = 2
@@ -72,6 +79,7 @@ typedef struct {
     int64_t settle_ns;                      //  longest wait after the window for dirty data to drain
     bool drop_caches;                       //  sync and drop the page cache before the test
     uint64_t rate_bytes;                    //  cap on a stream's bytes per second, 0 none
+    uint64_t rate_iops;                     //  cap on a stream's requests per second, 0 none
     uint64_t seekers;                       //  bonnie: threads seeking at once in its seeks phase
     uint64_t seeks;                         //  bonnie: random seeks in all, shared by the seekers
     int64_t runtime_ns;                     //  stop every stream at start + runtime, 0 none
@@ -83,6 +91,8 @@ typedef struct {
                                             //  coordinator turns it into mode and rwratio
     uint64_t fsync_every;                   //  randrw: fsync after this many requests of a stream, 0 never
     uint64_t requests;                      //  randrw: requests of the job in all, 0 none (runtime)
+    int engine;                             //  job_engine_t: how a stream issues its requests
+    uint64_t iodepth;                       //  requests a stream keeps in flight (io_uring)
 } jobspec_t;
 
 //  The table, NULL-name terminated, and a lookup by name (NULL if unknown).
@@ -98,6 +108,7 @@ const char *jobspec_fsync_name (int fsync_mode);
 const char *jobspec_pattern_name (int pattern);
 const char *jobspec_class_name (int job_class);
 const char *jobspec_rw_mode_name (int rw_mode);
+const char *jobspec_engine_name (int engine);
 
 //  The class of a job as both sides see it from its options: job_class
 //  unless auto, else CLASS_NETWORK if a file its workload reads is an

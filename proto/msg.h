@@ -162,6 +162,10 @@ typedef enum {
     X (M, I64,  last_issue_ns, 0)       /* when the last read or write call was issued */ \
     X (M, I64,  last_write_ns, 0)       /* end of that call: the last write (or read) */ \
     X (M, I64,  end_ns, 0)              /* after fsync and close */ \
+    X (M, U64,  busy_ns, 0)             /* time of its reads and writes, summed: over */ \
+                                        /* the phase's length, the mean depth reached */ \
+    X (M, U32,  depth_max, 0)           /* most requests in flight at once, 0: no engine */ \
+    X (M, U32,  inflight_at_stop, 0)    /* issued before the stop instant, ended after */ \
     X (M, I64,  usr_ns, 0)              /* user CPU of the stream's thread */ \
     X (M, I64,  sys_ns, 0)              /* system CPU of the stream's thread */ \
     X (M, I32,  err_no, 0)              /* errno of the failure, 0 if none */ \

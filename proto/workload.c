@@ -38,8 +38,8 @@ static const workload_desc_t s_workloads [WORKLOAD_COUNT] = {
         .help = "sequential write of size bytes in bs blocks, as dd does",
         .timed = true, .stream_results = true, .host_figures = true, .size_required = true,
         .required = { "path", NULL },
-        .keys = { "path", "size", "bs", "direct", "fsync", "pattern", "rate", "keep",
-                  "runtime", "ramp", NULL },
+        .keys = { "path", "size", "bs", "direct", "fsync", "pattern", "rate", "rate_iops",
+                  "keep", "runtime", "ramp", "engine", "iodepth", NULL },
         .files = { { .option = "path", .writes = true, .naming = FILES_PER_STREAM } },
     },
     [WORKLOAD_COPY] = {
@@ -72,8 +72,8 @@ static const workload_desc_t s_workloads [WORKLOAD_COUNT] = {
                 "without size, the whole file",
         .timed = true, .stream_results = true, .host_figures = true, .reads = true,
         .required = { "path", NULL },
-        .keys = { "path", "size", "bs", "direct", "pattern", "rate", "keep", "runtime", "ramp",
-                  NULL },
+        .keys = { "path", "size", "bs", "direct", "pattern", "rate", "rate_iops", "keep",
+                  "runtime", "ramp", "engine", "iodepth", NULL },
         .files = { { .option = "path", .lays_out = true, .naming = FILES_PER_STREAM,
                      .nfs_url = true } },
     },
@@ -82,7 +82,8 @@ static const workload_desc_t s_workloads [WORKLOAD_COUNT] = {
         .help = "iozone -i 0: write a new file, then write it again in place (bs is the record size)",
         .timed = true, .stream_results = true, .host_figures = true, .size_required = true,
         .required = { "path", NULL },
-        .keys = { "path", "size", "bs", "direct", "fsync", "pattern", "keep", NULL },
+        .keys = { "path", "size", "bs", "direct", "fsync", "pattern", "keep", "engine",
+                  "iodepth", NULL },
         .files = { { .option = "path", .writes = true, .naming = FILES_PER_STREAM } },
         .phases = { { .name = "write" }, { .name = "rewrite" } },
         .notation = NOTATION_IOZONE,
@@ -113,7 +114,8 @@ static const workload_desc_t s_workloads [WORKLOAD_COUNT] = {
         .rate = RATE_REQUESTS,
         .required = { "path", NULL },
         .keys = { "path", "size", "bs", "direct", "files", "mode", "rwratio", "read_pct",
-                  "fsync_every", "requests", "runtime", "ramp", "pattern", "keep", NULL },
+                  "fsync_every", "requests", "runtime", "ramp", "pattern", "keep", "engine",
+                  "iodepth", "rate", "rate_iops", NULL },
         .files = { { .option = "path", .writes = true, .lays_out = true, .naming = FILES_SET } },
         .defaults = {
             { .option = "bs", .text = "16K" },
@@ -290,6 +292,12 @@ workload_check (const jobspec_t *spec, const char **key, char *err, size_t errle
         *key = "ramp";
         snprintf (err, errlen, "a ramp of %.3f s leaves nothing of a runtime of %.3f s",
                   spec->ramp_ns / 1e9, spec->runtime_ns / 1e9);
+        return -1;
+    }
+    if (spec->engine == JOB_ENGINE_PSYNC && spec->iodepth > 1) {
+        *key = "iodepth";
+        snprintf (err, errlen, "engine psync keeps one request in flight: iodepth = %" PRIu64
+                  " needs engine = io_uring", spec->iodepth);
         return -1;
     }
     return desc->check? desc->check (spec, key, err, errlen): 0;

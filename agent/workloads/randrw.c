@@ -43,6 +43,9 @@
     layout goes through the page cache); its bs and offsets are
     multiples of 512 then, and the buffers are page-aligned.
 
+    With rate (bytes per second) or rate_iops (requests per second) a
+    stream issues each request once the ones before it are paid for
+    (pace.c: no burst after a stall), reaping completions meanwhile.
     Every read, write and fsync call lands in the stream's histogram of
     its kind. The phase's rate counts operations; its bytes are those
     read and written together.
@@ -50,9 +53,11 @@
 #include "workload.h"
 
 #include "../kept.h"
+#include "../engines/engine.h"
 
 #include "../../proto/clock.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -87,12 +92,15 @@ typedef struct {
     uint64_t file_bytes;            //  bytes of each file
     uint64_t file_blocks;           //  whole blocks of bs in each file
     s_file_t *files;                //  count of them
+    int *fds;                       //  their descriptors in one table, as engines take them
 } s_set_t;
 
 //  What one stream holds between prepare and cleanup.
 typedef struct {
     s_set_t *set;                   //  the job's set
-    unsigned char *buffer;          //  bs bytes, page-aligned: what it writes, where it reads
+    unsigned char *buffer;          //  bs bytes, page-aligned: what prepare lays out with
+    engine_t *engine;               //  how it issues its requests; its slots' buffers hold
+                                    //  what it writes and take what it reads
     uint64_t random;                //  splitmix64 state of its offsets
     bool bounded;                   //  the job has a number of requests
     uint64_t requests;              //  and this is the stream's share of them
@@ -116,12 +124,13 @@ static uint64_t
 s_randrw_stream_memory (const jobspec_t *spec)
 {
     uint64_t streams = spec->streams? spec->streams: 1;
-    uint64_t table_bytes = spec->files * sizeof (s_file_t);
-    return spec->bs_bytes + (spec->files + 7) / 8 + (table_bytes + streams - 1) / streams;
+    uint64_t table_bytes = spec->files * (sizeof (s_file_t) + sizeof (int));
+    return spec->bs_bytes + engine_memory (spec) + (spec->files + 7) / 8
+         + (table_bytes + streams - 1) / streams;
 }
 
 //  A set needs a descriptor per file, open while the test lasts: within
-//  the agent's limit, with room for the rest.
+//  the agent's limit, with room for the rest; and the engine must run.
 static int
 s_randrw_validate (const jobspec_t *spec, char *err, size_t errlen)
 {
@@ -133,7 +142,9 @@ s_randrw_validate (const jobspec_t *spec, char *err, size_t errlen)
                   (unsigned long long) limit.rlim_cur, S_SPARE_FDS);
         return -1;
     }
-    return 0;
+    //  A host that refuses the engine refuses the job before its set
+    //  is laid out.
+    return engine_check (spec, err, errlen);
 }
 
 //  --------------------------------------------------------------------
@@ -145,9 +156,15 @@ s_randrw_job_prepare (workload_job_t *job, char *err, size_t errlen)
 {
     const jobspec_t *spec = job->spec;
     s_set_t *set = calloc (1, sizeof (s_set_t));
-    if (set)
+    if (set) {
         set->files = calloc (spec->files, sizeof (s_file_t));
-    if (!set || !set->files) {
+        set->fds = calloc (spec->files, sizeof (int));
+    }
+    if (!set || !set->files || !set->fds) {
+        if (set) {
+            free (set->files);
+            free (set->fds);
+        }
         free (set);
         snprintf (err, errlen, "job %s: a set of %" PRIu64 " files: %s", spec->name,
                   spec->files, strerror (ENOMEM));
@@ -159,7 +176,7 @@ s_randrw_job_prepare (workload_job_t *job, char *err, size_t errlen)
     set->file_bytes = spec->size_bytes / spec->files;
     set->file_blocks = set->file_bytes / spec->bs_bytes;
     for (uint64_t index = 0; index < set->count; index++)
-        set->files [index].fd = -1;
+        set->files [index].fd = set->fds [index] = -1;
     job->data = set;
     return 0;
 }
@@ -294,6 +311,8 @@ s_set_open (workload_stream_t *ws, s_stream_t *stream, char *err, size_t errlen)
             return -1;
         }
     }
+    for (uint64_t index = 0; index < set->count; index++)
+        set->fds [index] = set->files [index].fd;
     return 0;
 }
 
@@ -373,6 +392,7 @@ s_randrw_job_cleanup (workload_job_t *job, bool prepared)
         close (set->dir_fd);
     pthread_mutex_destroy (&set->lock);
     free (set->files);
+    free (set->fds);
     free (set);
     job->data = NULL;
 }
@@ -422,7 +442,18 @@ s_randrw_prepare (workload_stream_t *ws, char *err, size_t errlen)
         snprintf (err, errlen, "%s", set->error);
     int rc = set->state == 1? 0: -1;
     pthread_mutex_unlock (&set->lock);
-    return rc;
+    if (rc == -1)
+        return -1;
+    //  The engine's slots write what the layout left in the buffer, as
+    //  the one buffer of old did.
+    stream->engine = engine_new (spec->engine, (uint32_t) spec->iodepth, (size_t) spec->bs_bytes,
+                                 set->fds, (uint32_t) set->count, spec->direct, err, errlen);
+    if (!stream->engine)
+        return -1;
+    engine_fill (stream->engine, stream->buffer);
+    free (stream->buffer);
+    stream->buffer = NULL;
+    return 0;
 }
 
 //  Record a read or write of file `index` at offset that failed or moved
@@ -452,6 +483,8 @@ static int
 s_fsync_files (workload_stream_t *ws, s_stream_t *stream, bool only_written)
 {
     s_set_t *set = stream->set;
+    //  An fsync covers the writes issued before it: they are all back.
+    assert (engine_in_flight (stream->engine) == 0);
     for (uint64_t index = 0; index < set->count; index++) {
         if (only_written && !(stream->written [index / 8] & (1u << (index % 8))))
             continue;
@@ -483,8 +516,102 @@ s_next_is_read (uint64_t *term, uint64_t ratio, uint64_t period)
     return true;
 }
 
+//  What a stream's timed part goes through, request by request.
+typedef struct {
+    const uint64_t blocks;          //  whole blocks of the set
+    const uint64_t ratio;           //  reads per write, in millionths
+    const uint64_t period;          //  1 + ratio, in millionths
+    const int mode;                 //  rw_mode_t
+    const uint64_t fsync_every;     //  requests between fsync rounds, 0 none
+    uint64_t term;                  //  the reads' error term
+    uint64_t issued;                //  requests issued
+    uint64_t since_fsync;           //  issued since the last fsync round
+    bool fsync_due;                 //  a round is due once what is in flight is back
+    int64_t due_ns;                 //  paced: the next request waits for this instant, 0 none
+    bool issuing;                   //  more requests may be issued
+    int status;                     //  WORKLOAD_DONE, _FAILED or _STOPPED so far
+} s_run_t;
+
+//  Issue the next request into a free slot of the engine, if one is due
+//  and may be: not past the requests, the stop flag, the stop instant,
+//  nor over an fsync round that waits for the queue to drain. Returns
+//  true if it queued one.
+static bool
+s_issue (workload_stream_t *ws, s_stream_t *stream, s_run_t *run)
+{
+    if (run->fsync_due || !run->issuing)
+        return false;
+    if (stream->bounded && run->issued >= stream->requests) {
+        run->issuing = false;
+        return false;
+    }
+    if (workload_stopping (ws)) {
+        run->status = WORKLOAD_STOPPED;
+        run->issuing = false;
+        return false;
+    }
+    //  rate, rate_iops: the next request goes when the ones before are
+    //  paid for; meanwhile completions are reaped.
+    if ((run->due_ns = workload_pace_wanted (ws)))
+        return false;
+    engine_request_t *request = engine_slot (stream->engine);
+    if (!request)
+        return false;
+    s_set_t *set = stream->set;
+    bool read = run->mode == RW_MODE_RNDRD
+             || (run->mode == RW_MODE_RNDRW && s_next_is_read (&run->term, run->ratio,
+                                                               run->period));
+    uint64_t block = workload_random_below (&stream->random, run->blocks);
+    request->op = read? ENGINE_READ: ENGINE_WRITE;
+    request->file = (uint32_t) (block / set->file_blocks);
+    request->offset = (block % set->file_blocks) * ws->spec->bs_bytes;
+    request->length_bytes = (size_t) ws->spec->bs_bytes;
+    //  No request is issued at or after the stop instant (an fsync
+    //  round may have crossed it).
+    if (!workload_may_issue (ws, &request->begin_ns)) {
+        engine_release (stream->engine, request);
+        run->issuing = false;
+        return false;
+    }
+    engine_queue (stream->engine, request);
+    workload_pace_paid (ws, request->length_bytes);
+    run->issued++;
+    if (run->fsync_every && ++run->since_fsync == run->fsync_every) {
+        run->since_fsync = 0;
+        run->fsync_due = true;
+    }
+    return true;
+}
+
+//  Count a completed request; a failed or short one fails the stream
+//  (what is in flight still comes back and is counted).
+static void
+s_complete (workload_stream_t *ws, s_stream_t *stream, s_run_t *run,
+            engine_request_t *request)
+{
+    bool read = request->op == ENGINE_READ;
+    ssize_t moved = request->result < 0? -1: request->result;
+    workload_count (ws, read? MSG_LATENCY_READ: MSG_LATENCY_WRITE, request->begin_ns,
+                    request->end_ns, moved > 0? (uint64_t) moved: 0);
+    if (moved != (ssize_t) request->length_bytes) {
+        if (run->status != WORKLOAD_FAILED)
+            s_request_failed (ws, stream->set, read, request->file, request->offset, moved,
+                              (int) -request->result);
+        run->status = WORKLOAD_FAILED;
+        run->issuing = false;
+        run->fsync_due = false;
+    }
+    else
+    if (!read)
+        stream->written [request->file / 8] |= (unsigned char) (1u << (request->file % 8));
+    engine_release (stream->engine, request);
+}
+
 //  The timed part: the stream's requests, or until the stop instant,
-//  then a last fsync of the files it wrote.
+//  then a last fsync of the files it wrote. The queue is kept full
+//  (iodepth requests; psync's is one); an fsync round waits for every
+//  request before it to complete (sysbench's order: an fsync covers the
+//  writes issued before it), and nothing is issued meanwhile.
 static int
 s_randrw_run (workload_stream_t *ws, uint32_t phase)
 {
@@ -492,64 +619,60 @@ s_randrw_run (workload_stream_t *ws, uint32_t phase)
     s_stream_t *stream = ws->data;
     s_set_t *set = stream->set;
     const jobspec_t *spec = ws->spec;
-    const size_t bs_bytes = (size_t) spec->bs_bytes;
-    const uint64_t blocks = set->count * set->file_blocks;
-    const int mode = spec->rw_mode;
-    const uint64_t ratio = spec->rwratio;
-    const uint64_t period = OPT_DECIMAL_ONE + ratio;
-    const bool writes = mode != RW_MODE_RNDRD;
-    const uint64_t fsync_every = writes? spec->fsync_every: 0;
+    const bool writes = spec->rw_mode != RW_MODE_RNDRD;
+    s_run_t run = {
+        .blocks = set->count * set->file_blocks,
+        .ratio = spec->rwratio,
+        .period = OPT_DECIMAL_ONE + spec->rwratio,
+        .mode = spec->rw_mode,
+        .fsync_every = writes? spec->fsync_every: 0,
+        .term = (OPT_DECIMAL_ONE + spec->rwratio) / 2,
+        .issuing = true,
+        .status = WORKLOAD_DONE,
+    };
     memset (stream->written, 0, (size_t) (set->count + 7) / 8);
-    uint64_t term = period / 2;
-    uint64_t done = 0;
-    uint64_t since_fsync = 0;
-    int status = WORKLOAD_DONE;
+    engine_t *engine = stream->engine;
 
-    while (!stream->bounded || done < stream->requests) {
-        if (workload_stopping (ws)) {
-            status = WORKLOAD_STOPPED;
-            break;
+    for (;;) {
+        run.due_ns = 0;
+        while (s_issue (ws, stream, &run))
+            ;
+        if (engine_in_flight (engine) == 0) {
+            if (run.fsync_due) {
+                run.fsync_due = false;
+                if (s_fsync_files (ws, stream, false) == -1) {
+                    run.status = WORKLOAD_FAILED;
+                    break;
+                }
+            }
+            else
+            if (run.due_ns)
+                workload_pace_wait (ws, run.due_ns);
+            else
+                break;
+            continue;
         }
-        bool read = mode == RW_MODE_RNDRD
-                 || (mode == RW_MODE_RNDRW && s_next_is_read (&term, ratio, period));
-        uint64_t block = workload_random_below (&stream->random, blocks);
-        uint64_t index = block / set->file_blocks;
-        uint64_t offset = (block % set->file_blocks) * bs_bytes;
-        int fd = set->files [index].fd;
-        //  No request is issued at or after the stop instant (an fsync
-        //  round may have crossed it).
-        int64_t begin_ns, end_ns;
-        if (!workload_may_issue (ws, &begin_ns))
-            break;
-        ssize_t moved;
-        do {
-            moved = read? pread (fd, stream->buffer, bs_bytes, (off_t) offset)
-                        : pwrite (fd, stream->buffer, bs_bytes, (off_t) offset);
-            end_ns = clock_now_ns ();
-        } while (moved == -1 && errno == EINTR);
-        int err_no = errno;
-        workload_count (ws, read? MSG_LATENCY_READ: MSG_LATENCY_WRITE, begin_ns, end_ns,
-                        moved > 0? (uint64_t) moved: 0);
-        if (moved != (ssize_t) bs_bytes) {
-            s_request_failed (ws, set, read, index, offset, moved, err_no);
-            status = WORKLOAD_FAILED;
-            break;
-        }
-        if (!read)
-            stream->written [index / 8] |= (unsigned char) (1u << (index % 8));
-        done++;
-        if (fsync_every && ++since_fsync == fsync_every) {
-            since_fsync = 0;
-            if (s_fsync_files (ws, stream, false) == -1) {
-                status = WORKLOAD_FAILED;
+        //  Wait for a completion when nothing more can go out now (a
+        //  paced stream until its next request is due).
+        engine_request_t *request = run.due_ns? engine_reap_until (engine, run.due_ns)
+                                              : engine_reap (engine, true);
+        if (!request) {
+            if (engine_failed (engine)) {
+                workload_fail (ws, errno, "io_uring_enter(%s)", ws->shown);
+                run.status = WORKLOAD_FAILED;
                 break;
             }
+            continue;
         }
+        do
+            s_complete (ws, stream, &run, request);
+        while ((request = engine_reap (engine, false)));
     }
-    if (status == WORKLOAD_DONE && writes && s_fsync_files (ws, stream, true) == -1)
-        status = WORKLOAD_FAILED;
+    ws->depth_max = engine_depth_max (engine);
+    if (run.status == WORKLOAD_DONE && writes && s_fsync_files (ws, stream, true) == -1)
+        run.status = WORKLOAD_FAILED;
     ws->end_ns = clock_now_ns ();
-    return status;
+    return run.status;
 }
 
 //  Free what the stream holds; the set is the job's.
@@ -562,6 +685,7 @@ s_randrw_cleanup (workload_stream_t *ws, bool remove_files)
         return;
     free (stream->buffer);
     free (stream->written);
+    engine_destroy (&stream->engine);
     free (stream);
     ws->data = NULL;
 }

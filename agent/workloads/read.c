@@ -22,12 +22,18 @@
     nfs:// file is never laid out: it must be there, with at least size
     bytes.
 
-    The timed part is nothing but read calls: the bytes of its one phase
-    are bytes read, and it ends with the last read (nothing to flush).
-    With a runtime, a stream that reached the end of its size reads it
-    again from the start, until the stop instant.
+    The timed part is nothing but read requests: the bytes of its one
+    phase are bytes read, and it ends with the last read (nothing to
+    flush). With a runtime, a stream that reached the end of its size
+    reads it again from the start, until the stop instant. A local file
+    is read through the job's engine (`engine`, `iodepth` blocks in
+    flight: workload_queued_pass); an nfs:// file one READ at a time,
+    the only way it is read for now (engine = io_uring or an iodepth is
+    refused for it at prepare).
 */
 #include "workload.h"
+
+#include "../engines/engine.h"
 
 #include "../../proto/clock.h"
 
@@ -48,7 +54,10 @@ typedef struct {
     workload_source_t source;       //  the file read, local or over NFS
     workload_output_t layout;       //  a local file laid out, and whether it is ours to remove
     uint64_t size_bytes;            //  bytes to read: size, or the whole file
-    unsigned char *buffer;          //  bs bytes, page-aligned
+    unsigned char *buffer;          //  bs bytes, page-aligned: an nfs:// file's, and a
+                                    //  local file's layout (freed after it)
+    engine_t *engine;               //  how a local file is read (its slots' buffers take
+                                    //  the data); NULL for an nfs:// file
 } s_read_t;
 
 
@@ -56,7 +65,22 @@ typedef struct {
 static uint64_t
 s_read_stream_memory (const jobspec_t *spec)
 {
-    return workload_source_memory (spec, spec->path);
+    return jobspec_src_is_nfs (spec->path)? workload_source_memory (spec, spec->path)
+                                          : engine_memory (spec);
+}
+
+//  An nfs:// file is read one READ at a time; a local one through an
+//  engine the host must take.
+static int
+s_read_validate (const jobspec_t *spec, char *err, size_t errlen)
+{
+    if (jobspec_src_is_nfs (spec->path)
+    &&  (spec->engine != JOB_ENGINE_PSYNC || spec->iodepth > 1)) {
+        snprintf (err, errlen, "engine: an nfs:// file is read one READ at a time: give "
+                  "engine = psync and iodepth = 1 (or a path on a mounted share)");
+        return -1;
+    }
+    return engine_check (spec, err, errlen);
 }
 
 //  Take the file's lock for its layout, waiting while another holds it
@@ -216,17 +240,34 @@ s_read_prepare (workload_stream_t *ws, char *err, size_t errlen)
     if (workload_buffer_new (&state->buffer, bs_bytes, err, errlen) == -1)
         return -1;
     memset (state->buffer, 0, bs_bytes);
-    return jobspec_src_is_nfs (ws->path)? s_prepare_nfs (ws, state, err, errlen)
-                                        : s_prepare_local (ws, state, err, errlen);
+    if (jobspec_src_is_nfs (ws->path))
+        return s_prepare_nfs (ws, state, err, errlen);
+    if (s_prepare_local (ws, state, err, errlen) == -1)
+        return -1;
+    //  The layout is done: the engine's slots take what is read.
+    free (state->buffer);
+    state->buffer = NULL;
+    const jobspec_t *spec = ws->spec;
+    state->engine = engine_new (spec->engine, (uint32_t) spec->iodepth, bs_bytes,
+                                &state->source.fd, 1, spec->direct, err, errlen);
+    return state->engine? 0: -1;
 }
 
 //  The timed part: read size bytes, bs at a time, from the start; on the
-//  clock, over and over from the start until the stop instant.
+//  clock, over and over from the start until the stop instant. A local
+//  file through the engine, an nfs:// one here.
 static int
 s_read_run (workload_stream_t *ws, uint32_t phase)
 {
     (void) phase;
     s_read_t *state = ws->data;
+    if (state->engine) {
+        uint64_t done_bytes = 0;
+        int status = workload_queued_pass (ws, state->engine, ENGINE_READ, state->size_bytes,
+                                           &done_bytes);
+        ws->end_ns = clock_now_ns ();
+        return status;
+    }
     const uint64_t bs_bytes = ws->spec->bs_bytes;
     const bool time_bound = workload_time_bound (ws);
     uint64_t offset = 0;
@@ -241,15 +282,8 @@ s_read_run (workload_stream_t *ws, uint32_t phase)
             offset = 0;
         uint64_t want_bytes = state->size_bytes - offset < bs_bytes?
                               state->size_bytes - offset: bs_bytes;
-        //  O_DIRECT reads whole sectors: the tail of a file read whole
-        //  (size 0) is asked for rounded up, and comes back short.
-        uint64_t ask_bytes = want_bytes;
-        if (state->source.fd != -1 && ws->spec->direct)
-            ask_bytes = (want_bytes + WORKLOAD_DIRECT_ALIGN_BYTES - 1)
-                      / WORKLOAD_DIRECT_ALIGN_BYTES * WORKLOAD_DIRECT_ALIGN_BYTES;
-        //  A file that grew since prepare gives no more than was asked.
         ssize_t got = workload_source_read (ws, &state->source, state->buffer,
-                                            (size_t) ask_bytes, offset, want_bytes);
+                                            (size_t) want_bytes, offset, want_bytes);
         if (got == WORKLOAD_TIME_UP)
             break;
         if (got == -1) {
@@ -277,6 +311,7 @@ s_read_cleanup (workload_stream_t *ws, bool remove_files)
     s_read_t *state = ws->data;
     if (!state)
         return;
+    engine_destroy (&state->engine);
     workload_source_close (&state->source);
     workload_output_release (ws, &state->layout, remove_files);
     free (state->buffer);
@@ -286,9 +321,10 @@ s_read_cleanup (workload_stream_t *ws, bool remove_files)
 
 const workload_ops_t workload_read_ops = {
     .name = "read",
+    .validate = s_read_validate,
     .stream_memory = s_read_stream_memory,
     .prepare = s_read_prepare,
     .run = s_read_run,
-    .stop = NULL,               //  the flag is checked after every read
+    .stop = NULL,               //  the flag is checked before every read
     .cleanup = s_read_cleanup,
 };

@@ -11,11 +11,14 @@
     its write. The file stays between the phases and goes at cleanup
     unless keep.
 
-    Options: direct, fsync (end by default), pattern. With pattern =
-    random each phase writes data of its own, drawn at prepare, so that
-    the rewrite really changes every block it writes.
+    Options: direct, fsync (end by default), pattern, engine, iodepth.
+    With pattern = random each phase writes data of its own, drawn at
+    prepare, so that the rewrite really changes every block it writes
+    (the engine's slots take the rewrite's data as its phase begins).
 */
 #include "workload.h"
+
+#include "../engines/engine.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,16 +29,18 @@
 //  What one rewrite stream holds between prepare and cleanup.
 typedef struct {
     workload_output_t out;          //  the file, and what removing it takes
-    unsigned char *buffers [2];     //  bs each, page-aligned: what each phase writes
-                                    //  (one, zeros, for pattern = zero)
+    engine_t *engine;               //  how it issues its writes; its slots' buffers hold
+                                    //  what the phase writes
+    unsigned char *rewrite_data;    //  pattern = random: bs of the rewrite's own data,
+                                    //  page-aligned, for the slots at phase 1; else NULL
 } s_rewrite_t;
 
 
-//  One buffer of bs, two with pattern = random.
+//  The engine's slots, and bs more with pattern = random.
 static uint64_t
 s_rewrite_stream_memory (const jobspec_t *spec)
 {
-    return spec->pattern == PATTERN_RANDOM? 2 * spec->bs_bytes: spec->bs_bytes;
+    return (spec->pattern == PATTERN_RANDOM? spec->bs_bytes: 0) + engine_memory (spec);
 }
 
 //  Create the file and fill the buffers: everything before the write.
@@ -52,11 +57,20 @@ s_rewrite_prepare (workload_stream_t *ws, char *err, size_t errlen)
 
     if (workload_open_output (ws, &state->out, err, errlen) == -1)
         return -1;
-    size_t buffers = ws->spec->pattern == PATTERN_RANDOM? 2: 1;
+    const jobspec_t *spec = ws->spec;
+    state->engine = engine_new (spec->engine, (uint32_t) spec->iodepth, (size_t) spec->bs_bytes,
+                                &state->out.fd, 1, spec->direct, err, errlen);
+    if (!state->engine)
+        return -1;
+    //  The write's data goes into the first slot, and from there into
+    //  the others; the rewrite's is drawn next, from the same sequence.
     uint64_t seed = workload_random_seed ();
-    for (size_t index = 0; index < buffers; index++)
-        if (workload_pattern_buffer (ws, &state->buffers [index], &seed, err, errlen) == -1)
-            return -1;
+    unsigned char *first = state->engine->slots [0].buffer;
+    workload_pattern_fill (ws, first, &seed);
+    engine_fill (state->engine, first);
+    if (spec->pattern == PATTERN_RANDOM
+    &&  workload_pattern_buffer (ws, &state->rewrite_data, &seed, err, errlen) == -1)
+        return -1;
     return 0;
 }
 
@@ -67,7 +81,6 @@ static int
 s_rewrite_run (workload_stream_t *ws, uint32_t phase)
 {
     s_rewrite_t *state = ws->data;
-    unsigned char *buffer = state->buffers [phase == 1 && state->buffers [1]? 1: 0];
     if (phase == 1) {
         char err [MSG_TEXT_MAX + 1];
         int flags = O_WRONLY | (ws->spec->direct? O_DIRECT: 0);
@@ -76,9 +89,16 @@ s_rewrite_run (workload_stream_t *ws, uint32_t phase)
             workload_fail_message (ws, errno, err);
             return WORKLOAD_FAILED;
         }
+        if (engine_files_changed (state->engine) == -1) {
+            workload_fail (ws, errno, "io_uring_register(%s)", ws->shown);
+            return WORKLOAD_FAILED;
+        }
+        if (state->rewrite_data)
+            engine_fill (state->engine, state->rewrite_data);
     }
     uint64_t done_bytes = 0;
-    int status = workload_write_blocks (ws, state->out.fd, buffer, NULL, &done_bytes);
+    int status = workload_queued_pass (ws, state->engine, ENGINE_WRITE,
+                                       ws->spec->size_bytes, &done_bytes);
     return workload_output_end (ws, &state->out.fd, status);
 }
 
@@ -89,15 +109,16 @@ s_rewrite_cleanup (workload_stream_t *ws, bool remove_files)
     s_rewrite_t *state = ws->data;
     if (!state)
         return;
+    engine_destroy (&state->engine);
     workload_output_release (ws, &state->out, remove_files);
-    free (state->buffers [0]);
-    free (state->buffers [1]);
+    free (state->rewrite_data);
     free (state);
     ws->data = NULL;
 }
 
 const workload_ops_t workload_rewrite_ops = {
     .name = "rewrite",
+    .validate = engine_check,   //  a host that refuses the engine refuses the job
     .stream_memory = s_rewrite_stream_memory,
     .prepare = s_rewrite_prepare,
     .run = s_rewrite_run,

@@ -108,7 +108,8 @@ typedef struct {
     uint64_t laid_out_bytes;                //  prepare: bytes written to lay a file out (untimed)
     _Atomic uint64_t bytes;                 //  progress of the phase, read by samples
     int64_t start_ns;                       //  when the phase began (for `rate`)
-    int64_t paced_ns;                       //  `rate`: instant the bytes so far are paid up to
+    int64_t paced_ns;                       //  `rate`, `rate_iops`: instant the requests so
+                                            //  far are paid up to
     int64_t stop_ns;                        //  runtime: no request is issued at or after
                                             //  it; 0 without
     int64_t count_from_ns;                  //  ramp: requests done before it count nowhere;
@@ -126,6 +127,12 @@ typedef struct {
                                             //  issued, 0 if none
     int64_t last_write_ns;                  //  end of that call, 0 if none
     int64_t end_ns;                         //  after fsync and close, 0 if not reached
+    uint64_t busy_ns;                       //  time of every read and write counted, summed:
+                                            //  over the phase's length, the mean in flight
+    uint32_t depth_max;                     //  most requests in flight at once (an engine's),
+                                            //  0 for a workload without an engine
+    uint32_t inflight_at_stop;              //  requests issued before the stop instant that
+                                            //  ended at or after it
     int64_t extra_usr_ns;                   //  user CPU of the workload's own threads in the
                                             //  phase (bonnie's seekers), added to the stream's
     int64_t extra_sys_ns;                   //  and their system CPU
@@ -236,6 +243,10 @@ int workload_buffer_new (unsigned char **buffer_p, size_t size_bytes,
 int workload_pattern_buffer (workload_stream_t *ws, unsigned char **buffer_p, uint64_t *seed,
                              char *err, size_t errlen);
 
+//  Fill bs bytes of buffer with the job's pattern (random bytes continue
+//  from *seed).
+void workload_pattern_fill (workload_stream_t *ws, unsigned char *buffer, uint64_t *seed);
+
 //  A file a stream writes, and what removing it safely takes: the
 //  directory it was opened in, held open, and the identity of the file
 //  in it. Removal goes through that descriptor and only while the name
@@ -298,9 +309,26 @@ int workload_open_at (int dir_fd, const char *name, const char *shown, int flags
 //  directory (borrowed from path).
 const char *workload_file_name (const char *path);
 
-//  With spec->rate, wait until call_bytes more are paid for at that rate
-//  (see workloads.c); returns at once without a rate or once stopped.
+//  Pacing (pace.c). With spec->rate or spec->rate_iops, wait until a
+//  call of call_bytes, just made, is paid for; returns at once without
+//  either or once stopped.
 void workload_pace (workload_stream_t *ws, uint64_t call_bytes);
+
+//  True if the job paces its streams (rate or rate_iops).
+bool workload_paced (const workload_stream_t *ws);
+
+//  The instant the next request may be issued, paid for the ones
+//  before, if it is still to come; 0 if it may go now (no pacing, paid
+//  up, or the stop instant passed: workload_may_issue then says no). A
+//  stream with requests in flight waits for their completions until
+//  then rather than sleeping.
+int64_t workload_pace_wanted (const workload_stream_t *ws);
+
+//  A request of call_bytes was issued: pay for it.
+void workload_pace_paid (workload_stream_t *ws, uint64_t call_bytes);
+
+//  Sleep until until_ns (or the stop instant, or a stop), in slices.
+void workload_pace_wait (workload_stream_t *ws, int64_t until_ns);
 
 //  Write all length_bytes of buffer to fd (short writes continue where
 //  they stopped), adding to *done_bytes; every call is timed and counted
@@ -318,6 +346,18 @@ int workload_write_full (workload_stream_t *ws, int fd, const unsigned char *buf
 //  _FAILED (recorded) or _STOPPED.
 int workload_write_blocks (workload_stream_t *ws, int fd, unsigned char *buffer,
                            uint64_t *random_state, uint64_t *done_bytes);
+
+//  Write (op ENGINE_WRITE) or read (ENGINE_READ) size_bytes of a file
+//  from offset 0 through engine (its descriptor 0), bs a block, as many
+//  in flight as the engine has slots (to write, every slot's buffer
+//  holds what is written); with a runtime over and over from the start
+//  until the stop instant (no block is begun at or after it); paced by
+//  `rate`; every block counted once (queued.c). A read that finds the
+//  file ended before size_bytes fails. Counts into *done_bytes. Returns
+//  WORKLOAD_DONE, _FAILED (recorded) or _STOPPED, with nothing in flight.
+struct _engine_t;
+int workload_queued_pass (workload_stream_t *ws, struct _engine_t *engine, int op,
+                          uint64_t size_bytes, uint64_t *done_bytes);
 
 //  End of a timed part that wrote to *fd_p: flush as spec->fsync asks
 //  (only when status is WORKLOAD_DONE: an aborted or failed stream must
@@ -413,11 +453,19 @@ workload_count (workload_stream_t *ws, msg_latency_kind_t kind, int64_t begin_ns
                 int64_t end_ns, uint64_t bytes)
 {
     if (kind != MSG_LATENCY_FSYNC) {
-        ws->last_issue_ns = begin_ns;
-        ws->last_write_ns = end_ns;
+        //  With requests in flight (an engine's iodepth) they complete
+        //  in any order: the last issued and the last ended are kept.
+        if (begin_ns > ws->last_issue_ns)
+            ws->last_issue_ns = begin_ns;
+        if (end_ns > ws->last_write_ns)
+            ws->last_write_ns = end_ns;
+        if (ws->stop_ns && begin_ns < ws->stop_ns && end_ns >= ws->stop_ns)
+            ws->inflight_at_stop++;
     }
     if (end_ns < ws->count_from_ns)
         return;
+    if (kind != MSG_LATENCY_FSYNC)
+        ws->busy_ns += (uint64_t) (end_ns - begin_ns);
     if (ws->count_from_ns && !ws->ramp_over)
         workload_ramp_over (ws);
     histogram_record (&ws->latency [kind], end_ns - begin_ns);

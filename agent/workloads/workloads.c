@@ -234,14 +234,21 @@ int
 workload_pattern_buffer (workload_stream_t *ws, unsigned char **buffer_p, uint64_t *seed,
                          char *err, size_t errlen)
 {
-    size_t bs_bytes = (size_t) ws->spec->bs_bytes;
-    if (workload_buffer_new (buffer_p, bs_bytes, err, errlen) == -1)
+    if (workload_buffer_new (buffer_p, (size_t) ws->spec->bs_bytes, err, errlen) == -1)
         return -1;
-    if (ws->spec->pattern == PATTERN_RANDOM)
-        workload_random_fill (*buffer_p, bs_bytes, seed);
-    else
-        memset (*buffer_p, 0, bs_bytes);
+    workload_pattern_fill (ws, *buffer_p, seed);
     return 0;
+}
+
+//  bs bytes of the job's pattern.
+void
+workload_pattern_fill (workload_stream_t *ws, unsigned char *buffer, uint64_t *seed)
+{
+    size_t bs_bytes = (size_t) ws->spec->bs_bytes;
+    if (ws->spec->pattern == PATTERN_RANDOM)
+        workload_random_fill (buffer, bs_bytes, seed);
+    else
+        memset (buffer, 0, bs_bytes);
 }
 
 //  The last component of a resolved path: the file's name in its directory.
@@ -408,39 +415,6 @@ workload_output_reopen (workload_stream_t *ws, workload_output_t *out, int flags
         return -1;
     }
     return fd;
-}
-
-//  With a `rate`, hold the stream back so that each call's bytes are paid
-//  for at that rate: ws->paced_ns is the instant up to which the bytes
-//  written so far are paid, and a call waits until its own are. Time not
-//  used is credit, but only S_PACE_CREDIT_NS of it: enough to absorb the
-//  lateness of the waits themselves and of the scheduler, so that the
-//  long-run rate is the cap, and little enough that a stream held up
-//  longer (a stall, a stopped process) goes on at its rate instead of
-//  catching up on the time it lost in one burst. The wait is cut in
-//  slices so that a stop is seen within one of them.
-#define S_PACE_CREDIT_NS    (20 * NS_PER_MSEC)
-#define S_PACE_SLICE_NS     (50 * NS_PER_MSEC)
-
-void
-workload_pace (workload_stream_t *ws, uint64_t call_bytes)
-{
-    const uint64_t rate = ws->spec->rate_bytes;
-    if (rate == 0)
-        return;
-    int64_t now_ns = clock_now_ns ();
-    int64_t paid_ns = ws->paced_ns > ws->start_ns? ws->paced_ns: ws->start_ns;
-    if (paid_ns < now_ns - S_PACE_CREDIT_NS)
-        paid_ns = now_ns - S_PACE_CREDIT_NS;
-    //  bs is at most 64M and rate at least 1 byte/s: the cost fits in
-    //  an int64 many times over; 128 bits keep the product exact.
-    unsigned __int128 cost_ns = (unsigned __int128) call_bytes * NS_PER_SEC / rate;
-    paid_ns += cost_ns > (unsigned __int128) INT64_MAX / 4? INT64_MAX / 4: (int64_t) cost_ns;
-    ws->paced_ns = paid_ns;
-    //  A time-bound phase ends at its instant, paid up or not.
-    int64_t until_ns = ws->stop_ns && ws->stop_ns < paid_ns? ws->stop_ns: paid_ns;
-    while (!workload_stopping (ws) && (now_ns = clock_now_ns ()) < until_ns)
-        clock_sleep_until (until_ns - now_ns > S_PACE_SLICE_NS? now_ns + S_PACE_SLICE_NS: until_ns);
 }
 
 //  Write a whole block, however many calls it takes, each timed.

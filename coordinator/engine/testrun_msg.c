@@ -345,6 +345,9 @@ s_on_result (testrun_t *tr, session_t *session, const msg_result_t *result)
     stream->last_issue_ns = s_timeline (tr, session, result->last_issue_ns);
     stream->last_write_ns = s_timeline (tr, session, result->last_write_ns);
     stream->end_ns = s_timeline (tr, session, result->end_ns);
+    stream->busy_ns = result->busy_ns;
+    stream->depth_max = result->depth_max;
+    stream->inflight_at_stop = result->inflight_at_stop;
     stream->usr_ns = result->usr_ns;
     stream->sys_ns = result->sys_ns;
     stream->clock_uncertainty_ns = session_uncertainty_ns (session);

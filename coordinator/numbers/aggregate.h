@@ -34,6 +34,11 @@ aggregate_stream_ops (const stream_result_t *stream)
     return stream->reads + (stream->ops_writes? stream->writes: 0);
 }
 
+//  Requests a stream had in flight on the mean: the time of its reads
+//  and writes summed, over its window of requests (start to the end of
+//  the last). NAN for a stream whose agent reports no depth.
+double aggregate_stream_depth (const stream_result_t *stream);
+
 //  System CPU seconds the stream's thread spent per GB (10^9 bytes) it
 //  moved: what a smaller block or a new kernel costs. NAN without bytes.
 double aggregate_stream_sys_s_per_gb (const stream_result_t *stream);

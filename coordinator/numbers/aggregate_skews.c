@@ -11,10 +11,14 @@
     runtime, on every host): how late its last request was issued (never
     after the instant, the clocks aside: an agent issues none from
     then), how long that request was in flight, and how long its flush
-    and close took after it.
+    and close took after it. With a queue (an engine's iodepth) several
+    requests are in flight at the instant: they are counted, and the
+    depth the streams reached is kept beside (Little's law: the time of
+    every request summed over the window is the mean in flight).
 */
 #include "aggregate.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,10 +209,40 @@ s_fill_stop (const test_result_t *test, stop_summary_t *stop)
     }
 }
 
-//  The hosts and the skews, then the stop figures.
+double
+aggregate_stream_depth (const stream_result_t *stream)
+{
+    int64_t window_ns = stream->last_write_ns - stream->start_ns;
+    if (!stream->depth_max || window_ns <= 0)
+        return NAN;
+    return (double) stream->busy_ns / (double) window_ns;
+}
+
+//  The depth the streams reached, and what was in flight at the stop.
+static void
+s_fill_depth (const test_result_t *test, test_summary_t *summary)
+{
+    double sum = 0;
+    uint32_t count = 0;
+    for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
+        const stream_result_t *stream = &test->streams [nbr];
+        double depth = aggregate_stream_depth (stream);
+        if (isfinite (depth)) {
+            sum += depth;
+            count++;
+        }
+        if (stream->depth_max > summary->depth_max)
+            summary->depth_max = stream->depth_max;
+        summary->inflight_at_stop += stream->inflight_at_stop;
+    }
+    summary->depth_mean = count? sum / count: NAN;
+}
+
+//  The hosts and the skews, then the stop figures and the depth.
 void
 aggregate_skews (const test_result_t *test, test_summary_t *summary)
 {
     s_fill_skews (test, summary);
     s_fill_stop (test, &summary->stop);
+    s_fill_depth (test, summary);
 }

@@ -94,6 +94,10 @@ requests_text (const run_result_t *run, FILE *out)
                 request_streams++;
             }
         s_line (name, "all", &all, test->summary.sys_pct, out);
+        //  A queue (an engine's iodepth): the depth it really reached.
+        if (test->summary.depth_max > 1)
+            fprintf (out, "%-20s %-12s requests in flight per stream: %.1f on the mean, %" PRIu32
+                     " at most\n", "", "", test->summary.depth_mean, test->summary.depth_max);
         for (size_t h = 0; test->summary.hosts > 1 && h < test->host_count; h++) {
             s_tally_t host = { 0 };
             for (size_t s = 0; s < test->stream_count; s++)

@@ -38,6 +38,12 @@ s_print_stop (const test_result_t *test, FILE *out)
     else
         fprintf (out, "  %s stopped by the stop instant", streams);
     fprintf (out, ", %.9g s after the start (", (double) stop->instant_ns / NS_PER_SEC);
+    //  With a queue (an engine's iodepth) the last request issued and
+    //  the last to end are not one: the span is the queue draining.
+    if (test->summary.depth_max > 1)
+        fprintf (out, "%" PRIu64 " requests in flight then, the last done up to %s after "
+                 "the last issue", test->summary.inflight_at_stop, in_flight);
+    else
     if (stop->in_flight_ns > 0)
         fprintf (out, "the request in flight then: up to %s", in_flight);
     else

@@ -76,6 +76,10 @@ typedef struct {
     int64_t last_issue_ns;                  //  when its last read or write was issued
     int64_t last_write_ns;                  //  end of its last write (that request)
     int64_t end_ns;                         //  after fsync/close: the rate's end
+    uint64_t busy_ns;                       //  time of its reads and writes, summed
+    uint32_t depth_max;                     //  most requests in flight at once (its engine's),
+                                            //  0: its agent reports none
+    uint32_t inflight_at_stop;              //  issued before its stop instant, ended after
     int64_t usr_ns;                         //  thread user CPU
     int64_t sys_ns;                         //  thread system CPU
     int64_t clock_uncertainty_ns;           //  its agent's offset is good to ± this
@@ -151,6 +155,10 @@ typedef struct {
     int64_t end_skew_ns;                    //  latest - earliest end of any stream: how far
                                             //  apart a time-bound test's streams stopped
     stop_summary_t stop;                    //  and how late each stopped, and why
+    double depth_mean;                      //  mean requests in flight, the mean over the
+                                            //  streams with an engine; NAN for none
+    uint32_t depth_max;                     //  most in flight in any stream, 0 for none
+    uint64_t inflight_at_stop;              //  requests in flight at the stop instant, summed
 } test_summary_t;
 
 //  One agent's host over one test: its HOST message and what it means.

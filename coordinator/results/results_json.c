@@ -153,7 +153,9 @@ s_field_json (const results_field_t *field, const void *row, const void *context
             *present = latency->count > 0;
             return *present? latency_summary_json (latency): NULL;
         }
-        case FIELD_OBJECT: return s_object_json (field->table, at, context);
+        case FIELD_OBJECT:
+            *present = !field->present || field->present (at);
+            return *present? s_object_json (field->table, at, context): NULL;
         case FIELD_CUSTOM: {
             json_t *value = field->write (row, context, ok);
             *present = value != NULL;

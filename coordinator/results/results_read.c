@@ -72,6 +72,17 @@ s_read_integer (jsonread_t *self, json_t *object, const results_field_t *field,
     return jsonread_integer (self, object, field->name, minimum, maximum);
 }
 
+//  A group of fields a file lacks: its rates unknown, the rest zero.
+static void
+s_unknown (const results_table_t *table, void *row)
+{
+    for (size_t nbr = 0; nbr < table->count; nbr++) {
+        const results_field_t *field = &table->fields [nbr];
+        if (field->kind == FIELD_RATE || field->kind == FIELD_PCT)
+            *(double *) ((char *) row + field->offset) = NAN;
+    }
+}
+
 //  One field; the place is that of the object.
 static void
 s_read_field (jsonread_t *self, const results_field_t *field, json_t *object, void *row,
@@ -145,6 +156,10 @@ s_read_field (jsonread_t *self, const results_field_t *field, json_t *object, vo
             latency_summary_read (self, object, (latency_summary_t *) at);
             break;
         case FIELD_OBJECT: {
+            if (field->present && !json_object_get (object, key)) {
+                s_unknown (field->table, at);
+                break;
+            }
             json_t *nested = jsonread_object (self, object, key);
             if (!nested)
                 break;

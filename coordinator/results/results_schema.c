@@ -301,6 +301,23 @@ static const results_field_t s_class_fields [] = {
 };
 const results_table_t results_class_table = S_TABLE ("class", s_class_fields);
 
+//  The depth over a test's streams: mean over the streams with an engine,
+//  most in any, requests in flight at the stop summed.
+static bool
+s_summary_has_depth (const void *row)
+{
+    return ((const test_summary_t *) row)->depth_max > 0;
+}
+
+static const results_field_t s_summary_depth_fields [] = {
+    { .name = "mean", .kind = FIELD_RATE, RESULTS_AT (test_summary_t, depth_mean), .since = 3 },
+    { .name = "max", .kind = FIELD_U32, RESULTS_AT (test_summary_t, depth_max), .minimum = 1,
+      .maximum = UINT32_MAX, .since = 3 },
+    { .name = "inflight_at_stop", .kind = FIELD_U64,
+      RESULTS_AT (test_summary_t, inflight_at_stop), .since = 3 },
+};
+static const results_table_t s_summary_depth_table = S_TABLE ("depth", s_summary_depth_fields);
+
 static const results_field_t s_summary_fields [] = {
     { .name = "streams", .kind = FIELD_U32, RESULTS_AT (test_summary_t, streams) },
     { .name = "hosts", .kind = FIELD_U32, RESULTS_AT (test_summary_t, hosts) },
@@ -333,10 +350,38 @@ static const results_field_t s_summary_fields [] = {
     { .name = "end_skew_ns", .kind = FIELD_I64, RESULTS_AT (test_summary_t, end_skew_ns),
       .optional = true, .since = 3 },
     { .name = "stop", .kind = FIELD_CUSTOM, .write = s_stop_write, .read = s_stop_read },
+    { .name = "depth", .kind = FIELD_OBJECT, .table = &s_summary_depth_table,
+      .present = s_summary_has_depth },
     { .name = "latency", .kind = FIELD_CUSTOM, .write = s_latency_sets_write,
       .read = s_latency_sets_read },
 };
 const results_table_t results_summary_table = S_TABLE ("summary", s_summary_fields);
+
+//  The depth a stream's engine reached (its agent reports it): busy_ns,
+//  the time of its reads and writes summed; mean, that over its window of
+//  requests (Little's law); inflight_at_stop, issued before its stop
+//  instant and ended after it.
+static bool
+s_stream_has_depth (const void *row)
+{
+    return ((const stream_result_t *) row)->depth_max > 0;
+}
+
+static double
+s_stream_depth (const void *row)
+{
+    return aggregate_stream_depth ((const stream_result_t *) row);
+}
+
+static const results_field_t s_stream_depth_fields [] = {
+    { .name = "busy_ns", .kind = FIELD_U64, RESULTS_AT (stream_result_t, busy_ns), .since = 3 },
+    { .name = "mean", .kind = FIELD_DERIVED, .derive = s_stream_depth, .since = 3 },
+    { .name = "max", .kind = FIELD_U32, RESULTS_AT (stream_result_t, depth_max), .minimum = 1,
+      .maximum = UINT32_MAX, .since = 3 },
+    { .name = "inflight_at_stop", .kind = FIELD_U32,
+      RESULTS_AT (stream_result_t, inflight_at_stop), .since = 3 },
+};
+static const results_table_t s_stream_depth_table = S_TABLE ("depth", s_stream_depth_fields);
 
 //  Files from before streams counted requests lack "reads" to "bs_bytes";
 //  from before streams without a RESULT kept their last sample's bytes,
@@ -378,6 +423,8 @@ static const results_field_t s_stream_fields [] = {
       .optional = true, .since = 2 },
     { .name = "last_write_ns", .kind = FIELD_I64, RESULTS_AT (stream_result_t, last_write_ns) },
     { .name = "end_ns", .kind = FIELD_I64, RESULTS_AT (stream_result_t, end_ns) },
+    { .name = "depth", .kind = FIELD_OBJECT, .table = &s_stream_depth_table,
+      .present = s_stream_has_depth },
     { .name = "rate_mbps", .kind = FIELD_DERIVED, .derive = s_stream_rate },
     { .name = "write_rate_mbps", .kind = FIELD_DERIVED, .derive = s_stream_write_rate },
     //  The archive keeps the exact figures below only.

@@ -69,7 +69,11 @@ typedef struct {
                                     //  "" for a FIELD_OBJECT whose fields go unprefixed
     bool not_archived;              //  the archive has no column for it
     int since;                      //  archive schema version that added it; 0 means 1
-    const results_table_t *table;   //  FIELD_OBJECT: the nested struct's
+    const results_table_t *table;   //  FIELD_OBJECT: the nested struct's (offset 0 and a
+                                    //  table of the row's own fields: a group of them)
+    bool (*present) (const void *nested);   //  FIELD_OBJECT: written only when this says
+                                    //  so (NULL: always); files may lack it, its rates
+                                    //  then read as NAN
     double (*derive) (const void *row);     //  FIELD_DERIVED
     //  FIELD_CUSTOM: its JSON value, or NULL for none (*ok false when
     //  memory ran out); and its reading back, from the enclosing object.

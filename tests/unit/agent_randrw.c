@@ -8,117 +8,12 @@
     a set laid out once and used again, kept for the session and removed
     when it ends; and what the agent refuses.
 */
-#include "streams.h"
+#include "randrw_jobs.h"
 
-#include "../../agent/job.h"
 #include "../../agent/kept.h"
-#include "../../agent/ledger.h"
 
 #include <fcntl.h>
 #include <inttypes.h>
-
-//  One job's run.
-typedef struct {
-    msg_result_t results [16];      //  by stream index
-    size_t count;                   //  results taken
-    int64_t start_at_ns;            //  the instant it was given
-} run_t;
-
-//  The scratch directory as the agent's one root.
-static confine_t *
-s_confine (const fixture_t *fx)
-{
-    confine_t *confine = confine_new ();
-    assert_non_null (confine);
-    char err [512];
-    if (confine_add_root (confine, fx->dir, err, sizeof (err)))
-        fail_msg ("root: %s", err);
-    return confine;
-}
-
-//  A randrw job over `files` files totalling size_bytes, bs_bytes at a
-//  time, set/f in the scratch root, with `streams` streams and requests
-//  in all; sysbench's other defaults.
-static jobspec_t
-s_spec (uint64_t files, uint64_t size_bytes, uint64_t bs_bytes, uint64_t streams,
-        uint64_t requests)
-{
-    jobspec_t spec = streams_spec (WORKLOAD_RANDRW, size_bytes, bs_bytes);
-    strcpy (spec.name, "rr");
-    strcpy (spec.path, "set/f");
-    spec.files = files;
-    spec.streams = streams;
-    spec.requests = requests;
-    return spec;
-}
-
-//  Accept the job and wait for its prepare; returns it, with the outcome
-//  (1 ready, -1 failed) and the reason in err.
-static job_t *
-s_job (jobspec_t *spec, confine_t *confine, ledger_t *ledger, int *prepared,
-       char *err, size_t errlen)
-{
-    job_t *job = job_new (1, 0, spec, confine, ledger, -1, err, errlen);
-    if (!job)
-        fail_msg ("job_new: %s", err);
-    while ((*prepared = job_prepared (job, err, errlen)) == 0)
-        usleep (1000);
-    return job;
-}
-
-//  Accept a job that must prepare.
-static job_t *
-s_ready_job (jobspec_t *spec, confine_t *confine, ledger_t *ledger)
-{
-    char err [MSG_TEXT_MAX + 1];
-    int prepared;
-    job_t *job = s_job (spec, confine, ledger, &prepared, err, sizeof (err));
-    if (prepared != 1)
-        fail_msg ("prepare: %s", err);
-    return job;
-}
-
-//  The test is over: the job goes, and the ledger forgets its claims.
-static void
-s_end (job_t **job_p, ledger_t *ledger)
-{
-    job_destroy (job_p);
-    ledger_clear (ledger);
-}
-
-//  Start the job's one phase at start_at_ns and take every stream's
-//  figures; fail the case on a stream's error.
-static void
-s_run (job_t *job, int64_t start_at_ns, run_t *run)
-{
-    memset (run, 0, sizeof (*run));
-    run->start_at_ns = start_at_ns;
-    job_start (job, 0, start_at_ns);
-    int64_t deadline_ns = clock_now_ns () + 60 * NS_PER_SEC;
-    msg_result_t *result = calloc (1, sizeof (msg_result_t));
-    assert_non_null (result);
-    while (run->count < job_stream_count (job)) {
-        assert_true (clock_now_ns () < deadline_ns);
-        if (!job_take_result (job, result)) {
-            usleep (1000);
-            continue;
-        }
-        if (result->error [0])
-            fail_msg ("stream %u: %s", result->stream, result->error);
-        assert_true (result->stream < 16);
-        run->results [result->stream] = *result;
-        run->count++;
-    }
-    free (result);
-}
-
-//  round (n r / (1 + r)) for r in millionths, halves up.
-static uint64_t
-s_reads_of (uint64_t requests, uint64_t ratio)
-{
-    uint64_t period = OPT_DECIMAL_ONE + ratio;
-    return (uint64_t) (((unsigned __int128) requests * ratio + period / 2) / period);
-}
 
 //  Path of file `index` (0-based) of the set set/f under the root.
 static void
@@ -130,51 +25,13 @@ s_set_file (const fixture_t *fx, uint64_t files, uint64_t index, char *path, siz
         snprintf (path, pathlen, "%s/set/f.%llu", fx->dir, (unsigned long long) index + 1);
 }
 
-//  Every figure of a stream's result agrees with the others: its bytes
-//  are bs a request, and its histograms count what its counters count.
-static void
-s_check_counts (const msg_result_t *result, uint64_t bs_bytes)
-{
-    assert_int_equal (result->bytes, (result->reads + result->writes) * bs_bytes);
-    assert_int_equal (histogram_count (&result->latency [MSG_LATENCY_READ]), result->reads);
-    assert_int_equal (histogram_count (&result->latency [MSG_LATENCY_WRITE]), result->writes);
-    assert_int_equal (histogram_count (&result->latency [MSG_LATENCY_FSYNC]), result->fsyncs);
-    assert_true (result->end_ns >= result->last_write_ns);
-    assert_true (result->last_write_ns >= result->start_ns);
-}
-
 //  Requests split exactly, reads in the ratio to the request, fsync rounds
 //  of every file after every fsync_every requests of a stream and a last
 //  one of every file the stream wrote, a latency for every request.
 static void
 test_requests_ratio_and_fsyncs (void **state)
 {
-    fixture_t *fx = *state;
-    confine_t *confine = s_confine (fx);
-    ledger_t *ledger = ledger_new (UINT64_MAX);
-    //  1000 requests over 3 streams: 334, 333, 333; 4 files of 64K.
-    jobspec_t spec = s_spec (4, 256 * KIB, 4 * KIB, 3, 1000);
-    spec.fsync_every = 50;
-    job_t *job = s_ready_job (&spec, confine, ledger);
-    assert_int_equal (job_laid_out_bytes (job), 256 * KIB);
-    run_t run;
-    s_run (job, clock_now_ns (), &run);
-    uint64_t total = 0;
-    for (uint32_t index = 0; index < 3; index++) {
-        const msg_result_t *result = &run.results [index];
-        uint64_t requests = result->reads + result->writes;
-        assert_int_equal (requests, index == 0? 334: 333);
-        assert_int_equal (result->reads, s_reads_of (requests, 1500000));
-        //  Some 130 writes over 4 files: every file is written, so the
-        //  last round is a whole one too.
-        assert_int_equal (result->fsyncs, 4 * (requests / 50) + 4);
-        s_check_counts (result, 4 * KIB);
-        total += requests;
-    }
-    assert_int_equal (total, 1000);
-    s_end (&job, ledger);
-    ledger_destroy (&ledger);
-    confine_destroy (&confine);
+    jobs_requests_exact (*state, JOB_ENGINE_PSYNC, 1, false);
 }
 
 //  Other ratios, exactly, whatever the count.
@@ -182,23 +39,23 @@ static void
 test_ratios_are_exact (void **state)
 {
     fixture_t *fx = *state;
-    confine_t *confine = s_confine (fx);
+    confine_t *confine = jobs_confine (fx);
     const uint64_t ratios [] = { 250000, 1000000, 3000000, 1, 999000000 };
     for (size_t nbr = 0; nbr < sizeof (ratios) / sizeof (ratios [0]); nbr++) {
         ledger_t *ledger = ledger_new (UINT64_MAX);
-        jobspec_t spec = s_spec (1, 64 * KIB, 4 * KIB, 1, 997);
+        jobspec_t spec = jobs_spec (1, 64 * KIB, 4 * KIB, 1, 997);
         spec.rwratio = ratios [nbr];
         spec.fsync_every = 0;
-        job_t *job = s_ready_job (&spec, confine, ledger);
-        run_t run;
-        s_run (job, clock_now_ns (), &run);
+        job_t *job = jobs_ready (&spec, confine, ledger);
+        jobs_run_t run;
+        jobs_run (job, clock_now_ns (), &run);
         const msg_result_t *result = &run.results [0];
         assert_int_equal (result->reads + result->writes, 997);
-        assert_int_equal (result->reads, s_reads_of (997, ratios [nbr]));
+        assert_int_equal (result->reads, jobs_reads_of (997, ratios [nbr]));
         //  fsync_every = 0: only the last fsync, of the one file, if written.
         assert_int_equal (result->fsyncs, result->writes? 1: 0);
-        s_check_counts (result, 4 * KIB);
-        s_end (&job, ledger);
+        jobs_check_counts (result, 4 * KIB);
+        jobs_end (&job, ledger);
         ledger_destroy (&ledger);
     }
     confine_destroy (&confine);
@@ -210,15 +67,15 @@ static void
 test_modes (void **state)
 {
     fixture_t *fx = *state;
-    confine_t *confine = s_confine (fx);
+    confine_t *confine = jobs_confine (fx);
     for (int mode = RW_MODE_RNDRD; mode <= RW_MODE_RNDWR; mode++) {
         ledger_t *ledger = ledger_new (UINT64_MAX);
-        jobspec_t spec = s_spec (2, 128 * KIB, 8 * KIB, 2, 400);
+        jobspec_t spec = jobs_spec (2, 128 * KIB, 8 * KIB, 2, 400);
         spec.rw_mode = mode;
         spec.fsync_every = 30;
-        job_t *job = s_ready_job (&spec, confine, ledger);
-        run_t run;
-        s_run (job, clock_now_ns (), &run);
+        job_t *job = jobs_ready (&spec, confine, ledger);
+        jobs_run_t run;
+        jobs_run (job, clock_now_ns (), &run);
         for (uint32_t index = 0; index < 2; index++) {
             const msg_result_t *result = &run.results [index];
             if (mode == RW_MODE_RNDRD) {
@@ -231,9 +88,9 @@ test_modes (void **state)
                 assert_int_equal (result->writes, 200);
                 assert_int_equal (result->fsyncs, 2 * (200 / 30) + 2);
             }
-            s_check_counts (result, 8 * KIB);
+            jobs_check_counts (result, 8 * KIB);
         }
-        s_end (&job, ledger);
+        jobs_end (&job, ledger);
         ledger_destroy (&ledger);
     }
     confine_destroy (&confine);
@@ -245,17 +102,17 @@ static void
 test_runtime_stops_at_the_instant (void **state)
 {
     fixture_t *fx = *state;
-    confine_t *confine = s_confine (fx);
+    confine_t *confine = jobs_confine (fx);
     ledger_t *ledger = ledger_new (UINT64_MAX);
-    jobspec_t spec = s_spec (4, MIB, 4 * KIB, 3, 0);
+    jobspec_t spec = jobs_spec (4, MIB, 4 * KIB, 3, 0);
     spec.rw_mode = RW_MODE_RNDRD;
     spec.runtime_ns = 300 * NS_PER_MSEC;
-    job_t *job = s_ready_job (&spec, confine, ledger);
-    run_t run;
+    job_t *job = jobs_ready (&spec, confine, ledger);
+    jobs_run_t run;
     //  An instant already past: the streams start at once, and still stop
     //  at that instant plus the runtime, not the runtime after they began.
     int64_t start_at_ns = clock_now_ns () - 100 * NS_PER_MSEC;
-    s_run (job, start_at_ns, &run);
+    jobs_run (job, start_at_ns, &run);
     int64_t stop_ns = start_at_ns + spec.runtime_ns;
     for (uint32_t index = 0; index < 3; index++) {
         const msg_result_t *result = &run.results [index];
@@ -273,18 +130,18 @@ test_runtime_stops_at_the_instant (void **state)
         if (late_ns >= 50 * NS_PER_MSEC)
             fail_msg ("stream %u ended %" PRId64 " us after the stop instant", index,
                       late_ns / NS_PER_USEC);
-        s_check_counts (result, 4 * KIB);
+        jobs_check_counts (result, 4 * KIB);
     }
-    s_end (&job, ledger);
+    jobs_end (&job, ledger);
 
     //  Requests as well: whichever comes first.
     spec.requests = 30;
     spec.runtime_ns = 60 * NS_PER_SEC;
-    job = s_ready_job (&spec, confine, ledger);
-    s_run (job, clock_now_ns (), &run);
+    job = jobs_ready (&spec, confine, ledger);
+    jobs_run (job, clock_now_ns (), &run);
     for (uint32_t index = 0; index < 3; index++)
         assert_int_equal (run.results [index].reads, 10);
-    s_end (&job, ledger);
+    jobs_end (&job, ledger);
     ledger_destroy (&ledger);
     confine_destroy (&confine);
 }
@@ -296,14 +153,14 @@ static void
 test_ramp_leaves_requests_out (void **state)
 {
     fixture_t *fx = *state;
-    confine_t *confine = s_confine (fx);
+    confine_t *confine = jobs_confine (fx);
     ledger_t *ledger = ledger_new (UINT64_MAX);
-    jobspec_t spec = s_spec (2, MIB, 4 * KIB, 2, 0);
+    jobspec_t spec = jobs_spec (2, MIB, 4 * KIB, 2, 0);
     spec.runtime_ns = 400 * NS_PER_MSEC;
     spec.ramp_ns = 200 * NS_PER_MSEC;
     spec.fsync_every = 0;
-    job_t *job = s_ready_job (&spec, confine, ledger);
-    run_t run;
+    job_t *job = jobs_ready (&spec, confine, ledger);
+    jobs_run_t run;
     int64_t start_at_ns = clock_now_ns () + 20 * NS_PER_MSEC;
     //  During the ramp the samples show nothing.
     job_start (job, 0, start_at_ns);
@@ -315,14 +172,14 @@ test_ramp_leaves_requests_out (void **state)
     clock_sleep_until (start_at_ns + 300 * NS_PER_MSEC);
     for (size_t index = 0; index < 2; index++)
         assert_true (stream_bytes (job_stream (job, index)) > 0);
-    //  (s_run starts the phase again: a start already given is kept.)
-    s_run (job, start_at_ns, &run);
+    //  (jobs_run starts the phase again: a start already given is kept.)
+    jobs_run (job, start_at_ns, &run);
     for (uint32_t index = 0; index < 2; index++) {
         const msg_result_t *result = &run.results [index];
         assert_int_equal (result->start_ns, start_at_ns + spec.ramp_ns);
         assert_true (result->reads > 0 && result->writes > 0);
         assert_int_equal (result->fsyncs, 2);
-        s_check_counts (result, 4 * KIB);
+        jobs_check_counts (result, 4 * KIB);
         //  Every request counted ended after the ramp, none lasted longer
         //  than the phase.
         assert_true (histogram_max (&result->latency [MSG_LATENCY_READ])
@@ -333,22 +190,22 @@ test_ramp_leaves_requests_out (void **state)
         assert_true (result->usr_ns + result->sys_ns
                      <= result->end_ns - result->start_ns + NS_PER_MSEC);
     }
-    s_end (&job, ledger);
+    jobs_end (&job, ledger);
 
     //  (A ramp needs a runtime; the requests end the stream long before.)
     spec.runtime_ns = 7200 * NS_PER_SEC;
     spec.requests = 100;
     spec.ramp_ns = 3600 * NS_PER_SEC;
-    job = s_ready_job (&spec, confine, ledger);
-    s_run (job, clock_now_ns (), &run);
+    job = jobs_ready (&spec, confine, ledger);
+    jobs_run (job, clock_now_ns (), &run);
     for (uint32_t index = 0; index < 2; index++) {
         const msg_result_t *result = &run.results [index];
         assert_int_equal (result->reads + result->writes + result->fsyncs + result->bytes, 0);
         assert_int_equal (result->start_ns, result->end_ns);
         assert_int_equal (result->usr_ns + result->sys_ns, 0);
-        s_check_counts (result, 4 * KIB);
+        jobs_check_counts (result, 4 * KIB);
     }
-    s_end (&job, ledger);
+    jobs_end (&job, ledger);
     ledger_destroy (&ledger);
     confine_destroy (&confine);
 }
@@ -361,24 +218,24 @@ static void
 test_layout_reused_and_kept (void **state)
 {
     fixture_t *fx = *state;
-    confine_t *confine = s_confine (fx);
+    confine_t *confine = jobs_confine (fx);
     kept_t *kept = kept_new ();
     kept_begin (kept, 42);
-    jobspec_t spec = s_spec (3, 3 * 64 * KIB + 100, 16 * KIB, 2, 100);
+    jobspec_t spec = jobs_spec (3, 3 * 64 * KIB + 100, 16 * KIB, 2, 100);
     char path [PATH_MAX];
     for (int round = 0; round < 2; round++) {
         ledger_t *ledger = ledger_new (UINT64_MAX);
         ledger_keep_in (ledger, kept);
-        job_t *job = s_ready_job (&spec, confine, ledger);
+        job_t *job = jobs_ready (&spec, confine, ledger);
         //  Each file size / files bytes, laid out once.
         assert_int_equal (job_laid_out_bytes (job), round == 0? 3 * (64 * KIB + 33): 0);
         for (uint64_t index = 0; index < 3; index++) {
             s_set_file (fx, 3, index, path, sizeof (path));
             assert_int_equal (streams_file_size (path), 64 * KIB + 33);
         }
-        run_t run;
-        s_run (job, clock_now_ns (), &run);
-        s_end (&job, ledger);
+        jobs_run_t run;
+        jobs_run (job, clock_now_ns (), &run);
+        jobs_end (&job, ledger);
         ledger_destroy (&ledger);
         assert_int_equal (kept_file_count (kept), 3);
         s_set_file (fx, 3, 2, path, sizeof (path));
@@ -392,16 +249,16 @@ test_layout_reused_and_kept (void **state)
 
     //  No session: the files go with the job.
     ledger_t *ledger = ledger_new (UINT64_MAX);
-    job_t *job = s_ready_job (&spec, confine, ledger);
-    s_end (&job, ledger);
+    job_t *job = jobs_ready (&spec, confine, ledger);
+    jobs_end (&job, ledger);
     s_set_file (fx, 3, 0, path, sizeof (path));
     assert_int_equal (streams_file_size (path), -1);
 
     //  keep = yes: they stay for good.
     spec.keep = true;
     ledger_keep_in (ledger, kept);
-    job = s_ready_job (&spec, confine, ledger);
-    s_end (&job, ledger);
+    job = jobs_ready (&spec, confine, ledger);
+    jobs_end (&job, ledger);
     assert_int_equal (kept_file_count (kept), 0);
     assert_int_equal (streams_file_size (path), 64 * KIB + 33);
     kept_end (kept);
@@ -411,10 +268,10 @@ test_layout_reused_and_kept (void **state)
     //  stays with the others.
     spec.keep = false;
     assert_int_equal (truncate (path, 1000), 0);
-    job = s_ready_job (&spec, confine, ledger);
+    job = jobs_ready (&spec, confine, ledger);
     assert_int_equal (job_laid_out_bytes (job), 64 * KIB + 33 - 1000);
     assert_int_equal (streams_file_size (path), 64 * KIB + 33);
-    s_end (&job, ledger);
+    jobs_end (&job, ledger);
     assert_int_equal (streams_file_size (path), 64 * KIB + 33);
     s_set_file (fx, 3, 1, path, sizeof (path));
     assert_int_equal (streams_file_size (path), 64 * KIB + 33);
@@ -429,7 +286,7 @@ test_layout_reused_and_kept (void **state)
     unlink (path);
 
     //  A file of the set with a second link is not written through.
-    jobspec_t one = s_spec (1, 64 * KIB, 16 * KIB, 1, 10);
+    jobspec_t one = jobs_spec (1, 64 * KIB, 16 * KIB, 1, 10);
     s_set_file (fx, 1, 0, path, sizeof (path));
     streams_write_file (path, (const unsigned char *) "x", 1);
     char link_path [PATH_MAX];
@@ -437,10 +294,10 @@ test_layout_reused_and_kept (void **state)
     assert_int_equal (link (path, link_path), 0);
     char err [MSG_TEXT_MAX + 1];
     int prepared;
-    job = s_job (&one, confine, ledger, &prepared, err, sizeof (err));
+    job = jobs_job (&one, confine, ledger, &prepared, err, sizeof (err));
     assert_int_equal (prepared, -1);
     assert_non_null (strstr (err, "has 2 hard links"));
-    s_end (&job, ledger);
+    jobs_end (&job, ledger);
     assert_int_equal (streams_file_size (path), 1);
     unlink (link_path);
     unlink (path);
@@ -456,40 +313,40 @@ static void
 test_bad_input (void **state)
 {
     fixture_t *fx = *state;
-    confine_t *confine = s_confine (fx);
+    confine_t *confine = jobs_confine (fx);
     ledger_t *ledger = ledger_new (UINT64_MAX);
     char err [MSG_TEXT_MAX + 1];
-    jobspec_t spec = s_spec (0, MIB, 16 * KIB, 1, 10);
+    jobspec_t spec = jobs_spec (0, MIB, 16 * KIB, 1, 10);
     assert_null (job_new (1, 0, &spec, confine, ledger, -1, err, sizeof (err)));
     assert_string_equal (err, "files: 0 is outside 1 .. 65536");
-    spec = s_spec (4, MIB, 16 * KIB, 1, 10);
+    spec = jobs_spec (4, MIB, 16 * KIB, 1, 10);
     spec.rwratio = 0;
     assert_null (job_new (1, 0, &spec, confine, ledger, -1, err, sizeof (err)));
     assert_non_null (strstr (err, "rwratio: 0 is outside 1 .."));
-    spec = s_spec (128, MIB, 16 * KIB, 1, 10);
+    spec = jobs_spec (128, MIB, 16 * KIB, 1, 10);
     assert_null (job_new (1, 0, &spec, confine, ledger, -1, err, sizeof (err)));
     assert_string_equal (err, "bs: a file of the set holds 8192 bytes (size 1048576 over 128 "
                               "files), less than one block of bs 16384");
-    spec = s_spec (4, MIB, 16 * KIB, 1, 0);
+    spec = jobs_spec (4, MIB, 16 * KIB, 1, 0);
     assert_null (job_new (1, 0, &spec, confine, ledger, -1, err, sizeof (err)));
     assert_non_null (strstr (err, "requests: the randrw workload ends after requests or at "
                                   "runtime"));
 
     //  Larger than the disk: refused at prepare, nothing written.
-    spec = s_spec (4, 1ULL << 50, 16 * KIB, 2, 10);
+    spec = jobs_spec (4, 1ULL << 50, 16 * KIB, 2, 10);
     int prepared;
-    job_t *job = s_job (&spec, confine, ledger, &prepared, err, sizeof (err));
+    job_t *job = jobs_job (&spec, confine, ledger, &prepared, err, sizeof (err));
     assert_int_equal (prepared, -1);
     char expected [256];
     snprintf (expected, sizeof (expected), "file set %s/set/f: laying it out needs 1P more "
               "(4 files of 256T), and its file system has ", fx->dir);
     if (strncmp (err, expected, strlen (expected)) != 0 || !strstr (err, " free"))
         fail_msg ("refusal: %s", err);
-    s_end (&job, ledger);
+    jobs_end (&job, ledger);
     assert_int_equal (scratch_entries (fx->dir), 0);
 
     //  A stream of randrw without its job has no set to work on.
-    spec = s_spec (1, MIB, 16 * KIB, 1, 10);
+    spec = jobs_spec (1, MIB, 16 * KIB, 1, 10);
     int outcome;
     char path [PATH_MAX];
     snprintf (path, sizeof (path), "%s/alone", fx->dir);

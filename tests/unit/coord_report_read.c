@@ -106,7 +106,13 @@ s_setup (void **state)
     s_stream (&mix->streams [0], "nfs1", "local", CLASS_DISK, 0, 96000000, 10 * MS, 1010 * MS);
     s_stream (&mix->streams [1], "nfs2", "copy", CLASS_NETWORK, 0, 35000000, 20 * MS, 1020 * MS);
     s_stream (&mix->streams [2], "nfs2", "copy", CLASS_NETWORK, 1, 36000000, 30 * MS, 1030 * MS);
+    //  A queue 31 deep on the mean over its 997 ms of requests, 5 of
+    //  them in flight at a stop.
+    mix->streams [0].busy_ns = 31 * 997 * MS;
+    mix->streams [0].depth_max = 32;
+    mix->streams [0].inflight_at_stop = 5;
     aggregate_test (mix);
+    assert_true (mix->summary.depth_mean == 31.0);
 
     test_result_t *broken = &run->tests [1];
     snprintf (broken->name, sizeof broken->name, "dd1");
@@ -170,6 +176,15 @@ test_round_trip (void **state)
     assert_int_equal (again.tests [0].streams [1].samples [3].bytes,
                       fixture->run.tests [0].streams [1].samples [3].bytes);
     assert_int_equal (again.tests [0].streams [0].sys_ns, 1234567891);
+    //  The depth, with the stream and in the summary.
+    assert_int_equal (again.tests [0].streams [0].busy_ns, 31 * 997 * MS);
+    assert_int_equal (again.tests [0].streams [0].depth_max, 32);
+    assert_int_equal (again.tests [0].streams [0].inflight_at_stop, 5);
+    assert_int_equal (again.tests [0].streams [1].depth_max, 0);
+    assert_true (again.tests [0].summary.depth_mean == 31.0);
+    assert_int_equal (again.tests [0].summary.depth_max, 32);
+    assert_int_equal (again.tests [0].summary.inflight_at_stop, 5);
+    assert_true (isnan (again.tests [1].summary.depth_mean));
     assert_true (isnan (again.tests [1].summary.combined_mbps));
     for (size_t nbr = 0; nbr < REPORT_FORMAT_COUNT; nbr++) {
         assert_int_equal (report_formats [nbr].id, nbr);

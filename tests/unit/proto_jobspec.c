@@ -107,9 +107,9 @@ test_table (void **state)
     (void) state;
     const char *keys [] = {
         "name", "test", "agent", "workload", "path", "src", "dst", "size", "bs",
-        "streams", "direct", "fsync", "pattern", "class", "keep", "refill", "interval", "rate", "drop_caches", "settle",
+        "streams", "direct", "fsync", "pattern", "class", "keep", "refill", "interval", "rate", "rate_iops", "drop_caches", "settle",
         "seekers", "seeks", "runtime", "ramp", "files", "mode", "rwratio", "read_pct",
-        "fsync_every", "requests"
+        "fsync_every", "requests", "engine", "iodepth"
     };
     size_t rows = 0;
     for (const opt_def_t *opt = jobspec_options; opt->name; opt++) {

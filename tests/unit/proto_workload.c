@@ -167,6 +167,15 @@ test_check (void **state)
     assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), -1);
     assert_string_equal (key, "size");
 
+    //  psync has one request in flight: a depth needs io_uring.
+    spec = s_job (WORKLOAD_WRITE, "dd1");
+    spec.iodepth = 8;
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), -1);
+    assert_string_equal (key, "iodepth");
+    assert_non_null (strstr (err, "needs engine = io_uring"));
+    spec.engine = JOB_ENGINE_IO_URING;
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), 0);
+
     //  A copy and a read without a size take the whole file.
     spec = s_job (WORKLOAD_COPY, "");
     strcpy (spec.src, "nfs://srv/export/src");

@@ -1,0 +1,220 @@
+/*  agent/engines/engine.c: the slots every engine shares, and the one
+    table of engines; see engine.h. */
+#include "engine.h"
+
+#include "../../proto/clock.h"
+#include "../../proto/workload.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+//  The engines, indexed by the `engine` option's values.
+static const engine_ops_t *const s_engines [] = {
+    [JOB_ENGINE_PSYNC] = &engine_psync_ops,
+    [JOB_ENGINE_IO_URING] = &engine_io_uring_ops,
+};
+
+//  The engine of an option value, or NULL with the reason in err.
+static const engine_ops_t *
+s_engine (int engine, char *err, size_t errlen)
+{
+    if (engine < 0 || (size_t) engine >= sizeof (s_engines) / sizeof (s_engines [0])
+    ||  !s_engines [engine]) {
+        snprintf (err, errlen, "engine %d is not known to this agent", engine);
+        return NULL;
+    }
+    return s_engines [engine];
+}
+
+int
+engine_check (const jobspec_t *spec, char *err, size_t errlen)
+{
+    const engine_ops_t *ops = s_engine (spec->engine, err, errlen);
+    if (!ops)
+        return -1;
+    return ops->probe? ops->probe (err, errlen): 0;
+}
+
+//  The slots' buffers, and for a queue the table of slots beside them
+//  (one slot's fits in what a stream's figures are counted as).
+uint64_t
+engine_memory (const jobspec_t *spec)
+{
+    uint64_t depth = spec->iodepth? spec->iodepth: 1;
+    uint64_t table = depth > 1? depth * (sizeof (engine_request_t) + 2 * sizeof (void *)): 0;
+    return depth * spec->bs_bytes + table;
+}
+
+//  The slots, then the engine's own state.
+engine_t *
+engine_new (int engine, uint32_t depth, size_t buffer_bytes, const int *fds,
+            uint32_t fd_count, bool direct, char *err, size_t errlen)
+{
+    const engine_ops_t *ops = s_engine (engine, err, errlen);
+    if (!ops)
+        return NULL;
+    assert (depth >= 1 && buffer_bytes > 0);
+    engine_t *self = calloc (1, sizeof (engine_t));
+    if (!self) {
+        snprintf (err, errlen, "engine %s: %s", ops->name, strerror (ENOMEM));
+        return NULL;
+    }
+    self->ops = ops;
+    self->fds = fds;
+    self->fd_count = fd_count;
+    self->depth = depth;
+    self->buffer_bytes = buffer_bytes;
+    self->direct = direct;
+    self->slots = calloc (depth, sizeof (engine_request_t));
+    self->free = calloc (depth, sizeof (uint32_t));
+    self->done = calloc (depth, sizeof (engine_request_t *));
+    void *buffers = NULL;
+    if (!self->slots || !self->free || !self->done
+    ||  posix_memalign (&buffers, WORKLOAD_BUFFER_ALIGN_BYTES, (size_t) depth * buffer_bytes)) {
+        snprintf (err, errlen, "engine %s: %u slots of %zu bytes: %s", self->ops->name, depth,
+                  buffer_bytes, strerror (ENOMEM));
+        free (buffers);
+        goto fail;
+    }
+    self->buffers = buffers;
+    memset (self->buffers, 0, (size_t) depth * buffer_bytes);
+    for (uint32_t index = 0; index < depth; index++) {
+        self->slots [index].index = index;
+        self->slots [index].buffer = self->buffers + (size_t) index * buffer_bytes;
+        self->free [index] = depth - 1 - index;     //  slot 0 is handed out first
+    }
+    self->free_count = depth;
+    if (self->ops->open (self, err, errlen) == -1)
+        goto fail;
+    return self;
+fail:
+    self->ops = NULL;
+    engine_destroy (&self);
+    return NULL;
+}
+
+//  Close the engine's state, free the slots.
+void
+engine_destroy (engine_t **self_p)
+{
+    if (!self_p || !*self_p)
+        return;
+    engine_t *self = *self_p;
+    assert (self->in_flight == 0 || self->failed);
+    if (self->ops)
+        self->ops->close (self);
+    free (self->buffers);
+    free (self->slots);
+    free (self->free);
+    free (self->done);
+    free (self);
+    *self_p = NULL;
+}
+
+void
+engine_fill (engine_t *self, const unsigned char *pattern)
+{
+    for (uint32_t index = 0; index < self->depth; index++)
+        if (self->slots [index].buffer != pattern)
+            memcpy (self->slots [index].buffer, pattern, self->buffer_bytes);
+}
+
+engine_request_t *
+engine_slot (engine_t *self)
+{
+    if (self->free_count == 0)
+        return NULL;
+    engine_request_t *request = &self->slots [self->free [--self->free_count]];
+    request->result = 0;
+    request->done_bytes = 0;
+    request->end_ns = 0;
+    return request;
+}
+
+void
+engine_queue (engine_t *self, engine_request_t *request)
+{
+    assert (request->length_bytes <= self->buffer_bytes && request->file < self->fd_count);
+    self->in_flight++;
+    if (self->in_flight > self->in_flight_max)
+        self->in_flight_max = self->in_flight;
+    self->ops->queue (self, request);
+}
+
+//  A completion the engine saw, to be handed out.
+void
+engine_completed (engine_t *self, engine_request_t *request)
+{
+    if (self->done_next == self->done_count)
+        self->done_next = self->done_count = 0;     //  every one before was handed out
+    assert (self->done_count < self->depth);
+    self->done [self->done_count++] = request;
+}
+
+//  Hand out a completion seen, or ask the engine for more.
+static engine_request_t *
+s_reap (engine_t *self, bool wait, int64_t deadline_ns)
+{
+    if (self->failed)
+        return NULL;
+    if (self->done_next == self->done_count) {
+        self->done_next = self->done_count = 0;
+        if (self->in_flight == 0)
+            return NULL;
+        if (self->ops->reap (self, wait, deadline_ns) == -1) {
+            self->failed = true;
+            return NULL;
+        }
+        if (self->done_count == 0)
+            return NULL;
+    }
+    engine_request_t *request = self->done [self->done_next++];
+    self->in_flight--;
+    return request;
+}
+
+engine_request_t *
+engine_reap (engine_t *self, bool wait)
+{
+    return s_reap (self, wait, 0);
+}
+
+engine_request_t *
+engine_reap_until (engine_t *self, int64_t deadline_ns)
+{
+    return s_reap (self, true, deadline_ns);
+}
+
+int
+engine_submit (engine_t *self)
+{
+    if (self->failed)
+        return -1;
+    if (self->ops->reap (self, false, 0) == -1) {
+        self->failed = true;
+        return -1;
+    }
+    return 0;
+}
+
+int
+engine_files_changed (engine_t *self)
+{
+    return self->ops->files_changed? self->ops->files_changed (self): 0;
+}
+
+bool
+engine_failed (const engine_t *self)
+{
+    return self->failed;
+}
+
+void
+engine_release (engine_t *self, engine_request_t *request)
+{
+    assert (self->free_count < self->depth);
+    self->free [self->free_count++] = request->index;
+}

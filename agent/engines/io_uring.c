@@ -1,0 +1,290 @@
+/*  agent/engines/io_uring.c: iodepth requests in flight per stream
+    through one io_uring (liburing).
+
+    At prepare (engine_new, in the stream's own thread, which alone uses
+    the ring afterwards: IORING_SETUP_SINGLE_ISSUER; completions' task
+    work deferred until the thread asks for events, DEFER_TASKRUN, with
+    a flag in the ring when some waits, TASKRUN_FLAG, so that looking at
+    the ring costs a call only when there is something to see; older
+    kernels get COOP_TASKRUN, or nothing) the ring is
+    made with iodepth entries (the job's validate made and closed one
+    of a single entry already, before the job created anything), the slots' buffers are registered (fixed
+    buffers: the kernel maps them once, not at every request) and so are
+    the stream's descriptors (fixed files: no file lookup per request).
+    Either registration may be refused (a memlock limit, a table too
+    large) and the requests then name plain buffers or descriptors; the
+    ring itself may not: a host whose kernel or container refuses
+    io_uring (kernel.io_uring_disabled, a seccomp filter, a kernel
+    without it) fails the job here, at prepare, with the reason and
+    "use engine = psync". Nothing falls back to psync silently.
+
+    Requests are prepared into the submission queue as the workload
+    queues them and handed to the kernel in one io_uring_enter when it
+    reaps: all of them, and when it must wait, the wait in the same call
+    (io_uring_submit_and_wait). Completions already in the ring are
+    taken without entering the kernel; one clock read stamps a batch of
+    them. A short transfer is prepared again for its rest and goes out
+    with the next submission; a transfer that moved nothing (the end of
+    the file) completes with what it had moved.
+*/
+#include "engine.h"
+
+#include "../../proto/clock.h"
+
+#include <errno.h>
+#include <liburing.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+
+//  Completions taken from the ring at once.
+#define S_CQE_BATCH     64
+
+//  The ring and what was registered with it.
+typedef struct {
+    struct io_uring ring;           //  the ring, iodepth entries
+    bool fixed_buffers;             //  the slots' buffers are registered, by slot index
+    bool fixed_files;               //  the descriptors are registered, by their index
+    uint32_t prepared;              //  requests in the submission queue, not yet handed over
+} s_uring_t;
+
+//  Why the kernel refused a ring, for the message: the sysctl if it is
+//  set, else what such an errno usually means here.
+static const char *
+s_refusal (int err_no, char *buf, size_t buflen)
+{
+    FILE *file = fopen ("/proc/sys/kernel/io_uring_disabled", "r");
+    int disabled = 0;
+    if (file) {
+        if (fscanf (file, "%d", &disabled) != 1)
+            disabled = 0;
+        fclose (file);
+    }
+    if (disabled)
+        snprintf (buf, buflen, "kernel.io_uring_disabled = %d", disabled);
+    else
+    if (err_no == ENOSYS)
+        snprintf (buf, buflen, "this kernel has no io_uring, or a seccomp filter hides it");
+    else
+    if (err_no == EPERM || err_no == EACCES)
+        snprintf (buf, buflen, "refused by a seccomp filter or a security module");
+    else
+        snprintf (buf, buflen, "the ring could not be made");
+    return buf;
+}
+
+//  The message of a ring refused with -rc, for `entries`.
+static void
+s_refused (int rc, unsigned entries, char *err, size_t errlen)
+{
+    char reason [128];
+    snprintf (err, errlen, "engine io_uring: io_uring_setup(entries=%u): %s (%s); "
+              "use engine = psync", entries, strerror (-rc), s_refusal (-rc, reason,
+                                                                       sizeof (reason)));
+}
+
+//  A ring of one entry, made and closed: the host takes io_uring.
+static int
+s_uring_probe (char *err, size_t errlen)
+{
+    struct io_uring ring;
+    int rc = io_uring_queue_init (1, &ring, 0);
+    if (rc < 0) {
+        s_refused (rc, 1, err, errlen);
+        return -1;
+    }
+    io_uring_queue_exit (&ring);
+    return 0;
+}
+
+//  The ring, with the cheapest flags this kernel takes, then the
+//  registrations.
+static int
+s_uring_open (engine_t *self, char *err, size_t errlen)
+{
+    s_uring_t *uring = calloc (1, sizeof (s_uring_t));
+    if (!uring) {
+        snprintf (err, errlen, "engine io_uring: %s", strerror (ENOMEM));
+        return -1;
+    }
+    static const unsigned flag_sets [] = {
+        IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_TASKRUN_FLAG,
+        IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG,
+        IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG,
+        0
+    };
+    int rc = -EINVAL;
+    for (size_t i = 0; i < sizeof (flag_sets) / sizeof (flag_sets [0]) && rc == -EINVAL; i++) {
+        struct io_uring_params params = { .flags = flag_sets [i] };
+        rc = io_uring_queue_init_params (self->depth, &uring->ring, &params);
+    }
+    if (rc < 0) {
+        s_refused (rc, self->depth, err, errlen);
+        free (uring);
+        return -1;
+    }
+    struct iovec *iovecs = calloc (self->depth, sizeof (struct iovec));
+    if (iovecs) {
+        for (uint32_t index = 0; index < self->depth; index++)
+            iovecs [index] = (struct iovec) { .iov_base = self->slots [index].buffer,
+                                              .iov_len = self->buffer_bytes };
+        uring->fixed_buffers = io_uring_register_buffers (&uring->ring, iovecs,
+                                                          self->depth) == 0;
+        free (iovecs);
+    }
+    uring->fixed_files = io_uring_register_files (&uring->ring, self->fds,
+                                                  self->fd_count) == 0;
+    self->state = uring;
+    return 0;
+}
+
+//  Prepare the rest of request (all of it at first) into the queue.
+//  The ring has an entry for every slot, so there is always one free.
+static void
+s_prepare (engine_t *self, s_uring_t *uring, engine_request_t *request)
+{
+    struct io_uring_sqe *sqe = io_uring_get_sqe (&uring->ring);
+    if (!sqe) {
+        //  Entries are handed over before they are reused: only a ring
+        //  full of requests prepared and not submitted gets here.
+        io_uring_submit (&uring->ring);
+        uring->prepared = 0;
+        sqe = io_uring_get_sqe (&uring->ring);
+    }
+    int fd = uring->fixed_files? (int) request->file: self->fds [request->file];
+    unsigned char *buffer = request->buffer + request->done_bytes;
+    unsigned length = (unsigned) (request->length_bytes - request->done_bytes);
+    uint64_t offset = request->offset + request->done_bytes;
+    if (uring->fixed_buffers && request->op == ENGINE_READ)
+        io_uring_prep_read_fixed (sqe, fd, buffer, length, offset, (int) request->index);
+    else
+    if (uring->fixed_buffers)
+        io_uring_prep_write_fixed (sqe, fd, buffer, length, offset, (int) request->index);
+    else
+    if (request->op == ENGINE_READ)
+        io_uring_prep_read (sqe, fd, buffer, length, offset);
+    else
+        io_uring_prep_write (sqe, fd, buffer, length, offset);
+    if (uring->fixed_files)
+        sqe->flags |= IOSQE_FIXED_FILE;
+    io_uring_sqe_set_data (sqe, request);
+    uring->prepared++;
+}
+
+static void
+s_uring_queue (engine_t *self, engine_request_t *request)
+{
+    s_prepare (self, self->state, request);
+}
+
+//  Take the completions in the ring: whole ones are done, short ones
+//  go out again for their rest. Returns how many were taken.
+static unsigned
+s_take (engine_t *self, s_uring_t *uring)
+{
+    struct io_uring_cqe *cqes [S_CQE_BATCH];
+    unsigned count = io_uring_peek_batch_cqe (&uring->ring, cqes, S_CQE_BATCH);
+    if (count == 0)
+        return 0;
+    int64_t now_ns = clock_now_ns ();
+    for (unsigned i = 0; i < count; i++) {
+        engine_request_t *request = io_uring_cqe_get_data (cqes [i]);
+        int res = cqes [i]->res;
+        if (res > 0 && request->done_bytes + (size_t) res < request->length_bytes) {
+            request->done_bytes += (size_t) res;
+            s_prepare (self, uring, request);
+            continue;
+        }
+        if (res > 0)
+            request->done_bytes += (size_t) res;
+        request->result = res < 0? res: (ssize_t) request->done_bytes;
+        request->end_ns = now_ns;
+        engine_completed (self, request);
+    }
+    io_uring_cq_advance (&uring->ring, count);
+    return count;
+}
+
+//  Submit what is prepared and wait for a completion, until deadline_ns
+//  if not 0 (then -ETIME once it passed). Returns what liburing did.
+static int
+s_submit_and_wait (s_uring_t *uring, int64_t deadline_ns)
+{
+    if (!deadline_ns)
+        return io_uring_submit_and_wait (&uring->ring, 1);
+    int64_t left_ns = deadline_ns - clock_now_ns ();
+    if (left_ns <= 0) {
+        int rc = io_uring_submit (&uring->ring);
+        return rc < 0? rc: -ETIME;
+    }
+    struct __kernel_timespec timeout = { .tv_sec = left_ns / NS_PER_SEC,
+                                         .tv_nsec = left_ns % NS_PER_SEC };
+    struct io_uring_cqe *cqe;
+    return io_uring_submit_and_wait_timeout (&uring->ring, &cqe, 1, &timeout, NULL);
+}
+
+//  Hand over what is prepared; with wait, until a completion is whole
+//  (or the deadline).
+static int
+s_uring_reap (engine_t *self, bool wait, int64_t deadline_ns)
+{
+    s_uring_t *uring = self->state;
+    for (;;) {
+        s_take (self, uring);
+        bool must_wait = wait && self->done_count == 0;
+        if (uring->prepared == 0 && !must_wait)
+            return 0;
+        int rc = must_wait? s_submit_and_wait (uring, deadline_ns)
+                          : io_uring_submit (&uring->ring);
+        //  What was prepared is handed over, whether or not a wait
+        //  timed out after it.
+        if (rc >= 0 || rc == -ETIME)
+            uring->prepared = 0;
+        else
+        if (rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
+            errno = -rc;
+            return -1;
+        }
+        s_take (self, uring);
+        if (!wait || self->done_count > 0 || rc == -ETIME)
+            return 0;
+    }
+}
+
+//  The registered table again, from the descriptors as they are now.
+static int
+s_uring_files_changed (engine_t *self)
+{
+    s_uring_t *uring = self->state;
+    if (!uring->fixed_files)
+        return 0;
+    int rc = io_uring_register_files_update (&uring->ring, 0, self->fds, self->fd_count);
+    if (rc < 0) {
+        errno = -rc;
+        return -1;
+    }
+    return 0;
+}
+
+//  The ring goes, with its registrations.
+static void
+s_uring_close (engine_t *self)
+{
+    s_uring_t *uring = self->state;
+    if (!uring)
+        return;
+    io_uring_queue_exit (&uring->ring);
+    free (uring);
+    self->state = NULL;
+}
+
+const engine_ops_t engine_io_uring_ops = {
+    .name = "io_uring",
+    .probe = s_uring_probe,
+    .open = s_uring_open,
+    .queue = s_uring_queue,
+    .reap = s_uring_reap,
+    .files_changed = s_uring_files_changed,
+    .close = s_uring_close,
+};
