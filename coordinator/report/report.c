@@ -1,7 +1,8 @@
 /*  coordinator/report/report.c: the table of formats and the one atomic
     file writer every report file goes through; see report.h.
 
-    The renderers (text.c, json.c, csv.c, html.c, bonnie_csv.c) only print to a FILE;
+    The renderers (text.c, json.c, csv.c, html.c, fio_json.c,
+    bonnie_csv.c) only print to a FILE;
     nothing here is called by them, so that a format is one row below and
     one function in its own file.
 */
@@ -147,6 +148,7 @@ const report_format_t report_formats [REPORT_FORMAT_COUNT] = {
     { REPORT_FORMAT_JSON, "json", "results.json", results_json_write },
     { REPORT_FORMAT_CSV, "csv", "report.csv", csv_report },
     { REPORT_FORMAT_HTML, "html", "report.html", html_report },
+    { REPORT_FORMAT_FIO_JSON, "fio-json", NULL, fio_json_report },
     { REPORT_FORMAT_BONNIE_CSV, "bonnie-csv", NULL, bonnie_csv_report }
 };
 

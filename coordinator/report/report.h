@@ -59,6 +59,11 @@ int html_report (const run_result_t *run, FILE *out);
 //  (bonnie_csv.c).
 int bonnie_csv_report (const run_result_t *run, FILE *out);
 
+//  fio's json+ output: a job per host and stream of every test, and
+//  fio --client's "All clients" per test, for fio's tools such as
+//  fio_jsonplus_clat2csv (fio_json.c).
+int fio_json_report (const run_result_t *run, FILE *out);
+
 //  Whether a test's warning nbr is folded away in a report a person reads:
 //  a fleet's hosts often share one warning, so each kind shows its first
 //  TEXT_WARNINGS_SHOWN and folds the rest into one line. Returns 0 to
@@ -86,7 +91,8 @@ typedef enum {
     REPORT_FORMAT_CSV,
     REPORT_FORMAT_HTML,
     REPORT_FORMAT_FILES,            //  rows a results directory writes: those before this
-    REPORT_FORMAT_BONNIE_CSV = REPORT_FORMAT_FILES,
+    REPORT_FORMAT_FIO_JSON = REPORT_FORMAT_FILES,
+    REPORT_FORMAT_BONNIE_CSV,
     REPORT_FORMAT_COUNT             //  rows in report_formats
 } report_format_id_t;
 
@@ -101,7 +107,8 @@ typedef struct {
 
 extern const report_format_t report_formats [REPORT_FORMAT_COUNT];
 
-//  The format called name ("text", "json", "csv", "html", "bonnie-csv"), or NULL.
+//  The format called name ("text", "json", "csv", "html", "fio-json",
+//  "bonnie-csv"), or NULL.
 const report_format_t *report_format_find (const char *name);
 
 //  The same for `iofleet COMMAND --format NAME`: NULL when there is no

@@ -135,9 +135,9 @@ static void
 test_format_table (void **state)
 {
     (void) state;
-    static const char *const names [] = { "text", "json", "csv", "html", "bonnie-csv" };
+    static const char *const names [] = { "text", "json", "csv", "html", "fio-json", "bonnie-csv" };
     static const char *const files [] = { "report.txt", "results.json", "report.csv", "report.html",
-                                          NULL };
+                                          NULL, NULL };
     assert_int_equal (sizeof names / sizeof *names, REPORT_FORMAT_COUNT);
     for (size_t nbr = 0; nbr < REPORT_FORMAT_COUNT; nbr++) {
         const report_format_t *format = report_format_find (names [nbr]);
