@@ -23,6 +23,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -94,13 +95,16 @@ s_line (const run_result_t *run, const bonnie_run_t *bonnie, const bonnie_host_t
         fprintf (out, " #%" PRIu32, bonnie->first->iteration);
     fprintf (out, ",%" PRIu32 ",%" PRId64 ",%s,%s,", host->streams,
              bonnie->first->announced_wall_ns / 1000000000, size, chunk);
+    //  The seeks of the host's first stream that did them, and 1 seeker.
     const test_result_t *seeks = bonnie->phases [BONNIE_SEEKS];
-    for (size_t nbr = 0; seeks && nbr < seeks->stream_count; nbr++)
-        if (seeks->streams [nbr].finished && !seeks->streams [nbr].error) {
-            fprintf (out, "%" PRIu64 ",1", seeks->streams [nbr].reads);
-            break;
-        }
-    if (!seeks || !host->figures [BONNIE_SEEKS].any)
+    bool found = false;
+    for (size_t nbr = 0; seeks && nbr < seeks->stream_count && !found; nbr++) {
+        const stream_result_t *stream = &seeks->streams [nbr];
+        found = stream->finished && !stream->error && strcmp (stream->agent, host->agent) == 0;
+        if (found)
+            fprintf (out, "%" PRIu64 ",1", stream->reads);
+    }
+    if (!found)
         fputc (',', out);
     fputs (",,", out);                      //  putc, putc_cpu: left out (-f)
     for (int p = 0; p < BONNIE_PHASES; p++) {

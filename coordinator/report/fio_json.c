@@ -24,8 +24,10 @@
     it; lat_ns is the same but for the bins and percentiles (a request
     is timed from submission: fio's slat is 0); "sync" holds the fsyncs.
     usr_cpu and sys_cpu are the stream thread's CPU time over its
-    runtime. "iofleet" in each job names its row, iteration, agent and
-    stream, and the error.
+    runtime. "job options" give the stream's filename, bs, direct, and
+    as rw what it did (read, write or rw; random in a test of requests).
+    "iofleet" in each job names its row, iteration, agent and stream,
+    and the error.
 
     Bytes by direction: a test of requests (randrw, seeks) moves a block
     per request; a test of bytes moves its bytes in its phase's
@@ -230,6 +232,19 @@ s_job (const s_tally_t *tally, const char *jobname, size_t groupid, const char *
                       "ctx", 0, "majf", 0, "minf", 0);
 }
 
+//  fio's rw of what a stream did: read, write or rw, random ("rand...")
+//  in a test of requests (randrw, seeks).
+static const char *
+s_rw (const test_result_t *test, const stream_result_t *stream)
+{
+    bool random = test->rate_ops || test->rate_requests;
+    if (stream->reads && stream->writes)
+        return random? "randrw": "rw";
+    if (stream->reads || stream->reads_data)
+        return random? "randread": "read";
+    return random? "randwrite": "write";
+}
+
 //  The job of one stream, or NULL when memory ran out.
 static json_t *
 s_stream_job (const test_result_t *test, size_t groupid, const stream_result_t *stream)
@@ -244,7 +259,8 @@ s_stream_job (const test_result_t *test, size_t groupid, const stream_result_t *
         job = s_job (&tally, stream->job, groupid, stream->agent, failed? S_EIO: 0);
         char bs [32];
         snprintf (bs, sizeof bs, "%llu", (unsigned long long) stream->bs_bytes);
-        json_t *options = json_pack ("{s:s, s:s, s:s}", "filename", stream->path? stream->path: "",
+        json_t *options = json_pack ("{s:s, s:s, s:s, s:s}", "filename", stream->path? stream->path: "",
+                                     "rw", s_rw (test, stream),
                                      "bs", bs, "direct", stream->direct? "1": "0");
         json_t *ours = json_pack ("{s:s, s:I, s:s, s:I, s:s?}", "test", test->name,
                                   "iteration", (json_int_t) test->iteration,

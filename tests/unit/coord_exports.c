@@ -162,6 +162,9 @@ test_fio_json (void **state)
     assert_int_equal (s_figure (job, "read", "io_bytes"), 3 * 4096);
     assert_int_equal (s_figure (job, "write", "io_bytes"), 4096);
     assert_int_equal (s_figure (job, "read", "total_ios"), 3);
+    json_t *options = json_object_get (job, "job options");
+    assert_string_equal (json_string_value (json_object_get (options, "rw")), "randrw");
+    assert_string_equal (json_string_value (json_object_get (options, "bs")), "4096");
     assert_int_equal (s_figure (job, "read", "runtime"), 2000);
     assert_int_equal (s_figure (job, "read", "bw"), 3 * 4096 / 2 / 1024);
     json_t *bins = json_object_get (json_object_get (json_object_get (job, "read"), "clat_ns"),
@@ -207,6 +210,8 @@ test_fio_json (void **state)
     assert_int_equal (json_integer_value (json_object_get (job, "groupid")), 1);
     assert_int_equal (s_figure (job, "write", "io_bytes"), 1500000);
     assert_int_equal (s_figure (job, "read", "io_bytes"), 1500000);
+    assert_string_equal (json_string_value (json_object_get (json_object_get (job, "job options"),
+                                                             "rw")), "rw");
     //  Seeks: a block per request.
     job = s_job (root, "jobs", 6);
     assert_int_equal (s_figure (job, "read", "io_bytes"), 1000 * (64 << 10));
