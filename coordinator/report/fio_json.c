@@ -5,7 +5,9 @@
     The layout is fio 3.33's with --output-format=json+, as fio --client
     writes it for a fleet:
 
-        { "fio version", "timestamp", "timestamp_ms", "time",
+        { "fio version", "timestamp", "timestamp_ms", "time" (in UTC,
+          where fio writes local time, so that a rendering is the same
+          anywhere),
           "global options": {},
           "jobs": [ a job per stream of every test, in the order they ran ],
           "client_stats": [ per test, the same jobs, then "All clients" ],

@@ -1,7 +1,8 @@
 /*  coordinator/report/report.h: the renderers of a run's results, as
-    text, CSV and HTML for a human, and the table of formats every
-    results directory and `iofleet report` write (the JSON format is the
-    results file itself, results/results_file.h).
+    text, CSV and HTML for a human, and as fio's json+ and bonnie++'s CSV
+    for those tools' own readers, and the table of formats every results
+    directory and `iofleet report` write (the JSON format is the results
+    file itself, results/results_file.h).
 
     The writers read a run_result_t (coordinator/results/results.h) and never change
     it. Every test's summary must have been filled by aggregate_test before:
