@@ -15,7 +15,7 @@ build="build-essential pkg-config
     libinih-dev libjansson-dev libsqlite3-dev liburing-dev"
 deb="debhelper dpkg-dev lintian"
 test="libcmocka-dev libnfs-utils
-    iproute2 fio bonnie++ sysbench coreutils python3 chromium git
+    iproute2 fio python3-six bonnie++ sysbench coreutils python3 chromium git
     clang libclang-rt-14-dev tcpdump strace libfuse3-dev
     nfs-ganesha nfs-ganesha-vfs rpcbind
     systemd man-db"

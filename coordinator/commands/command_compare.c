@@ -220,6 +220,11 @@ s_run (int argc, char **argv)
             case COMPARE_FORMAT:
                 if (!(format = report_format_flag ("compare", optarg)))
                     return EXIT_STATUS_USAGE;
+                if (format->id >= REPORT_FORMAT_FILES) {
+                    fprintf (stderr, "iofleet compare: --format %s: a format of one run; "
+                             "expected text, json, csv or html\n", optarg);
+                    return EXIT_STATUS_USAGE;
+                }
                 options.format = format->id;
                 break;
             case COMPARE_TEST:

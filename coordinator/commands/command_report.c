@@ -15,7 +15,9 @@
 //  The flags of `iofleet report`.
 enum { REPORT_FLAG_FORMAT, REPORT_FLAG_UNITS };
 static const cli_flag_t s_report_flags [] = {
-    [REPORT_FLAG_FORMAT] = { "format", 'f', "text|json|csv|html", "what to write (default text)" },
+    [REPORT_FLAG_FORMAT] = { "format", 'f', "text|json|csv|html|fio-json|bonnie-csv",
+                             "what to write (default text); fio-json is fio's json+ output and "
+                             "bonnie-csv bonnie++'s CSV, for their own tools" },
     [REPORT_FLAG_UNITS] = { "units", 0, "MB|MiB", "rates in MB/s or MiB/s (default: as the run was reported)" },
     { NULL }
 };
@@ -31,7 +33,7 @@ const cli_command_t command_report = {
     .flags = s_report_flags, .run = s_run
 };
 
-//  iofleet report RESULT.json [--format text|json|csv|html]
+//  iofleet report RESULT.json [--format text|json|csv|html|fio-json|bonnie-csv]
 static int
 s_run (int argc, char **argv)
 {

@@ -43,6 +43,8 @@ compare_run (const run_result_t *runs, const char *const *origins,
         case REPORT_FORMAT_JSON:
             rc = compare_print_json (sets, count, rows, row_count, out);
             break;
+        case REPORT_FORMAT_FIO_JSON:        //  exports of one run: refused by the command
+        case REPORT_FORMAT_BONNIE_CSV:
         case REPORT_FORMAT_COUNT:
             break;
     }

@@ -1,7 +1,8 @@
 /*  coordinator/report/report.c: the table of formats and the one atomic
     file writer every report file goes through; see report.h.
 
-    The renderers (text.c, json.c, csv.c, html.c) only print to a FILE;
+    The renderers (text.c, json.c, csv.c, html.c, fio_json.c,
+    bonnie_csv.c) only print to a FILE;
     nothing here is called by them, so that a format is one row below and
     one function in its own file.
 */
@@ -146,7 +147,9 @@ const report_format_t report_formats [REPORT_FORMAT_COUNT] = {
     { REPORT_FORMAT_TEXT, "text", "report.txt", text_report },
     { REPORT_FORMAT_JSON, "json", "results.json", results_json_write },
     { REPORT_FORMAT_CSV, "csv", "report.csv", csv_report },
-    { REPORT_FORMAT_HTML, "html", "report.html", html_report }
+    { REPORT_FORMAT_HTML, "html", "report.html", html_report },
+    { REPORT_FORMAT_FIO_JSON, "fio-json", NULL, fio_json_report },
+    { REPORT_FORMAT_BONNIE_CSV, "bonnie-csv", NULL, bonnie_csv_report }
 };
 
 //  A format's row by its name.
@@ -166,9 +169,13 @@ const report_format_t *
 report_format_flag (const char *command, const char *name)
 {
     const report_format_t *format = report_format_find (name);
-    if (!format)
-        fprintf (stderr, "iofleet %s: --format %s: expected text, json, csv or html\n",
-                 command, name);
+    if (!format) {
+        fprintf (stderr, "iofleet %s: --format %s: expected", command, name);
+        for (size_t nbr = 0; nbr < REPORT_FORMAT_COUNT; nbr++)
+            fprintf (stderr, "%s %s", nbr == 0? "": nbr + 1 < REPORT_FORMAT_COUNT? ",": " or",
+                     report_formats [nbr].name);
+        fputc ('\n', stderr);
+    }
     return format;
 }
 

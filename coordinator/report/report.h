@@ -1,7 +1,8 @@
 /*  coordinator/report/report.h: the renderers of a run's results, as
-    text, CSV and HTML for a human, and the table of formats every
-    results directory and `iofleet report` write (the JSON format is the
-    results file itself, results/results_file.h).
+    text, CSV and HTML for a human, and as fio's json+ and bonnie++'s CSV
+    for those tools' own readers, and the table of formats every results
+    directory and `iofleet report` write (the JSON format is the results
+    file itself, results/results_file.h).
 
     The writers read a run_result_t (coordinator/results/results.h) and never change
     it. Every test's summary must have been filled by aggregate_test before:
@@ -54,6 +55,16 @@ void csv_field (const char *text, FILE *out);
 //  sample interval per stream and per host.
 int html_report (const run_result_t *run, FILE *out);
 
+//  bonnie++'s CSV: a line per host and run of each bonnie test, as
+//  bonnie++ 2.00 writes them, for bon_csv2txt and bon_csv2html
+//  (bonnie_csv.c).
+int bonnie_csv_report (const run_result_t *run, FILE *out);
+
+//  fio's json+ output: a job per host and stream of every test, and
+//  fio --client's "All clients" per test, for fio's tools such as
+//  fio_jsonplus_clat2csv (fio_json.c).
+int fio_json_report (const run_result_t *run, FILE *out);
+
 //  Whether a test's warning nbr is folded away in a report a person reads:
 //  a fleet's hosts often share one warning, so each kind shows its first
 //  TEXT_WARNINGS_SHOWN and folds the rest into one line. Returns 0 to
@@ -68,7 +79,9 @@ long text_warning_fold (const test_result_t *test, size_t nbr);
 //
 //  Every format is one row of report_formats: `iofleet report --format`
 //  finds its row by name and renders it to stdout; a run's results
-//  directory writes every row into its file. The renderers above return
+//  directory writes every row before REPORT_FORMAT_FILES into its file.
+//  The rows after it are exports in other tools' own formats, rendered
+//  only when asked for, and have no file. The renderers above return
 //  0, or -1 when memory ran out or writing to out failed.
 
 typedef int (report_render_fn) (const run_result_t *run, FILE *out);
@@ -78,6 +91,9 @@ typedef enum {
     REPORT_FORMAT_JSON,
     REPORT_FORMAT_CSV,
     REPORT_FORMAT_HTML,
+    REPORT_FORMAT_FILES,            //  rows a results directory writes: those before this
+    REPORT_FORMAT_FIO_JSON = REPORT_FORMAT_FILES,
+    REPORT_FORMAT_BONNIE_CSV,
     REPORT_FORMAT_COUNT             //  rows in report_formats
 } report_format_id_t;
 
@@ -85,13 +101,15 @@ typedef enum {
 typedef struct {
     report_format_id_t id;          //  its row in report_formats
     const char *name;               //  as --format names it: "text"
-    const char *file_name;          //  its file in a results directory: "report.txt"
+    const char *file_name;          //  its file in a results directory: "report.txt";
+                                    //  NULL for an export (REPORT_FORMAT_FILES on)
     report_render_fn *render;       //  the run in this format
 } report_format_t;
 
 extern const report_format_t report_formats [REPORT_FORMAT_COUNT];
 
-//  The format called name ("text", "json", "csv", "html"), or NULL.
+//  The format called name ("text", "json", "csv", "html", "fio-json",
+//  "bonnie-csv"), or NULL.
 const report_format_t *report_format_find (const char *name);
 
 //  The same for `iofleet COMMAND --format NAME`: NULL when there is no

@@ -52,7 +52,7 @@ struct _resultsdir_t {
     off_t samples_whole;            //  its bytes up to the last whole test
     s_file_t scenario;              //  scenario.ini
     s_file_t samples_file;          //  samples.jsonl
-    s_file_t reports [REPORT_FORMAT_COUNT];    //  one per format, in table order
+    s_file_t reports [REPORT_FORMAT_FILES];    //  one per format, in table order
     s_file_t copy;                  //  --json FILE
 };
 
@@ -132,7 +132,7 @@ s_is_results_file (const char *name)
 {
     if (strcmp (name, SCENARIO_FILE) == 0 || strcmp (name, SAMPLES_FILE) == 0)
         return true;
-    for (size_t nbr = 0; nbr < REPORT_FORMAT_COUNT; nbr++)
+    for (size_t nbr = 0; nbr < REPORT_FORMAT_FILES; nbr++)
         if (strcmp (name, report_formats [nbr].file_name) == 0)
             return true;
     return false;
@@ -326,7 +326,7 @@ resultsdir_new (const char *dir, const char *scenario_path, const char *json_pat
     }
     s_file_init (&self->scenario, self->path, SCENARIO_FILE);
     s_file_init (&self->samples_file, self->path, SAMPLES_FILE);
-    for (size_t nbr = 0; nbr < REPORT_FORMAT_COUNT; nbr++)
+    for (size_t nbr = 0; nbr < REPORT_FORMAT_FILES; nbr++)
         s_file_init (&self->reports [nbr], self->path, report_formats [nbr].file_name);
     if (json_path)
         s_file_init (&self->copy, NULL, json_path);
@@ -430,7 +430,7 @@ resultsdir_write_reports (resultsdir_t *self, const run_result_t *run)
 {
     assert (self);
     assert (run);
-    for (size_t nbr = 0; nbr < REPORT_FORMAT_COUNT; nbr++)
+    for (size_t nbr = 0; nbr < REPORT_FORMAT_FILES; nbr++)
         s_file_render (&self->reports [nbr], &report_formats [nbr], run);
     if (self->copy.used)
         s_file_render (&self->copy, &report_formats [REPORT_FORMAT_JSON], run);
@@ -447,14 +447,14 @@ s_files (resultsdir_t *self, s_file_t **files)
     size_t count = 0;
     files [count++] = &self->scenario;
     files [count++] = &self->samples_file;
-    for (size_t nbr = 0; nbr < REPORT_FORMAT_COUNT; nbr++)
+    for (size_t nbr = 0; nbr < REPORT_FORMAT_FILES; nbr++)
         files [count++] = &self->reports [nbr];
     if (self->copy.used)
         files [count++] = &self->copy;
     return count;
 }
 
-#define RESULTSDIR_FILES_MAX (3 + REPORT_FORMAT_COUNT)
+#define RESULTSDIR_FILES_MAX (3 + REPORT_FORMAT_FILES)
 
 //  Whether some file could not be written.
 bool

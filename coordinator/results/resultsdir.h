@@ -3,7 +3,7 @@
 
         DIR/scenario.ini    the scenario as it was read, and the endpoints used
         DIR/samples.jsonl   every sample, appended after each test
-        DIR/results.json    one file per row of report_formats, each
+        DIR/results.json    one file per row of report_formats that has one, each
         DIR/report.txt      rewritten atomically after each test, so that
         DIR/report.csv      a coordinator killed at any point leaves every
         DIR/report.html     finished test readable

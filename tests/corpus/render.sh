@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Render every stored run of tests/corpus/runs/ the ways the programs can:
-# each run as text (MB and MiB), JSON, CSV and HTML; compare of runs side
+# each run as text (MB and MiB), JSON, CSV and HTML, and in bonnie++'s
+# CSV (empty for a run without a bonnie test); the runs of their own
+# kind in fio's json+ (not disk-again nor fleet: the same jobs again, on
+# a scale a megabyte of bins would add nothing to); compare of runs side
 # by side in every format and as a gate; the archive the runs make (its
 # rows, as SQL values) and history over it. One file per rendering, and
 # the exit status of each command in exit-status.txt; a results file
@@ -42,9 +45,13 @@ for run in $names; do
     file=runs/$run/results.json
     render "$run.txt" "$bin/iofleet" report "$file"
     render "$run.mib.txt" "$bin/iofleet" report "$file" --units MiB
-    for format in json csv html; do
+    for format in json csv html bonnie-csv; do
         render "$run.$format" "$bin/iofleet" report "$file" --format "$format"
     done
+    case $run in
+        disk-again|fleet) ;;
+        *) render "$run.fio-json" "$bin/iofleet" report "$file" --format fio-json ;;
+    esac
     # The results file rendered again is its input: said in a line
     # rather than stored twice.
     if cmp -s "$out/$run.json" "$work/$file"; then
