@@ -174,6 +174,17 @@ const opt_def_t jobspec_options [] = {
       .min = 0, .max = 1000000000000ULL, .default_text = "0", .flags = OPT_WIRE | OPT_GLOBAL,
       .help = "requests of the job in all, shared by its streams (sysbench --events; "
               "10000 unless runtime is given); 0: none, runtime ends the run" },
+    { .name = "random_distribution", .type = OPT_STRING, .offset = AT (random_distribution),
+      .capacity = CAPACITY (random_distribution), .default_text = "random",
+      .flags = OPT_WIRE | OPT_GLOBAL,
+      .help = "randrw: where requests land, as fio's: random (uniform), zipf:THETA (rank k "
+              "in proportion to 1/k^THETA), pareto:H (a share H of the blocks takes 1-H of "
+              "the requests) or normal:PCT (a bell around the middle, its deviation PCT percent of the set)" },
+    { .name = "randseed", .type = OPT_COUNT, .offset = AT (randseed),
+      .min = 0, .max = 1ULL << 62, .default_text = "0", .flags = OPT_WIRE | OPT_GLOBAL,
+      .help = "randrw: seed of the offsets: the same seed draws the same offsets on every "
+              "run, each stream its own sequence from the seed, its job (on its host) and "
+              "its index (0: a seed from the kernel every run)" },
     { .name = "engine", .type = OPT_ENUM, .offset = AT (engine),
       .choices = s_engine_names, .default_text = "psync", .flags = OPT_WIRE | OPT_GLOBAL,
       .help = "write, read, rewrite, randrw: how a stream issues its requests: psync (one "

@@ -91,6 +91,9 @@ typedef struct {
                                             //  coordinator turns it into mode and rwratio
     uint64_t fsync_every;                   //  randrw: fsync after this many requests of a stream, 0 never
     uint64_t requests;                      //  randrw: requests of the job in all, 0 none (runtime)
+    char random_distribution [32];          //  randrw: where requests land (distribution.h)
+    uint64_t randseed;                      //  randrw: seed of every stream's offsets, 0: the
+                                            //  kernel's, another each run
     int engine;                             //  job_engine_t: how a stream issues its requests
     uint64_t iodepth;                       //  requests a stream keeps in flight (io_uring)
 } jobspec_t;

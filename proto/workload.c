@@ -1,6 +1,7 @@
 /*  proto/workload.c: the workload descriptor table and the rules derived
     from it; see workload.h. */
 #include "workload.h"
+#include "distribution.h"
 #include "printable.h"
 
 #include <assert.h>
@@ -115,7 +116,7 @@ static const workload_desc_t s_workloads [WORKLOAD_COUNT] = {
         .required = { "path", NULL },
         .keys = { "path", "size", "bs", "direct", "files", "mode", "rwratio", "read_pct",
                   "fsync_every", "requests", "runtime", "ramp", "pattern", "keep", "engine",
-                  "iodepth", "rate", "rate_iops", NULL },
+                  "iodepth", "rate", "rate_iops", "random_distribution", "randseed", NULL },
         .files = { { .option = "path", .writes = true, .lays_out = true, .naming = FILES_SET } },
         .defaults = {
             { .option = "bs", .text = "16K" },
@@ -314,6 +315,12 @@ s_randrw_check (const jobspec_t *spec, const char **key, char *err, size_t errle
         snprintf (err, errlen, "a file of the set holds %" PRIu64 " bytes (size %" PRIu64
                   " over %" PRIu64 " files), less than one block of bs %" PRIu64,
                   file_bytes, spec->size_bytes, spec->files, spec->bs_bytes);
+        return -1;
+    }
+    int kind;
+    double param;
+    if (distribution_parse (spec->random_distribution, &kind, &param, err, errlen) == -1) {
+        *key = "random_distribution";
         return -1;
     }
     if (spec->requests == 0 && spec->runtime_ns == 0) {

@@ -15,9 +15,11 @@ for page in iofleet.1 iofleet-scenario.5 iofleet-agent.8; do
     MANWIDTH=80 man -l "$MAN/$page" > "$SCRATCH/$page.txt" 2>/dev/null
 done
 
-# Scenario keys: from --help (the option tables) and from the page.
+# Scenario keys: from --help (the option tables) and from the page. A
+# key too long for its column stands alone on its line.
 "$BIN/iofleet" run --help |
-    sed -n '/^\[global\] run options:/,/^Workloads/p' | sed -n 's/^ [ *]\{0,1\}\([a-z_]\{1,\}\) .*/\1/p' |
+    sed -n '/^\[global\] run options:/,/^Workloads/p' |
+    sed -n 's/^ [ *]\{0,1\}\([a-z_]\{1,\}\)\( .*\)\{0,1\}$/\1/p' |
     sort -u > "$SCRATCH/help-keys"
 sed -n 's/^       \([a-z_]\{1,\}\) = .*/\1/p' "$SCRATCH/iofleet-scenario.5.txt" |
     sort -u > "$SCRATCH/page-keys"

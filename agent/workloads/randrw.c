@@ -28,10 +28,11 @@
 
     The timed part. Each stream does its share of `requests` (stream k of
     n: requests / n, and one more for k < requests % n), or runs to the
-    runtime's stop instant, one request at a time: a read or a write of
-    bs bytes at a random bs-aligned offset of the set (uniform over every
-    whole block of every file; a tail shorter than bs is never touched),
-    drawn from the stream's own generator, seeded from the kernel. Which
+    runtime's stop instant: a read or a write of bs bytes at a random
+    bs-aligned offset of the set (over every whole block of every file,
+    uniform or as random_distribution says; a tail shorter than bs is
+    never touched), drawn from the stream's own generator, seeded from
+    the kernel, or with randseed from the seed, the job and the stream. Which
     of the two is not drawn: with r reads per write (rwratio), after n
     requests a stream has done round (n r / (1 + r)) reads exactly, kept
     by a running error term. After every fsync_every requests of a stream
@@ -56,6 +57,7 @@
 #include "../engines/engine.h"
 
 #include "../../proto/clock.h"
+#include "../../proto/distribution.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -102,6 +104,7 @@ typedef struct {
     engine_t *engine;               //  how it issues its requests; its slots' buffers hold
                                     //  what it writes and take what it reads
     uint64_t random;                //  splitmix64 state of its offsets
+    distribution_t distribution;    //  where its requests land (random_distribution)
     bool bounded;                   //  the job has a number of requests
     uint64_t requests;              //  and this is the stream's share of them
     unsigned char *written;         //  a bit per file the stream wrote in the phase
@@ -400,6 +403,21 @@ s_randrw_job_cleanup (workload_job_t *job, bool prepared)
 //  --------------------------------------------------------------------
 //  The streams
 
+//  With randseed, the state of stream index's offsets: from the seed,
+//  the job's name (a job on a group is one job per member, JOB.MEMBER:
+//  the host) and the index, the same on every run.
+static uint64_t
+s_stream_seed (const jobspec_t *spec, uint32_t index)
+{
+    uint64_t state = spec->randseed;
+    for (const char *c = spec->name; *c; c++) {
+        state ^= (unsigned char) *c;
+        workload_random_next (&state);
+    }
+    state ^= (uint64_t) index * 0x9e3779b97f4a7c15ULL;
+    return workload_random_next (&state);
+}
+
 //  The buffer, the generator, the share of requests; and the set, laid
 //  out by whichever stream comes first.
 static int
@@ -425,6 +443,13 @@ s_randrw_prepare (workload_stream_t *ws, char *err, size_t errlen)
     }
     uint64_t seed = workload_random_seed ();
     stream->random = workload_random_next (&seed);
+    if (spec->randseed)
+        stream->random = s_stream_seed (spec, ws->index);
+    int kind;
+    double param;
+    if (distribution_parse (spec->random_distribution, &kind, &param, err, errlen) == -1)
+        return -1;
+    distribution_init (&stream->distribution, kind, param, set->count * set->file_blocks);
     if (workload_pattern_buffer (ws, &stream->buffer, &seed, err, errlen) == -1)
         return -1;
     stream->bounded = spec->requests > 0;
@@ -561,7 +586,14 @@ s_issue (workload_stream_t *ws, s_stream_t *stream, s_run_t *run)
     bool read = run->mode == RW_MODE_RNDRD
              || (run->mode == RW_MODE_RNDRW && s_next_is_read (&run->term, run->ratio,
                                                                run->period));
-    uint64_t block = workload_random_below (&stream->random, run->blocks);
+    uint64_t block;
+    if (stream->distribution.kind == DISTRIBUTION_RANDOM)
+        block = workload_random_below (&stream->random, run->blocks);
+    else {
+        uint64_t random1 = workload_random_next (&stream->random);
+        uint64_t random2 = workload_random_next (&stream->random);
+        block = distribution_pick (&stream->distribution, random1, random2);
+    }
     request->op = read? ENGINE_READ: ENGINE_WRITE;
     request->file = (uint32_t) (block / set->file_blocks);
     request->offset = (block % set->file_blocks) * ws->spec->bs_bytes;
