@@ -88,6 +88,30 @@ grep -q "^iofleet: results: complete: scenario.ini$" "$SCRATCH/tiny.err" ||
 umount "$SCRATCH/small"
 MOUNTS=()
 
+# The archive beside results on a full disk: it never calls the results
+# directory complete (the run says at its end what it could not write).
+# Room for nothing past the scenario (the archive fails as it opens), and
+# for the first test's results but not the second's (it fails recording
+# the first).
+archive_failed=0
+for case in 4:short 128:fill; do
+    size=${case%:*}
+    mount -t tmpfs -o size=${size}k tmpfs "$SCRATCH/small" || fail "cannot mount a tmpfs"
+    MOUNTS=("$SCRATCH/small")
+    rc=0
+    "$BIN/iofleet" run "$SCRATCH/${case#*:}.ini" -o "$SCRATCH/small/run" -q > /dev/null \
+        2> "$SCRATCH/beside.err" || rc=$?
+    if grep -q "could not be written" "$SCRATCH/beside.err"; then
+        [ "$rc" = 1 ] || fail "${size}k: results incomplete, exit $rc"
+        ! grep -q "results directory is complete" "$SCRATCH/beside.err" ||
+            { cat "$SCRATCH/beside.err" >&2; fail "${size}k: the archive calls incomplete results complete"; }
+        grep -q "the run goes on without the archive" "$SCRATCH/beside.err" && archive_failed=$((archive_failed + 1))
+    fi
+    umount "$SCRATCH/small"
+    MOUNTS=()
+done
+[ "$archive_failed" = 2 ] || fail "the archive did not fail beside incomplete results in both cases"
+
 # --json into a directory that does not exist.
 rc=0
 "$BIN/iofleet" run "$SCRATCH/short.ini" -o "$SCRATCH/withcopy" --json "$SCRATCH/missing/x.json" -q \

@@ -397,14 +397,17 @@ archive_import (archive_t *self, const run_result_t *run, const char *results_di
 //  The run's side
 
 //  Say that the run's archive failed, and how to record the run later;
-//  the rest is tried once more when the run is over.
+//  the rest is tried once more when the run is over. Whether the results
+//  directory is complete is not the archive's to say: a full or
+//  read-only disk may fail both, and the run names what it could not
+//  write at its end.
 static void
 s_run_failed (archive_t *self, const char *err)
 {
     self->failed = true;
     fprintf (stderr, "iofleet: %s; the run goes on without the archive, which is tried "
-             "again when the run is over: its results directory is complete, and `iofleet "
-             "db import %s/results.json --db %s` records it later\n", err, self->results_dir,
+             "again when the run is over, and `iofleet db import %s/results.json --db %s` "
+             "records it later\n", err, self->results_dir,
              self->path);
     sqlite3_close (self->db);
     self->db = NULL;

@@ -116,6 +116,25 @@ s_abort (testrun_t *tr, const char *reason)
         testrun_fail_streams (tr, tr->sessions [i], -1, reason);
 }
 
+//  A test aborted at prepare: the streams of the jobs that did prepare
+//  never started, and say why (the first job that failed), rather than
+//  pass for streams whose agent sent nothing.
+static void
+s_not_started (testrun_t *tr)
+{
+    test_result_t *result = testrun_result (tr);
+    const stream_result_t *failed = NULL;
+    for (size_t nbr = 0; !failed && nbr < result->stream_count; nbr++)
+        if (result->streams [nbr].error)
+            failed = &result->streams [nbr];
+    char reason [MSG_TEXT_MAX + 1] = "not started: another job of the test failed to prepare";
+    if (failed)
+        snprintf (reason, sizeof reason, "not started: job %s on agent %s failed to prepare",
+                  failed->job, failed->agent);
+    for (size_t i = 0; i < tr->session_count; i++)
+        testrun_fail_streams (tr, tr->sessions [i], -1, reason);
+}
+
 //  Aggregate the phase's result and hand it to the run.
 static void
 s_record (testrun_t *tr)
@@ -383,6 +402,7 @@ testrun_run (const testrun_config_t *config, bool *failed)
         goto interrupted;
     if (tr.prepare_failed) {
         s_abort (&tr, "another job of the test failed to prepare");
+        s_not_started (&tr);
         s_record (&tr);
         rc = 0;
         goto done;

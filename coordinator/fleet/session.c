@@ -2,8 +2,13 @@
 #include "session.h"
 #include "../../proto/printable.h"
 #include "../../proto/clock.h"
+#include "peer_probe.h"
 
 #include <string.h>
+
+//  How long the probe of a peer that closed the handshake waits for a
+//  connection and for its first bytes.
+#define S_PROBE_MS 300
 
 //  A session's texts are allocated when there is something to say, since
 //  a fleet of thousands mostly has nothing to say; the agent's name and
@@ -16,6 +21,9 @@ struct _session_t {
     bool handshake_ok;                      //  a handshake succeeded since
     bool handshake_definitive;              //  the agent refused us: give up
     char *handshake_error;                  //  last handshake failure, NULL none
+    bool probed;                            //  peer_probe_zmtp was asked about the endpoint
+    bool not_zmtp;                          //  and what listens there does not speak ZMTP
+    char peer_sent [64];                    //  what it sent instead
     session_state_t state;                  //  where the conversation stands
     char *reason;                           //  why it failed or was lost, NULL none
     agent_info_t info;                      //  its name and endpoint in the scenario, what
@@ -418,10 +426,29 @@ session_connection_event (session_t *self, uint16_t event, uint32_t value)
             //  mostly one that requires CURVE: the mechanism mismatch is
             //  seen by whichever side reads the other's greeting first,
             //  and when that is the agent, we see only the close.
-            if (event == ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL && !self->secure)
+            if (event == ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL && !self->secure) {
+                //  ... unless what listens there does not speak ZMTP at
+                //  all (asked once: the answer does not change).
+                if (!self->probed) {
+                    self->probed = true;
+                    self->not_zmtp = peer_probe_zmtp (self->info.endpoint, S_PROBE_MS,
+                                                      self->peer_sent,
+                                                      sizeof self->peer_sent) == 0;
+                }
+                if (self->not_zmtp) {
+                    char text [MSG_TEXT_MAX + 1];
+                    snprintf (text, sizeof text, "agent %s (%s): not an iofleet agent: what "
+                              "listens there does not speak ZeroMQ (it sent %s); is the "
+                              "endpoint right?", self->info.name, self->info.endpoint,
+                              self->peer_sent);
+                    s_set_text (&self->handshake_error, text);
+                    self->handshake_definitive = true;
+                    return;
+                }
                 what = "the agent closed the handshake, as an agent that requires CURVE keys "
                        "does with a console without them; give --keys DIR (or [global] "
                        "keys = DIR)";
+            }
             else
             if (event == ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL)
                 what = "handshake failed";
