@@ -44,7 +44,10 @@ fleet_send_hello (fleet_t *self, session_t *session, bool probe, int64_t deadlin
     msg_strcpy (reason, session_reason (session), sizeof reason);
     fleet_set_state (self, session, SESSION_CONNECTING, reason);
     session_set_hello_deadline_ns (session, deadline_ns);
-    session_set_hello_retry_ns (session, clock_now_ns () + FLEET_HELLO_RESEND_NS);
+    //  A first hello waits in the connection's queue until it is up, and
+    //  is enough; one to an agent met before is sent again now and then.
+    session_set_hello_retry_ns (session, session_generation (session)?
+                                         clock_now_ns () + FLEET_HELLO_RESEND_NS: INT64_MAX);
     //  A DEALER queues what it sends until the connection is up, so one
     //  hello is enough; the deadline covers connection and answer.
     session_send (session, &hello);

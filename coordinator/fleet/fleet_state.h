@@ -14,7 +14,8 @@
 //  its BYE still on its way behind our HELLO.
 #define FLEET_BUSY_RETRY_NS (250 * NS_PER_MSEC)
 
-//  A hello unanswered is sent again this often until its deadline. The
+//  A hello to an agent met before, unanswered, is sent again this often
+//  until its deadline. The
 //  answer can be lost on the way without any refusal: an agent that was
 //  stopped wakes up holding the connection its console has already left,
 //  reads our hello from it and answers into it; the console's new

@@ -32,8 +32,9 @@
 # if any is. The agents of a size are stopped (by pid) before the next
 # size starts. The console raises its own limit of open files; this
 # script needs the shell's hard limit to allow an agent's few each.
-# SCALE_KEEP=DIR keeps what a failed run leaves: the agents' logs and the
-# console's stderr are copied to DIR before the scratch directory goes.
+# SCALE_KEEP=DIR keeps what a failed run leaves: the agents' logs, the
+# console's stderr and the results directory are copied to DIR before the
+# scratch directory goes.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 export IOFLEET_BIN=$top/${1:-build}
@@ -53,6 +54,7 @@ keep_logs () {
     [ -n "${SCALE_KEEP:-}" ] || return 0
     mkdir -p "$SCALE_KEEP"
     cp -r "$SCRATCH/logs" "$1" "$SCALE_KEEP/"
+    [ ! -d "$SCRATCH/res" ] || cp -r "$SCRATCH/res" "$SCALE_KEEP/"
     echo "logs kept in $SCALE_KEEP" >&2
 }
 
