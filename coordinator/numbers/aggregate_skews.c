@@ -212,8 +212,12 @@ s_fill_stop (const test_result_t *test, stop_summary_t *stop)
 double
 aggregate_stream_depth (const stream_result_t *stream)
 {
-    int64_t window_ns = stream->last_write_ns - stream->start_ns;
-    if (!stream->depth_max || window_ns <= 0)
+    //  Times come from the wire and from files: absurd ones must not
+    //  overflow.
+    int64_t window_ns;
+    if (!stream->depth_max
+    ||  __builtin_sub_overflow (stream->last_write_ns, stream->start_ns, &window_ns)
+    ||  window_ns <= 0)
         return NAN;
     return (double) stream->busy_ns / (double) window_ns;
 }
