@@ -51,9 +51,8 @@
     its kind. The phase's rate counts operations; its bytes are those
     read and written together.
 */
-#include "workload.h"
+#include "randrw_set.h"
 
-#include "../kept.h"
 #include "../engines/engine.h"
 
 #include "../../proto/clock.h"
@@ -68,38 +67,15 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 //  Descriptors an agent keeps for itself beyond a file set's: its
 //  sockets, the streams' directories, the eventfd, the logs.
 #define S_SPARE_FDS     64
 
-//  One file of the set.
-typedef struct {
-    int fd;                         //  open for the job, -1 before
-    dev_t dev;                      //  its device
-    ino_t ino;                      //  and inode, checked before it is removed
-    bool ours;                      //  the job created it
-} s_file_t;
-
-//  The job's file set, shared by its streams (job->data).
-typedef struct {
-    pthread_mutex_t lock;           //  the first stream to prepare opens and lays out the
-                                    //  set, the others wait for it
-    int state;                      //  0 not yet, 1 open and laid out, -1 failed
-    char error [MSG_TEXT_MAX + 1];  //  why it failed, for every stream
-    int dir_fd;                     //  its directory (O_PATH), -1 before
-    uint64_t count;                 //  files
-    uint64_t file_bytes;            //  bytes of each file
-    uint64_t file_blocks;           //  whole blocks of bs in each file
-    s_file_t *files;                //  count of them
-    int *fds;                       //  their descriptors in one table, as engines take them
-} s_set_t;
-
 //  What one stream holds between prepare and cleanup.
 typedef struct {
-    s_set_t *set;                   //  the job's set
+    randrw_set_t *set;              //  the job's set
     unsigned char *buffer;          //  bs bytes, page-aligned: what prepare lays out with
     engine_t *engine;               //  how it issues its requests; its slots' buffers hold
                                     //  what it writes and take what it reads
@@ -110,24 +86,12 @@ typedef struct {
     unsigned char *written;         //  a bit per file the stream wrote in the phase
 } s_stream_t;
 
-
-//  The path of file `index` of the set, and how messages show it.
-static void
-s_file_path (const jobspec_t *spec, uint64_t index, char *path, size_t pathlen,
-             char *shown, size_t shownlen)
-{
-    //  job.c checked that the longest of them fits.
-    if (workload_file_path (spec, 0, index, path, pathlen) == -1)
-        snprintf (path, pathlen, "%s", spec->path);
-    confine_shorten (path, shown, shownlen);
-}
-
 //  The buffer, a bit per file, and a share of the set's table.
 static uint64_t
 s_randrw_stream_memory (const jobspec_t *spec)
 {
     uint64_t streams = spec->streams? spec->streams: 1;
-    uint64_t table_bytes = spec->files * (sizeof (s_file_t) + sizeof (int));
+    uint64_t table_bytes = spec->files * (sizeof (randrw_file_t) + sizeof (int));
     return spec->bs_bytes + engine_memory (spec) + (spec->files + 7) / 8
          + (table_bytes + streams - 1) / streams;
 }
@@ -148,256 +112,6 @@ s_randrw_validate (const jobspec_t *spec, char *err, size_t errlen)
     //  A host that refuses the engine refuses the job before its set
     //  is laid out.
     return engine_check (spec, err, errlen);
-}
-
-//  --------------------------------------------------------------------
-//  The set: made for the job, laid out by its first stream
-
-//  An empty set for the job: no I/O, that is the first stream's.
-static int
-s_randrw_job_prepare (workload_job_t *job, char *err, size_t errlen)
-{
-    const jobspec_t *spec = job->spec;
-    s_set_t *set = calloc (1, sizeof (s_set_t));
-    if (set) {
-        set->files = calloc (spec->files, sizeof (s_file_t));
-        set->fds = calloc (spec->files, sizeof (int));
-    }
-    if (!set || !set->files || !set->fds) {
-        if (set) {
-            free (set->files);
-            free (set->fds);
-        }
-        free (set);
-        snprintf (err, errlen, "job %s: a set of %" PRIu64 " files: %s", spec->name,
-                  spec->files, strerror (ENOMEM));
-        return -1;
-    }
-    pthread_mutex_init (&set->lock, NULL);
-    set->dir_fd = -1;
-    set->count = spec->files;
-    set->file_bytes = spec->size_bytes / spec->files;
-    set->file_blocks = set->file_bytes / spec->bs_bytes;
-    for (uint64_t index = 0; index < set->count; index++)
-        set->files [index].fd = set->fds [index] = -1;
-    job->data = set;
-    return 0;
-}
-
-//  bytes as a size a scenario would write ("2G", "1.5M"). Returns buf.
-static const char *
-s_size_text (uint64_t bytes, char *buf, size_t buflen)
-{
-    static const opt_def_t size_row = { .name = "bytes", .type = OPT_SIZE, .offset = 0 };
-    if (opt_format (&size_row, &bytes, buf, buflen) == -1)
-        snprintf (buf, buflen, "%" PRIu64, bytes);
-    return buf;
-}
-
-//  What laying the set out still takes, against the free space of its
-//  file system. Returns 0, or -1 with the path and the sizes in err.
-static int
-s_check_space (workload_stream_t *ws, s_set_t *set, char *err, size_t errlen)
-{
-    const jobspec_t *spec = ws->spec;
-    uint64_t need_bytes = 0;
-    for (uint64_t index = 0; index < set->count; index++) {
-        char path [JOB_PATH_MAX + 1], shown [CONFINE_SHOWN_MAX];
-        s_file_path (spec, index, path, sizeof (path), shown, sizeof (shown));
-        struct stat st;
-        uint64_t have_bytes = 0;
-        if (fstatat (set->dir_fd, workload_file_name (path), &st, AT_SYMLINK_NOFOLLOW) == 0)
-            have_bytes = (uint64_t) st.st_size;
-        else
-        if (errno != ENOENT) {
-            snprintf (err, errlen, "stat(%s): %s", shown, strerror (errno));
-            return -1;
-        }
-        if (have_bytes < set->file_bytes)
-            need_bytes += set->file_bytes - have_bytes;
-    }
-    struct statvfs fs;
-    if (need_bytes == 0 || fstatvfs (set->dir_fd, &fs) == -1)
-        return 0;               //  nothing to write, or no way to know: the writes will say
-    uint64_t free_bytes = (uint64_t) fs.f_bavail * fs.f_frsize;
-    if (need_bytes > free_bytes) {
-        char need [32], each [32], have [32];
-        snprintf (err, errlen, "file set %s: laying it out needs %s more (%" PRIu64
-                  " file%s of %s), and its file system has %s free", ws->shown,
-                  s_size_text (need_bytes, need, sizeof (need)), set->count,
-                  set->count == 1? "": "s", s_size_text (set->file_bytes, each, sizeof (each)),
-                  s_size_text (free_bytes, have, sizeof (have)));
-        return -1;
-    }
-    return 0;
-}
-
-//  Open file `index` of the set for reading and writing, creating it if
-//  it is missing (then it is ours), and write it up to its size if it is
-//  short, with the pattern, then flush it. The stop flag is looked at
-//  between blocks, so that an abort ends a layout of any size promptly.
-//  Returns 0, or -1 with the reason in err.
-static int
-s_lay_out_file (workload_stream_t *ws, s_stream_t *stream, uint64_t index, uint64_t *seed,
-                char *err, size_t errlen)
-{
-    s_set_t *set = stream->set;
-    s_file_t *file = &set->files [index];
-    char path [JOB_PATH_MAX + 1], shown [CONFINE_SHOWN_MAX];
-    s_file_path (ws->spec, index, path, sizeof (path), shown, sizeof (shown));
-    const char *name = workload_file_name (path);
-    struct stat st;
-    //  O_EXCL says whether it was there, even against a racing creator.
-    file->fd = workload_open_at (set->dir_fd, name, shown, O_RDWR | O_CREAT | O_EXCL, &st,
-                                 err, errlen);
-    file->ours = file->fd != -1;
-    if (file->fd == -1 && errno == EEXIST)
-        file->fd = workload_open_at (set->dir_fd, name, shown, O_RDWR, &st, err, errlen);
-    if (file->fd == -1)
-        return -1;
-    file->dev = st.st_dev;
-    file->ino = st.st_ino;
-
-    const uint64_t bs_bytes = ws->spec->bs_bytes;
-    uint64_t offset = (uint64_t) st.st_size;
-    if (offset >= set->file_bytes)
-        return 0;
-    while (offset < set->file_bytes) {
-        if (workload_stopping (ws)) {
-            snprintf (err, errlen, "lay out(%s): stopped at %" PRIu64 " of %" PRIu64 " bytes",
-                      shown, offset, set->file_bytes);
-            return -1;
-        }
-        size_t want_bytes = (size_t) (set->file_bytes - offset < bs_bytes?
-                                      set->file_bytes - offset: bs_bytes);
-        if (ws->spec->pattern == PATTERN_RANDOM)
-            workload_random_fill (stream->buffer, want_bytes, seed);
-        ssize_t written = pwrite (file->fd, stream->buffer, want_bytes, (off_t) offset);
-        if (written == -1 && errno == EINTR)
-            continue;
-        if (written <= 0) {
-            snprintf (err, errlen, "write(%s at %" PRIu64 "): %s", shown, offset,
-                      written == 0? "wrote nothing": strerror (errno));
-            return -1;
-        }
-        offset += (uint64_t) written;
-        ws->laid_out_bytes += (uint64_t) written;
-    }
-    if (fdatasync (file->fd) == -1) {
-        snprintf (err, errlen, "fdatasync(%s): %s", shown, strerror (errno));
-        return -1;
-    }
-    return 0;
-}
-
-//  Open the set and lay it out, in the first stream's prepare: its
-//  directory, the space it needs, every file, and O_DIRECT if asked.
-//  Returns 0, or -1 with the reason in err.
-static int
-s_set_open (workload_stream_t *ws, s_stream_t *stream, char *err, size_t errlen)
-{
-    s_set_t *set = stream->set;
-    set->dir_fd = workload_open_dir (ws->spec->path, ws->shown, err, errlen);
-    if (set->dir_fd == -1 || s_check_space (ws, set, err, errlen) == -1)
-        return -1;
-    uint64_t seed = workload_random_seed ();
-    for (uint64_t index = 0; index < set->count; index++)
-        if (s_lay_out_file (ws, stream, index, &seed, err, errlen) == -1)
-            return -1;
-    for (uint64_t index = 0; ws->spec->direct && index < set->count; index++) {
-        int flags = fcntl (set->files [index].fd, F_GETFL);
-        if (flags == -1 || fcntl (set->files [index].fd, F_SETFL, flags | O_DIRECT) == -1) {
-            char path [JOB_PATH_MAX + 1], shown [CONFINE_SHOWN_MAX];
-            s_file_path (ws->spec, index, path, sizeof (path), shown, sizeof (shown));
-            snprintf (err, errlen, "open(%s, O_DIRECT): the filesystem does not support "
-                      "direct I/O (%s)", shown, strerror (errno));
-            return -1;
-        }
-    }
-    for (uint64_t index = 0; index < set->count; index++)
-        set->fds [index] = set->files [index].fd;
-    return 0;
-}
-
-//  Remove file `index` of the set if it is ours and its name is still
-//  that file.
-static void
-s_remove_file (const jobspec_t *spec, s_set_t *set, uint64_t index)
-{
-    s_file_t *file = &set->files [index];
-    char path [JOB_PATH_MAX + 1], shown [CONFINE_SHOWN_MAX];
-    s_file_path (spec, index, path, sizeof (path), shown, sizeof (shown));
-    struct stat st;
-    if (file->ours && set->dir_fd != -1
-    &&  fstatat (set->dir_fd, workload_file_name (path), &st, AT_SYMLINK_NOFOLLOW) == 0
-    &&  st.st_dev == file->dev && st.st_ino == file->ino)
-        unlinkat (set->dir_fd, workload_file_name (path), 0);
-    file->ours = false;
-}
-
-//  Hand the files the job created over to the session, which removes
-//  them when it ends. Returns 0, or -1 if it would not have them (the
-//  session is over, or out of memory): then they are still the job's.
-static int
-s_hand_over (workload_job_t *job, s_set_t *set)
-{
-    if (!job->kept || set->dir_fd == -1)
-        return -1;
-    uint64_t ours = 0;
-    for (uint64_t index = 0; index < set->count; index++)
-        ours += set->files [index].ours;
-    if (ours == 0)
-        return 0;
-    kept_file_t *files = calloc (ours, sizeof (kept_file_t));
-    char (*names) [JOB_PATH_MAX + 1] = calloc (ours, JOB_PATH_MAX + 1);
-    int rc = -1;
-    if (files && names) {
-        uint64_t count = 0;
-        for (uint64_t index = 0; index < set->count; index++) {
-            if (!set->files [index].ours)
-                continue;
-            char shown [CONFINE_SHOWN_MAX];
-            s_file_path (job->spec, index, names [count], JOB_PATH_MAX + 1, shown, sizeof (shown));
-            files [count] = (kept_file_t) { .name = workload_file_name (names [count]),
-                                            .dev = set->files [index].dev,
-                                            .ino = set->files [index].ino };
-            count++;
-        }
-        rc = kept_adopt (job->kept, job->session_id, set->dir_fd, files, count);
-    }
-    if (rc == 0) {
-        set->dir_fd = -1;       //  the session's now
-        for (uint64_t index = 0; index < set->count; index++)
-            set->files [index].ours = false;
-    }
-    free (names);
-    free (files);
-    return rc;
-}
-
-//  After every stream's cleanup: close the set, and let what the job
-//  created go to the session, stay (keep), or go now (the job never
-//  became ready, or no session takes it).
-static void
-s_randrw_job_cleanup (workload_job_t *job, bool prepared)
-{
-    s_set_t *set = job->data;
-    if (!set)
-        return;
-    for (uint64_t index = 0; index < set->count; index++)
-        if (set->files [index].fd != -1)
-            close (set->files [index].fd);
-    bool keep = prepared && job->spec->keep;
-    if (!keep && (!prepared || s_hand_over (job, set) == -1))
-        for (uint64_t index = 0; index < set->count; index++)
-            s_remove_file (job->spec, set, index);
-    if (set->dir_fd != -1)
-        close (set->dir_fd);
-    pthread_mutex_destroy (&set->lock);
-    free (set->files);
-    free (set->fds);
-    free (set);
-    job->data = NULL;
 }
 
 //  --------------------------------------------------------------------
@@ -434,7 +148,7 @@ s_randrw_prepare (workload_stream_t *ws, char *err, size_t errlen)
     }
     ws->data = stream;
     const jobspec_t *spec = ws->spec;
-    s_set_t *set = ws->job->data;
+    randrw_set_t *set = ws->job->data;
     stream->set = set;
     stream->written = calloc ((size_t) (set->count + 7) / 8, 1);
     if (!stream->written) {
@@ -458,7 +172,7 @@ s_randrw_prepare (workload_stream_t *ws, char *err, size_t errlen)
 
     pthread_mutex_lock (&set->lock);
     if (set->state == 0) {
-        set->state = s_set_open (ws, stream, err, errlen) == 0? 1: -1;
+        set->state = randrw_set_open (set, ws, stream->buffer, err, errlen) == 0? 1: -1;
         if (set->state == -1)
             msg_strcpy (set->error, err, sizeof (set->error));
     }
@@ -484,11 +198,11 @@ s_randrw_prepare (workload_stream_t *ws, char *err, size_t errlen)
 //  Record a read or write of file `index` at offset that failed or moved
 //  fewer than bs bytes (moved, -1 for an error with err_no).
 static void
-s_request_failed (workload_stream_t *ws, s_set_t *set, bool read, uint64_t index,
+s_request_failed (workload_stream_t *ws, randrw_set_t *set, bool read, uint64_t index,
                   uint64_t offset, ssize_t moved, int err_no)
 {
     char path [JOB_PATH_MAX + 1], shown [CONFINE_SHOWN_MAX];
-    s_file_path (ws->spec, index, path, sizeof (path), shown, sizeof (shown));
+    randrw_file_path (ws->spec, index, path, sizeof (path), shown, sizeof (shown));
     const char *call = read? "pread": "pwrite";
     if (moved == -1)
         workload_fail (ws, err_no, "%s(%s at %" PRIu64 ")", call, shown, offset);
@@ -507,7 +221,7 @@ s_request_failed (workload_stream_t *ws, s_set_t *set, bool read, uint64_t index
 static int
 s_fsync_files (workload_stream_t *ws, s_stream_t *stream, bool only_written)
 {
-    s_set_t *set = stream->set;
+    randrw_set_t *set = stream->set;
     //  An fsync covers the writes issued before it: they are all back.
     assert (engine_in_flight (stream->engine) == 0);
     for (uint64_t index = 0; index < set->count; index++) {
@@ -519,7 +233,7 @@ s_fsync_files (workload_stream_t *ws, s_stream_t *stream, bool only_written)
         workload_count (ws, MSG_LATENCY_FSYNC, begin_ns, clock_now_ns (), 0);
         if (rc == -1) {
             char path [JOB_PATH_MAX + 1], shown [CONFINE_SHOWN_MAX];
-            s_file_path (ws->spec, index, path, sizeof (path), shown, sizeof (shown));
+            randrw_file_path (ws->spec, index, path, sizeof (path), shown, sizeof (shown));
             workload_fail (ws, err_no, "fsync(%s)", shown);
             return -1;
         }
@@ -582,7 +296,7 @@ s_issue (workload_stream_t *ws, s_stream_t *stream, s_run_t *run)
     engine_request_t *request = engine_slot (stream->engine);
     if (!request)
         return false;
-    s_set_t *set = stream->set;
+    randrw_set_t *set = stream->set;
     bool read = run->mode == RW_MODE_RNDRD
              || (run->mode == RW_MODE_RNDRW && s_next_is_read (&run->term, run->ratio,
                                                                run->period));
@@ -649,7 +363,7 @@ s_randrw_run (workload_stream_t *ws, uint32_t phase)
 {
     (void) phase;
     s_stream_t *stream = ws->data;
-    s_set_t *set = stream->set;
+    randrw_set_t *set = stream->set;
     const jobspec_t *spec = ws->spec;
     const bool writes = spec->rw_mode != RW_MODE_RNDRD;
     s_run_t run = {
@@ -730,6 +444,6 @@ const workload_ops_t workload_randrw_ops = {
     .run = s_randrw_run,
     .stop = NULL,               //  the flag is checked before every request
     .cleanup = s_randrw_cleanup,
-    .job_prepare = s_randrw_job_prepare,
-    .job_cleanup = s_randrw_job_cleanup,
+    .job_prepare = randrw_set_new,
+    .job_cleanup = randrw_set_destroy,
 };
