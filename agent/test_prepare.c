@@ -240,8 +240,10 @@ test_answer_drop (agent_test_t *self)
         return;
     drop->answered = true;
     if (drop->rc) {
-        test_send_error (self, -1, "prepare", "drop_caches = yes needs root on agent %s: %s",
-                      self->config.agent_name, drop->reason);
+        test_send_error (self, -1, "prepare", "drop_caches = yes needs root on agent %s: %s "
+                         "(a packaged agent: install the drop-in "
+                         "/usr/share/doc/iofleet-agent/examples/drop-caches.conf)",
+                         self->config.agent_name, drop->reason);
         return;
     }
     test_log (self, "event=caches-dropped test_id=%" PRIu32, self->test_id);

@@ -101,4 +101,44 @@ grep -qE '^pair +3 ' "$SCRATCH/report.txt" || fail "no report row for test pair 
 [ "$(stat -c %s "$SCRATCH/a1/pair")" = $((16 << 20)) ] || fail "a1 did not write 16M"
 [ "$(stat -c %s "$SCRATCH/a2/pair.2")" = $((16 << 20)) ] || fail "a2 did not write 16M"
 [ "$(json 'r["tests"][0]["summary"]["bytes"]')" = $((48 << 20)) ] || fail "results bytes"
+
+# The agent's default root is the package's, owned by its user, whether
+# or not systemd's StateDirectory= ever made it.
+uid=$(awk -F: '$1 == "iofleet" { print $3 }' "$R/etc/passwd")
+[ -d "$R/var/lib/iofleet" ] || fail "the package did not make /var/lib/iofleet"
+[ "$(stat -c '%u %a' "$R/var/lib/iofleet")" = "$uid 750" ] ||
+    fail "/var/lib/iofleet is $(stat -c '%u %a' "$R/var/lib/iofleet"), not owned by iofleet ($uid) 750"
+
+# The shipped seeds run as they stand against a packaged agent: their
+# paths are relative to its root. Only the size is cut for this machine.
+examples=$R/usr/share/doc/iofleet/examples
+for f in "$TOP"/configs/seeds/*.ini "$TOP"/configs/demo.ini; do
+    [ -f "$examples/${f##*/}" ] || fail "the console package does not ship ${f##*/}"
+done
+grep -n '/data/iofleet' "$examples"/*.ini && fail "a shipped example names /data/iofleet"
+sed -e 's/^size = .*/size = 4M/' -e 's/^iterations = .*/iterations = 1/' \
+    "$examples/dd.ini" > "$SCRATCH/dd.ini"
+"$R/usr/bin/iofleet" run -q "$SCRATCH/dd.ini" --agent "client=$E_a1" -o "$SCRATCH/dd" \
+    > "$SCRATCH/dd.txt" 2>&1 || { cat "$SCRATCH/dd.txt"; fail "the shipped dd seed exited $?"; }
+grep -qE '^dd3-dir +3 ' "$SCRATCH/dd.txt" || { cat "$SCRATCH/dd.txt"; fail "no row for dd3-dir"; }
+
+# Every workload the console knows is named in the agent's description.
+description=$(dpkg-deb -f "${debs[1]}" Description)
+for workload in $("$R/usr/bin/iofleet" run --help | sed -n 's/.*\[\(null|.*\)\]$/\1/p' | tr '|' ' '); do
+    grep -qw "$workload" <<< "$description" ||
+        fail "the description of iofleet-agent does not name the workload $workload"
+done
+
+# Purged, the packages leave nothing of iofleet in the root: no file, no
+# directory, no user or group.
+for pid in "${PIDS[@]}"; do kill "$pid"; wait "$pid" || true; done
+PIDS=()
+dpkg --instdir="$R" --admindir="$R/var/lib/dpkg" --log="$SCRATCH/dpkg.log" \
+    --force-script-chrootless --force-depends -P iofleet iofleet-agent > "$SCRATCH/purge.log" 2>&1 ||
+    { cat "$SCRATCH/purge.log"; fail "dpkg -P failed"; }
+left=$(find "$R" -path "$R/var/lib/dpkg" -prune -o -printf "/%P\n" | grep -i iofleet || true)
+[ -z "$left" ] || { echo "$left"; fail "dpkg -P left files of iofleet"; }
+grep -h '^iofleet:' "$R/etc/passwd" "$R/etc/group" "$R/etc/shadow" "$R/etc/gshadow" 2>/dev/null &&
+    fail "dpkg -P left the user or group iofleet"
+[ "$(md5sum < /etc/passwd)" = "$host_users" ] || fail "the scratch purge changed the host's users"
 echo "package: ok"

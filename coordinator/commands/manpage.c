@@ -31,7 +31,7 @@ static const char *const s_exit =
 static const char *const s_example =
     "  iofleet keygen ~/.iofleet console\n"
     "  iofleet ping c01=tcp://c01:7654 c02=tcp://c02:7654 --keys ~/.iofleet\n"
-    "  iofleet run configs/seeds/dd.ini -o results/6.8-rc1\n"
+    "  iofleet run /usr/share/doc/iofleet/examples/dd.ini -o results/6.8-rc1\n"
     "  iofleet compare results/6.7/results.json results/6.8-rc1/results.json";
 
 //  iofleet(1).
