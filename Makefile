@@ -92,7 +92,8 @@ $(B)/tests/coord_%: $(B)/tests/unit/coord_%.o $(COORD_OBJ) $(PROTO_OBJ)
 # Manual pages and shell completion, written by the programs from the
 # tables that drive their --help (coordinator/commands/cli.h, agent/settings.c,
 # proto/jobspec.c), so that they cannot drift.
-MAN_PAGES  := $(B)/man/iofleet.1 $(B)/man/iofleet-scenario.5 $(B)/man/iofleet-agent.8
+MAN_PAGES  := $(B)/man/iofleet.1 $(B)/man/iofleet-scenario.5 $(B)/man/iofleet-agent.8 \
+              $(B)/man/iofleet.7
 COMPLETION := $(B)/completion/iofleet $(B)/completion/iofleet-agent
 docs: $(MAN_PAGES) $(COMPLETION)
 
@@ -102,6 +103,12 @@ $(B)/man/iofleet.1 $(B)/man/iofleet-scenario.5: $(B)/iofleet
 $(B)/man/iofleet-agent.8: $(B)/iofleet-agent
 	@mkdir -p $(dir $@)
 	$(B)/iofleet-agent --man > $@.tmp && mv $@.tmp $@
+# iofleet(7), the prose of how iofleet measures, is written in Markdown
+# (docs/iofleet.7.md, readable where the source is browsed) and set as a
+# manual page by lowdown.
+$(B)/man/iofleet.7: docs/iofleet.7.md
+	@mkdir -p $(dir $@)
+	lowdown -s -Tman $< > $@.tmp && mv $@.tmp $@
 $(B)/completion/%: $(B)/% scripts/completion.bash
 	@mkdir -p $(dir $@)
 	{ $(B)/$* --completion && cat scripts/completion.bash; } > $@.tmp && mv $@.tmp $@

@@ -78,7 +78,7 @@ settings_man (FILE *out)
     doc_roff_item (out, SETTINGS_DEFAULT_CONFIG, NULL, "the settings");
     doc_roff_item (out, "/var/lib/iofleet", NULL, "the packaged agent's default root");
     doc_roff_section (out, "SEE ALSO");
-    doc_roff_text (out, "iofleet(1), iofleet-scenario(5)");
+    doc_roff_text (out, "iofleet(1), iofleet-scenario(5), iofleet(7)");
 }
 
 //  The flag of a row as --help and the manual write it: "--bind ENDPOINT",

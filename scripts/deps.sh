@@ -12,7 +12,7 @@ set -eu
 
 build="build-essential pkg-config
     libzmq3-dev libczmq-dev libmsgpack-dev libnfs-dev
-    libinih-dev libjansson-dev libsqlite3-dev liburing-dev"
+    libinih-dev libjansson-dev libsqlite3-dev liburing-dev lowdown"
 deb="debhelper dpkg-dev lintian"
 test="libcmocka-dev libnfs-utils
     iproute2 fio python3-six bonnie++ sysbench coreutils python3 chromium git

@@ -34,7 +34,7 @@ dpkg --admindir="$R/var/lib/dpkg" -l iofleet iofleet-agent | grep -E '^ii +iofle
 for f in usr/bin/iofleet usr/bin/iofleet-agent etc/iofleet/agent.conf \
          lib/systemd/system/iofleet-agent.service usr/lib/sysusers.d/iofleet-agent.conf \
          usr/share/man/man1/iofleet.1.gz usr/share/man/man5/iofleet-scenario.5.gz \
-         usr/share/man/man8/iofleet-agent.8.gz \
+         usr/share/man/man8/iofleet-agent.8.gz usr/share/man/man7/iofleet.7.gz \
          usr/share/bash-completion/completions/iofleet \
          usr/share/bash-completion/completions/iofleet-agent; do
     [ -e "$R/$f" ] || fail "the packages do not install /$f"

@@ -8,12 +8,21 @@
 . "$(dirname "$0")/lib.sh"
 
 MAN=$BIN/man
-for page in iofleet.1 iofleet-scenario.5 iofleet-agent.8; do
+for page in iofleet.1 iofleet-scenario.5 iofleet-agent.8 iofleet.7; do
     [ -s "$MAN/$page" ] || fail "make did not build $MAN/$page"
     warnings=$(MANWIDTH=80 man -l "$MAN/$page" 2>&1 >/dev/null)
     [ -z "$warnings" ] || { echo "$warnings"; fail "$page renders with warnings"; }
     MANWIDTH=80 man -l "$MAN/$page" > "$SCRATCH/$page.txt" 2>/dev/null
 done
+
+# iofleet(7) holds the semantics the README leaves out: how iofleet
+# measures, its warnings, compare's statistics, faults and security.
+for heading in 'The report' 'Numbers that can be trusted' 'When something breaks' \
+               'Re-rendering and comparing' 'Why Mann-Whitney, and why 10%' 'Security'; do
+    grep -qx "$heading" "$SCRATCH/iofleet.7.txt" ||
+        grep -qx " *$heading" "$SCRATCH/iofleet.7.txt" || fail "iofleet(7) has no section $heading"
+done
+grep -q 'iofleet(7)' "$SCRATCH/iofleet.1.txt" || fail "iofleet(1) does not refer to iofleet(7)"
 
 # Scenario keys: from --help (the option tables) and from the page. A
 # key too long for its column stands alone on its line.

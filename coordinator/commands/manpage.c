@@ -62,7 +62,7 @@ s_iofleet (const cli_command_t *const *commands, FILE *out)
     doc_roff_section (out, "EXAMPLES");
     doc_roff_text (out, s_example);
     doc_roff_section (out, "SEE ALSO");
-    doc_roff_text (out, "iofleet-scenario(5), iofleet-agent(8)");
+    doc_roff_text (out, "iofleet-scenario(5), iofleet-agent(8), iofleet(7)");
 }
 
 //  One key of a scenario section as a manual item: help (a job's says
@@ -212,7 +212,7 @@ s_scenario (FILE *out)
     doc_roff_section (out, "EXAMPLE");
     doc_roff_text (out, s_scenario_example);
     doc_roff_section (out, "SEE ALSO");
-    doc_roff_text (out, "iofleet(1), iofleet-agent(8)");
+    doc_roff_text (out, "iofleet(1), iofleet-agent(8), iofleet(7)");
 }
 
 int

@@ -21,7 +21,7 @@
     distribution-free test can ever see is that every value of one side
     lies beyond every value of the other, and the exact probability of
     that with no change is 2/20 = 0.1. At 5% three values could never
-    show anything; README.md says more.
+    show anything; iofleet(7) says more.
 */
 #ifndef IOFLEET_STATS_H
 #define IOFLEET_STATS_H
