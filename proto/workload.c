@@ -31,7 +31,7 @@ static const workload_desc_t s_workloads [WORKLOAD_COUNT] = {
     [WORKLOAD_NULL] = {
         .name = "null",
         .help = "no I/O: counts size bytes in bs steps as if written; tests the machinery",
-        .timed = true, .stream_results = true, .size_required = true,
+        .timed = true, .stream_results = true, .size_required = true, .no_io = true,
         .keys = { "size", "bs", "rate", NULL },
     },
     [WORKLOAD_WRITE] = {

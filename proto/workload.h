@@ -125,6 +125,7 @@ typedef struct {
     bool samples_host;              //  its samples are the host's counters (MONITOR); it runs
                                     //  until the last phase of the test is over
     bool host_figures;              //  its host owes the test HOST figures (CPU, memory, disks)
+    bool no_io;                     //  moves no data: its rate is the machinery's, no device's
     bool one_stream;                //  streams must be 1
     bool size_required;             //  size must be given; else 0 means the whole source file
     bool reads;                     //  without phases: its bytes are read, not written

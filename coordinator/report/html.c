@@ -10,6 +10,7 @@
 */
 #include "report.h"
 #include "html.h"
+#include "series.h"
 #include "../numbers/latency.h"
 #include "../numbers/aggregate.h"
 #include "../../proto/clock.h"
@@ -85,7 +86,10 @@ static const char s_style [] =
     "svg text{font:12px system-ui,'DejaVu Sans',sans-serif;fill:#333}"
     ".grid{stroke:#e6e6e6}.axis{stroke:#555}.zero{stroke:#999;stroke-dasharray:3 3}"
     ".series{fill:none;stroke-linejoin:round}.stream{stroke-width:1.6}"
-    ".host{stroke-width:5;stroke-opacity:.35}"
+    ".host{stroke-width:5;stroke-opacity:.35}.clipped{fill:#b00}"
+    "svg.bars{width:100%;height:auto;display:block}.bar.disk{fill:#1f77b4}"
+    ".bar.network{fill:#9ecae1}.whisker{stroke:#222;stroke-width:1.2}"
+    ".iteration{fill:#222}.iteration.first{fill:#fff;stroke:#222;stroke-width:1.2}"
     ".legend{display:flex;flex-wrap:wrap;gap:.2em 1.2em;font-size:.9em;margin:.3em 0}"
     ".legend svg{vertical-align:middle;margin-right:.3em}"
     ".pick{font-size:.9em;margin:.2em 0}.pick label{margin-right:.8em}"
@@ -310,6 +314,7 @@ html_report (const run_result_t *run, FILE *out)
         fputs ("<p>no test ran</p>\n</body>\n</html>\n", out);
         return ferror (out)? -1: 0;
     }
+    barchart_draw (run, out);
     s_tests_table (run, out);
     s_latency_table (run, out);
     fprintf (out, "<h2>Timelines</h2>\n<p class=\"meta\">%s of each sample interval, per "
@@ -317,8 +322,12 @@ html_report (const run_result_t *run, FILE *out)
                   "a stream with fewer than two intervals, as a bar of its rate over its whole "
                   "window; iterations of a test share its chart, one dash pattern each. A test "
                   "of more than %d hosts or %d streams is a heat map instead: a row per host "
-                  "(or stream), a column per interval, darker for faster.</p>\n",
-             aggregate_units_name (run->units), HTML_LINES_HOSTS_MAX, HTML_LINES_STREAMS_MAX);
+                  "(or stream), a column per interval, darker for faster. The axis is set by "
+                  "whole intervals: a short one above it is drawn at its top, marked in red. "
+                  "A test with fewer than %d intervals has no chart of its own: its bar above "
+                  "says what it did.</p>\n",
+             aggregate_units_name (run->units), HTML_LINES_HOSTS_MAX, HTML_LINES_STREAMS_MAX,
+             HTML_CHART_INTERVALS_MIN);
     //  The iterations of a row share its chart. They need not be next to
     //  each other (the phases of a test alternate with its iterations),
     //  so each chart gets a shallow copy of its rows, in run order.
@@ -336,6 +345,8 @@ html_report (const run_result_t *run, FILE *out)
         for (size_t t = first; t < run->test_count; t++)
             if (!strcmp (run->tests [t].name, run->tests [first].name))
                 rows [count++] = run->tests [t];
+        if (series_interval_count (rows, count) < HTML_CHART_INTERVALS_MIN)
+            continue;
         if (heatmap_chosen (rows, count))
             heatmap_draw (section++, rows, count, run->units, out);
         else

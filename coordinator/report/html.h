@@ -21,6 +21,15 @@
 #define HTML_FLEET_HOSTS        16
 #define HTML_SLOWEST_HOSTS      8
 
+//  A test gets a chart of its own (timeline or heat map) when one of its
+//  streams has at least this many intervals; a shorter one is a bar of
+//  the bar chart only.
+#define HTML_CHART_INTERVALS_MIN 5
+
+//  The bar chart at the top of the page: a bar per test and phase, its
+//  iterations as dots (barchart.c).
+void barchart_draw (const run_result_t *run, FILE *out);
+
 //  Whether the count iterations at tests are drawn as heat maps.
 bool heatmap_chosen (const test_result_t *tests, size_t count);
 

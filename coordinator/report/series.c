@@ -50,6 +50,68 @@ series_interval_mbps (const stream_result_t *stream, size_t nbr)
     return bytes * 1e3 / (double) (after->t_ns - before->t_ns);
 }
 
+//  Whether the interval that ends at sample nbr of a stream is a whole
+//  one: at least half as long as the stream's longest. The last interval
+//  of a stream (its end) and the first (its start) are often short, and a
+//  few bytes over a few milliseconds make a rate that says nothing.
+bool
+series_interval_full (const stream_result_t *stream, size_t nbr)
+{
+    int64_t longest_ns = 0, length_ns = 0;
+    for (size_t k = 0; k < stream->sample_count; k++) {
+        sample_point_t before;
+        if (!s_point_before (stream, k, &before))
+            continue;
+        int64_t gap_ns = stream->samples [k].t_ns - before.t_ns;
+        if (gap_ns > longest_ns)
+            longest_ns = gap_ns;
+        if (k == nbr)
+            length_ns = gap_ns;
+    }
+    return length_ns > 0 && 2 * length_ns >= longest_ns;
+}
+
+//  The same for a monitor's interval that ends at point k (k >= 1).
+bool
+series_monitor_full (const monitor_result_t *monitor, size_t k)
+{
+    int64_t longest_ns = 0;
+    for (size_t j = 1; j < monitor->point_count; j++) {
+        int64_t gap_ns = monitor->points [j].t_ns - monitor->points [j - 1].t_ns;
+        if (gap_ns > longest_ns)
+            longest_ns = gap_ns;
+    }
+    int64_t length_ns = monitor->points [k].t_ns - monitor->points [k - 1].t_ns;
+    return length_ns > 0 && 2 * length_ns >= longest_ns;
+}
+
+//  The most intervals with a rate of any stream or monitor of the count
+//  iterations at tests: what a line of their chart would have to show.
+size_t
+series_interval_count (const test_result_t *tests, size_t count)
+{
+    size_t most = 0;
+    for (size_t t = 0; t < count; t++)
+        for (size_t nbr = 0; nbr < tests [t].stream_count; nbr++) {
+            const stream_result_t *stream = &tests [t].streams [nbr];
+            size_t intervals = 0;
+            for (size_t k = 0; k < stream->sample_count; k++)
+                intervals += isfinite (series_interval_mbps (stream, k));
+            if (intervals > most)
+                most = intervals;
+        }
+    for (size_t t = 0; t < count; t++)
+        for (size_t m = 0; m < tests [t].monitor_count; m++) {
+            const monitor_result_t *monitor = &tests [t].monitors [m];
+            size_t intervals = 0;
+            for (size_t k = 1; k < monitor->point_count; k++)
+                intervals += isfinite (series_monitor_mbps (monitor, k));
+            if (intervals > most)
+                most = intervals;
+        }
+    return most;
+}
+
 //  Whether a stream is drawn as a bar of its rate over its whole window
 //  rather than a line: it has fewer than two intervals to draw (a test
 //  shorter than two sample intervals), and a window with a rate.
@@ -105,9 +167,11 @@ series_first_of_host (const test_result_t *test, size_t nbr)
     return true;
 }
 
-//  The grid of a host's total: from its first sample to its last, with
-//  the smallest sample interval of its streams as step. Returns false
-//  when the host has too few samples for a rate.
+//  The grid of a host's total: from its streams' first start (its first
+//  sample for a stream that did not finish: then its curve is not known
+//  before) to its last sample, with the smallest sample interval of its
+//  streams as step. Returns false when the host has too few samples for
+//  a rate.
 bool
 series_host_grid (const test_result_t *test, const char *agent,
              int64_t *from_ns, int64_t *to_ns, int64_t *step_ns)
@@ -118,8 +182,11 @@ series_host_grid (const test_result_t *test, const char *agent,
         const stream_result_t *stream = &test->streams [nbr];
         if (strcmp (stream->agent, agent) || stream->sample_count < 2)
             continue;
-        if (!any || stream->samples [0].t_ns < *from_ns)
-            *from_ns = stream->samples [0].t_ns;
+        int64_t first_ns = stream->samples [0].t_ns;
+        if (stream->finished && stream->start_ns < first_ns)
+            first_ns = stream->start_ns;
+        if (!any || first_ns < *from_ns)
+            *from_ns = first_ns;
         if (!any || stream->samples [stream->sample_count - 1].t_ns > *to_ns)
             *to_ns = stream->samples [stream->sample_count - 1].t_ns;
         any = true;

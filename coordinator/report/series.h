@@ -16,6 +16,16 @@
 //  or time does not go forward.
 double series_interval_mbps (const stream_result_t *stream, size_t nbr);
 
+//  Whether the interval that ends at sample nbr is a whole one (at least
+//  half the stream's longest): only whole intervals set a chart's scale.
+bool series_interval_full (const stream_result_t *stream, size_t nbr);
+//  The same for a monitor's interval that ends at point k (k >= 1).
+bool series_monitor_full (const monitor_result_t *monitor, size_t k);
+
+//  The most intervals with a rate that any stream or monitor of the count
+//  iterations at tests has: a test with few gets no chart of its own.
+size_t series_interval_count (const test_result_t *tests, size_t count);
+
 //  Whether a stream is drawn as a bar of its rate over its whole window
 //  rather than a line: fewer than two intervals to draw, and a rate.
 bool series_drawn_as_window (const stream_result_t *stream);

@@ -78,8 +78,32 @@ s_y (const scale_t *scale, double rate_mbps)
     return scale->y_origin_px - rate_mbps * scale->px_per_mbps;
 }
 
+//  y of a rate on a line: a rate above the axis is drawn at its top.
+static double
+s_y_clipped (const scale_t *scale, double rate_mbps)
+{
+    return s_y (scale, rate_mbps > scale->rate_max_mbps? scale->rate_max_mbps: rate_mbps);
+}
+
+//  The mark of a point drawn at the top of the axis in place of its
+//  rate, which its title and data-rate-mbps give.
+static void
+s_clipped_mark (const scale_t *scale, int64_t t_ns, double rate_mbps, const char *what, FILE *out)
+{
+    char rate [32];
+    aggregate_format_rate (aggregate_in_units (rate_mbps, scale->units), rate, sizeof rate);
+    fprintf (out, "<path class=\"clipped\" d=\"M%.1f,%.1f l-4,7 h8 z\" data-rate-mbps=\"%.6f\">"
+                  "<title>", s_x (scale, t_ns), s_y (scale, scale->rate_max_mbps), rate_mbps);
+    html_escaped (what, out);
+    fprintf (out, ": %s %s over a short interval, above the axis</title></path>\n", rate,
+             aggregate_units_name (scale->units));
+}
+
 //  The scale of the chart of the tests [first, last) of one name: every
-//  sample and every stream's end fits, and t = 0 is always on it.
+//  sample and every stream's end fits, and t = 0 is always on it. The
+//  rate axis is set by whole intervals (series_interval_full): a short
+//  last interval's spike is drawn at the top, clipped and marked, and does
+//  not flatten every other line.
 static scale_t
 s_scale (const test_result_t *tests, size_t count, int units)
 {
@@ -99,7 +123,8 @@ s_scale (const test_result_t *tests, size_t count, int units)
                 int64_t t_ns = stream->samples [k].t_ns;
                 t_min_ns = t_ns < t_min_ns? t_ns: t_min_ns;
                 t_max_ns = t_ns > t_max_ns? t_ns: t_max_ns;
-                double rate_mbps = window? NAN: series_interval_mbps (stream, k);
+                double rate_mbps = window || !series_interval_full (stream, k)?
+                                   NAN: series_interval_mbps (stream, k);
                 if (isfinite (rate_mbps) && rate_mbps > rate_max_mbps)
                     rate_max_mbps = rate_mbps;
             }
@@ -107,6 +132,8 @@ s_scale (const test_result_t *tests, size_t count, int units)
         //  A monitored host's disks may write faster than any stream.
         for (size_t m = 0; m < test->monitor_count; m++)
             for (size_t k = 1; k < test->monitors [m].point_count; k++) {
+                if (!series_monitor_full (&test->monitors [m], k))
+                    continue;
                 double rate_mbps = series_monitor_mbps (&test->monitors [m], k);
                 if (isfinite (rate_mbps) && rate_mbps > rate_max_mbps)
                     rate_max_mbps = rate_mbps;
@@ -243,7 +270,7 @@ s_stream_series (const scale_t *scale, const test_result_t *test, size_t nbr, FI
         if (!isfinite (rate_mbps))
             continue;
         fprintf (out, "%s%.1f,%.1f", first? "": " ", s_x (scale, stream->samples [k].t_ns),
-                 s_y (scale, rate_mbps));
+                 s_y_clipped (scale, rate_mbps));
         first = false;
     }
     fputs ("\"><title>", out);
@@ -257,6 +284,15 @@ s_stream_series (const scale_t *scale, const test_result_t *test, size_t nbr, FI
         fprintf (out, ": %s %s over its whole window", rate, aggregate_units_name (scale->units));
     }
     fputs ("</title></polyline>\n", out);
+    for (size_t k = 0; !window && k < stream->sample_count; k++) {
+        double rate_mbps = series_interval_mbps (stream, k);
+        if (isfinite (rate_mbps) && rate_mbps > scale->rate_max_mbps) {
+            char what [2 * JOB_NAME_MAX + 32];
+            snprintf (what, sizeof what, "%s %s stream %" PRIu32, stream->agent, stream->job,
+                      stream->index);
+            s_clipped_mark (scale, stream->samples [k].t_ns, rate_mbps, what, out);
+        }
+    }
     return !first;
 }
 
@@ -279,7 +315,7 @@ s_host_series (const scale_t *scale, const test_result_t *test, const char *agen
     for (int64_t t_ns = from_ns + step_ns; t_ns <= to_ns; t_ns += step_ns) {
         double now = series_host_bytes_at (test, agent, t_ns);
         fprintf (out, "%s%.1f,%.1f", t_ns == from_ns + step_ns? "": " ", s_x (scale, t_ns),
-                 s_y (scale, (now - before) * 1e3 / (double) step_ns));
+                 s_y_clipped (scale, (now - before) * 1e3 / (double) step_ns));
         before = now;
     }
     fputs ("\"><title>", out);
@@ -308,7 +344,7 @@ s_monitor_series (const scale_t *scale, const test_result_t *test, const monitor
             double value = kind == 0? series_monitor_mbps (monitor, k): series_monitor_sys_pct (monitor, k);
             if (!isfinite (value))
                 continue;
-            double y = kind == 0? s_y (scale, value):
+            double y = kind == 0? s_y_clipped (scale, value):
                        scale->y_origin_px - value / 100.0 * (scale->y_origin_px - CHART_TOP);
             fprintf (out, "%s%.1f,%.1f", first? "": " ", s_x (scale, monitor->points [k].t_ns), y);
             first = false;
@@ -320,6 +356,14 @@ s_monitor_series (const scale_t *scale, const test_result_t *test, const monitor
         else
             fputs (" %sys (monitor)", out);
         fprintf (out, " #%" PRIu32 "</title></polyline>\n", test->iteration);
+    }
+    for (size_t k = 1; k < monitor->point_count; k++) {
+        double rate_mbps = series_monitor_mbps (monitor, k);
+        if (isfinite (rate_mbps) && rate_mbps > scale->rate_max_mbps) {
+            char what [JOB_NAME_MAX + 32];
+            snprintf (what, sizeof what, "%s disk write (monitor)", monitor->agent);
+            s_clipped_mark (scale, monitor->points [k].t_ns, rate_mbps, what, out);
+        }
     }
 }
 
