@@ -258,6 +258,34 @@ for i in 1 2 3 4; do
     [ "$(stat -c %s "$SCRATCH/a2/k/f.$i")" = 1048576 ] || fail "kept file k/f.$i is not 1M"
 done
 
+# report.csv, as Python's csv module reads it: every column named, and a
+# randrw row carries its requests per second and its latency, the same
+# figures as results.json.
+python3 - "$RESULTS" <<'PY' || fail "report.csv lacks randrw's figures"
+import csv, json, sys
+d = sys.argv[1]
+r = json.load(open(d + "/results.json"))
+rows = list(csv.DictReader(open(d + "/report.csv", newline="")))
+assert rows and all(name for name in rows[0]), "a column without a name"
+streams = {(t["name"], t["iteration"], s["agent"], s["job"], s["index"]): s
+           for t in r["tests"] for s in t["streams"]}
+checked = 0
+for row in rows:
+    s = streams[(row["name"], int(row["iteration"]), row["agent"], row["job"], int(row["stream"]))]
+    if row["workload"] != "randrw" or not s["finished"] or s["error"]:
+        continue
+    window = (s["end_ns"] - s["start_ns"]) / 1e9
+    for kind in ("reads", "writes", "fsyncs"):
+        assert abs(float(row[kind + "_per_s"]) - s[kind] / window) <= 1e-6 * max(1, s[kind] / window), kind
+    assert int(row["requests_latency_count"]) == s["reads"] + s["writes"], row["requests_latency_count"]
+    assert 0 < int(row["requests_latency_p50_ns"]) <= int(row["requests_latency_p99_ns"]) \
+           <= int(row["requests_latency_max_ns"])
+    assert row["agent_kernel"] and row["agent_hostname"], "no kernel or host on the row"
+    checked += 1
+assert checked, "no randrw row was checked"
+print("csv: %d randrw rows carry reads/s, writes/s, fsyncs/s and their latency" % checked)
+PY
+
 # rwratio and read_pct together: refused at parse, file:line: key.
 cat > "$SCRATCH/bad.ini" <<INI
 [agent a1]

@@ -129,7 +129,7 @@ const cli_command_t command_run = {
         "its tests one after another: every job of a test is prepared on its agent, then "
         "every stream starts at one absolute instant on every host. Prints the combined "
         "report and writes the results directory (results.json, samples.jsonl, "
-        "report.txt, report.html, the scenario as run). The scenario's keys are listed "
+        "report.txt, report.html, report.csv, the scenario as run). The scenario's keys are listed "
         "in iofleet-scenario(5) and below.",
     .flags = s_run_flags, .run = s_run, .more_help = s_run_keys_help
 };

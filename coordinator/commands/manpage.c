@@ -5,10 +5,13 @@
 #include "manpage.h"
 #include "../exit_status.h"
 #include "../scenario/scenario.h"
+#include "../report/report.h"
 
 #include "../../proto/doc.h"
 #include "../../proto/workload.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const s_description =
@@ -33,6 +36,29 @@ static const char *const s_example =
     "  iofleet ping c01=tcp://c01:7654 c02=tcp://c02:7654 --keys ~/.iofleet\n"
     "  iofleet run /usr/share/doc/iofleet/examples/dd.ini -o results/6.8-rc1\n"
     "  iofleet compare results/6.7/results.json results/6.8-rc1/results.json";
+
+//  The results directory, and report.csv's columns from the tables that
+//  write them.
+static void
+s_files (FILE *out)
+{
+    doc_roff_text (out, "run -o DIR writes DIR/results.json (every figure), samples.jsonl "
+                        "(every sample), report.txt (the report as printed), report.html "
+                        "(the page), report.csv and the scenario as run. report.csv has one "
+                        "row per test x iteration x stream, RFC 4180, lines ending in CRLF; a "
+                        "column's name carries its unit (_ns, _bytes, _mbps, _per_s, _pct, "
+                        "_s), an empty field is a figure that could not be computed. Its "
+                        "columns, in their order:");
+    char *names = NULL;
+    size_t size = 0;
+    FILE *list = open_memstream (&names, &size);
+    if (list) {
+        csv_column_names (", ", list);
+        fclose (list);
+        doc_roff_text (out, names);
+    }
+    free (names);
+}
 
 //  iofleet(1).
 static void
@@ -59,6 +85,8 @@ s_iofleet (const cli_command_t *const *commands, FILE *out)
         cli_man (commands [i], out);
     doc_roff_section (out, "EXIT STATUS");
     doc_roff_text (out, s_exit);
+    doc_roff_section (out, "FILES");
+    s_files (out);
     doc_roff_section (out, "EXAMPLES");
     doc_roff_text (out, s_example);
     doc_roff_section (out, "SEE ALSO");

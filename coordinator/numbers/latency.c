@@ -120,6 +120,27 @@ s_merge (const stream_result_t *const *streams, size_t count, int job_class, int
 }
 
 int
+latency_stream_fill (stream_result_t *stream)
+{
+    if (!stream->latency [LATENCY_READ].packed && !stream->latency [LATENCY_WRITE].packed)
+        return 0;                   //  nothing measured: as it stands (or as read)
+    memset (&stream->latency_requests, 0, sizeof (latency_summary_t));
+    histogram_t *merged = histogram_new ();
+    histogram_t *scratch = histogram_new ();
+    char err [256];
+    const stream_result_t *one = stream;
+    int rc = -1;
+    if (merged && scratch
+    &&  s_merge (&one, 1, -1, LATENCY_REQUESTS, merged, scratch, err, sizeof err) == 0) {
+        latency_summarize (merged, &stream->latency_requests);
+        rc = 0;
+    }
+    histogram_destroy (&merged);
+    histogram_destroy (&scratch);
+    return rc;
+}
+
+int
 latency_fill (test_result_t *test)
 {
     test_summary_t *summary = &test->summary;
@@ -128,6 +149,8 @@ latency_fill (test_result_t *test)
     memset (&summary->network.latency, 0, sizeof (summary->network.latency));
     for (size_t h = 0; h < test->host_count; h++)
         memset (&test->hosts [h].latency, 0, sizeof (test->hosts [h].latency));
+    for (size_t s = 0; s < test->stream_count; s++)
+        memset (&test->streams [s].latency_requests, 0, sizeof (latency_summary_t));
 
     bool any = false;
     for (size_t s = 0; s < test->stream_count && !any; s++)
@@ -166,12 +189,17 @@ latency_fill (test_result_t *test)
             goto done;
         latency_summarize (merged, &test->hosts [h].latency);
     }
+    for (size_t s = 0; s < test->stream_count; s++)
+        if (latency_stream_fill (&test->streams [s]))
+            goto done;
     rc = 0;
 done:
     if (rc) {
         memset (summary->latency, 0, sizeof (summary->latency));
         for (size_t h = 0; h < test->host_count; h++)
             memset (&test->hosts [h].latency, 0, sizeof (test->hosts [h].latency));
+        for (size_t s = 0; s < test->stream_count; s++)
+            memset (&test->streams [s].latency_requests, 0, sizeof (latency_summary_t));
     }
     free (streams);
     histogram_destroy (&merged);

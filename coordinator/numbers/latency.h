@@ -36,6 +36,12 @@ const char *latency_set_name (int set);
 //  are then left empty).
 int latency_fill (test_result_t *test);
 
+//  A stream's latency_requests from its read and write histograms, when
+//  it has any (latency_fill does it for every stream; the results reader
+//  for a stream read back, which files from before the figure lack).
+//  Returns 0, or -1 when they do not load (then it is left unmeasured).
+int latency_stream_fill (stream_result_t *stream);
+
 //  The hosts of test whose requests were measured, as a report lists
 //  them: all, in the test's order; or past fleet of them, the slowest of
 //  the highest p99. *measured gets how many were measured, *shown how many

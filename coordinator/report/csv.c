@@ -1,7 +1,8 @@
 /*  coordinator/report/csv.c: the CSV report (report.csv); see report.h.
 
     One row per test x iteration x stream, for spreadsheets and scripts.
-    A row carries the test's own fields, the stream's figures and,
+    A row carries the run's fields (run_label, ...), the test's own
+    fields, the stream's figures, its agent's (agent_kernel, ...) and,
     repeated on each row of the test, the test's summary (columns
     test_...), so that a single row is understood without the others:
     every figure of one value that results.json has, in its order and by
@@ -131,7 +132,7 @@ s_columns (s_columns_t *columns, const results_table_t *table, const char *prefi
 }
 
 //  Some columns of a row (context: its test, or NULL), each after a comma
-//  but the very first of a line.
+//  but the very first of a line; empty fields for a row that is NULL.
 static void
 s_fields (const s_columns_t *columns, const void *row, const void *context, bool first,
           FILE *out)
@@ -139,16 +140,58 @@ s_fields (const s_columns_t *columns, const void *row, const void *context, bool
     for (size_t nbr = 0; nbr < columns->count; nbr++) {
         if (!first || nbr)
             fputc (',', out);
-        s_value (&columns->column [nbr], row, context, out);
+        if (row)
+            s_value (&columns->column [nbr], row, context, out);
     }
 }
 
-//  Their names.
-static void
-s_names (const s_columns_t *columns, bool first, FILE *out)
+//  The agent a stream ran on, NULL when the run does not know it. The
+//  search starts at *cursor, the agent found last, and leaves it there:
+//  a test's streams come agent by agent, so a fleet's rows cost one
+//  comparison each, not one per agent.
+static const agent_info_t *
+s_agent (const run_result_t *run, const char *name, size_t *cursor)
 {
-    for (size_t nbr = 0; nbr < columns->count; nbr++)
-        fprintf (out, "%s%s", !first || nbr? ",": "", columns->column [nbr].name);
+    for (size_t step = 0; step < run->agent_count; step++) {
+        size_t nbr = (*cursor + step) % run->agent_count;
+        if (!strcmp (run->agents [nbr].name, name)) {
+            *cursor = nbr;
+            return &run->agents [nbr];
+        }
+    }
+    return NULL;
+}
+
+//  Every kind of row a line of the CSV joins, in the order of its columns.
+typedef struct {
+    s_columns_t run, test, stream, agent, summary;
+} s_layout_t;
+
+static const s_layout_t *
+s_layout (void)
+{
+    static s_layout_t layout;
+    s_columns (&layout.run, &results_run_table, "run_");
+    s_columns (&layout.test, &results_test_table, "");
+    s_columns (&layout.stream, &results_stream_table, "");
+    s_columns (&layout.agent, &results_agent_table, "agent_");
+    s_columns (&layout.summary, &results_summary_table, "test_");
+    return &layout;
+}
+
+void
+csv_column_names (const char *separator, FILE *out)
+{
+    const s_layout_t *layout = s_layout ();
+    const s_columns_t *parts [] = {
+        &layout->run, &layout->test, &layout->stream, &layout->agent, &layout->summary
+    };
+    bool first = true;
+    for (size_t part = 0; part < sizeof parts / sizeof parts [0]; part++)
+        for (size_t nbr = 0; nbr < parts [part]->count; nbr++) {
+            fprintf (out, "%s%s", first? "": separator, parts [part]->column [nbr].name);
+            first = false;
+        }
 }
 
 //  Print the CSV report of a run.
@@ -157,20 +200,19 @@ csv_report (const run_result_t *run, FILE *out)
 {
     assert (run);
     assert (out);
-    static s_columns_t tests, streams, summaries;
-    s_columns (&tests, &results_test_table, "");
-    s_columns (&streams, &results_stream_table, "");
-    s_columns (&summaries, &results_summary_table, "test_");
-    s_names (&tests, true, out);
-    s_names (&streams, false, out);
-    s_names (&summaries, false, out);
+    const s_layout_t *layout = s_layout ();
+    csv_column_names (",", out);
     fputs ("\r\n", out);
+    size_t cursor = 0;
     for (size_t test_nbr = 0; test_nbr < run->test_count; test_nbr++) {
         const test_result_t *test = &run->tests [test_nbr];
         for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
-            s_fields (&tests, test, NULL, true, out);
-            s_fields (&streams, &test->streams [nbr], test, false, out);
-            s_fields (&summaries, &test->summary, test, false, out);
+            const stream_result_t *stream = &test->streams [nbr];
+            s_fields (&layout->run, run, NULL, true, out);
+            s_fields (&layout->test, test, NULL, false, out);
+            s_fields (&layout->stream, stream, test, false, out);
+            s_fields (&layout->agent, s_agent (run, stream->agent, &cursor), NULL, false, out);
+            s_fields (&layout->summary, &test->summary, test, false, out);
             fputs ("\r\n", out);
         }
     }

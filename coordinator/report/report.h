@@ -50,6 +50,10 @@ int csv_report (const run_result_t *run, FILE *out);
 //  break (RFC 4180), control bytes written as \xNN.
 void csv_field (const char *text, FILE *out);
 
+//  The names of report.csv's columns, in their order, separator between
+//  two (its header line, and the list in iofleet(1)).
+void csv_column_names (const char *separator, FILE *out);
+
 //  The HTML report (report.html): one self-contained page with the
 //  summary table and, per test, an inline SVG timeline of the rate per
 //  sample interval per stream and per host.

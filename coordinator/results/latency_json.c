@@ -138,12 +138,13 @@ s_summary_read (jsonread_t *reader, json_t *object, latency_summary_t *summary)
 }
 
 void
-latency_summary_read (jsonread_t *reader, json_t *object, latency_summary_t *summary)
+latency_summary_read (jsonread_t *reader, json_t *object, const char *key,
+                      latency_summary_t *summary)
 {
     memset (summary, 0, sizeof (*summary));
-    if (!json_object_get (object, "latency"))
+    if (!json_object_get (object, key))
         return;
-    json_t *value = jsonread_object (reader, object, "latency");
+    json_t *value = jsonread_object (reader, object, key);
     if (!value)
         return;
     char saved [sizeof reader->place];

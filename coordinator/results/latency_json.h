@@ -36,9 +36,11 @@ json_t *latency_sets_json (const latency_summary_t sets [LATENCY_SETS], bool *ok
 json_t *latency_stream_json (const stream_result_t *stream, bool *ok);
 
 //  Read back what the three above wrote, from the member "latency" of
-//  object if it has one (left empty otherwise). Every value is checked;
-//  a stream's histograms are checked as histogram_check does.
-void latency_summary_read (jsonread_t *reader, json_t *object, latency_summary_t *summary);
+//  object if it has one (a summary: the member key) and left empty
+//  otherwise. Every value is checked; a stream's histograms are checked
+//  as histogram_check does.
+void latency_summary_read (jsonread_t *reader, json_t *object, const char *key,
+                           latency_summary_t *summary);
 void latency_sets_read (jsonread_t *reader, json_t *object, latency_summary_t sets [LATENCY_SETS]);
 void latency_stream_read (jsonread_t *reader, json_t *object, stream_result_t *stream);
 

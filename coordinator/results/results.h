@@ -93,6 +93,7 @@ typedef struct {
                                             //  stream only, so a host counts it once; else 0
     char *error;                            //  what failed (stream_result_set_error), NULL if none
     latency_packed_t latency [MSG_LATENCY_KINDS];   //  its requests' latency, by kind
+    latency_summary_t latency_requests;     //  its reads and writes merged (latency_fill)
     sample_point_t *samples;                //  in time order
     size_t sample_count;
     size_t sample_capacity;

@@ -153,7 +153,7 @@ s_read_field (jsonread_t *self, const results_field_t *field, json_t *object, vo
             break;
         }
         case FIELD_LATENCY:
-            latency_summary_read (self, object, (latency_summary_t *) at);
+            latency_summary_read (self, object, key, (latency_summary_t *) at);
             break;
         case FIELD_OBJECT: {
             if (field->present && !json_object_get (object, key)) {

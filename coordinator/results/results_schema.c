@@ -11,9 +11,11 @@
 #include "latency_json.h"
 #include "stop_json.h"
 #include "../numbers/aggregate.h"
+#include "../numbers/latency.h"
 #include "../../proto/clock.h"
 #include "../../proto/workload.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -135,6 +137,7 @@ s_stream_latency_read (jsonread_t *reader, json_t *object, void *row, const void
 {
     (void) context;
     latency_stream_read (reader, object, (stream_result_t *) row);
+    latency_stream_fill ((stream_result_t *) row);
 }
 
 //  A stream of requests (randrw) in a test of bytes (beside a write)
@@ -227,6 +230,49 @@ s_stream_sys_per_gb (const void *row)
 {
     return aggregate_stream_sys_s_per_gb ((const stream_result_t *) row);
 }
+
+//  A count of a stream's requests per second of its window; NAN without one.
+static double
+s_per_s (const void *row, uint64_t count)
+{
+    int64_t start_ns, end_ns;
+    if (!aggregate_stream_window ((const stream_result_t *) row, &start_ns, &end_ns))
+        return NAN;
+    return (double) count / ((double) (end_ns - start_ns) / NS_PER_SEC);
+}
+
+static double
+s_stream_reads_per_s (const void *row)
+{
+    return s_per_s (row, ((const stream_result_t *) row)->reads);
+}
+
+static double
+s_stream_writes_per_s (const void *row)
+{
+    return s_per_s (row, ((const stream_result_t *) row)->writes);
+}
+
+static double
+s_stream_fsyncs_per_s (const void *row)
+{
+    return s_per_s (row, ((const stream_result_t *) row)->fsyncs);
+}
+
+//  The figures of a latency summary, as the flat outputs' columns (the
+//  JSON writes the summary as one object).
+static const results_field_t s_latency_summary_fields [] = {
+    { .name = "count", .kind = FIELD_U64, RESULTS_AT (latency_summary_t, count) },
+    { .name = "min_ns", .kind = FIELD_I64, RESULTS_AT (latency_summary_t, min_ns) },
+    { .name = "mean_ns", .kind = FIELD_RATE, RESULTS_AT (latency_summary_t, mean_ns) },
+    { .name = "p50_ns", .kind = FIELD_I64, RESULTS_AT (latency_summary_t, p50_ns) },
+    { .name = "p95_ns", .kind = FIELD_I64, RESULTS_AT (latency_summary_t, p95_ns) },
+    { .name = "p99_ns", .kind = FIELD_I64, RESULTS_AT (latency_summary_t, p99_ns) },
+    { .name = "p999_ns", .kind = FIELD_I64, RESULTS_AT (latency_summary_t, p999_ns) },
+    { .name = "max_ns", .kind = FIELD_I64, RESULTS_AT (latency_summary_t, max_ns) },
+};
+static const results_table_t s_latency_summary_table =
+    S_TABLE ("latency", s_latency_summary_fields);
 
 
 //  --------------------------------------------------------------------------
@@ -448,6 +494,11 @@ static const results_field_t s_stream_fields [] = {
     { .name = "fsync", .kind = FIELD_FSYNC, RESULTS_AT (stream_result_t, fsync_mode) },
     { .name = "sys_s_per_gb", .kind = FIELD_DERIVED, .derive = s_stream_sys_per_gb,
       .since = 3 },
+    { .name = "reads_per_s", .kind = FIELD_DERIVED, .derive = s_stream_reads_per_s },
+    { .name = "writes_per_s", .kind = FIELD_DERIVED, .derive = s_stream_writes_per_s },
+    { .name = "fsyncs_per_s", .kind = FIELD_DERIVED, .derive = s_stream_fsyncs_per_s },
+    { .name = "requests_latency", .kind = FIELD_LATENCY,
+      RESULTS_AT (stream_result_t, latency_requests), .optional = true },
     { .name = "latency", .kind = FIELD_CUSTOM, .write = s_stream_latency_write,
       .read = s_stream_latency_read },
 };
@@ -528,10 +579,15 @@ results_schema_columns (const results_table_t *table, const char *prefix, size_t
     for (size_t nbr = 0; nbr < table->count; nbr++) {
         const results_field_t *field = &table->fields [nbr];
         const char *name = field->column? field->column: field->name;
-        if (field->kind == FIELD_OBJECT) {
+        //  A latency summary is one object in the JSON, a column per
+        //  figure in the CSV (disk_latency_p99_ns).
+        bool latency_columns = field->kind == FIELD_LATENCY && output == RESULTS_CSV;
+        if (field->kind == FIELD_OBJECT || latency_columns) {
             char nested [64];
             snprintf (nested, sizeof nested, "%s%s%s", prefix, name, name [0]? "_": "");
-            count += results_schema_columns (field->table, nested, base + field->offset, output,
+            const results_table_t *nested_table = latency_columns? &s_latency_summary_table
+                                                                : field->table;
+            count += results_schema_columns (nested_table, nested, base + field->offset, output,
                                              count < capacity? columns + count: NULL,
                                              count < capacity? capacity - count: 0);
         }

@@ -168,16 +168,17 @@ test_csv_every_field (void **state)
     char *csv = render_report (&run, REPORT_FORMAT_CSV);
     assert_non_null (csv);
     size_t header_length = strcspn (csv, "\r");
-    char header [4096];
+    char header [8192];
     assert_true (header_length < sizeof header - 2);
     snprintf (header, sizeof header, ",%.*s,", (int) header_length, csv);
     const char *row = csv + header_length + 2;
     struct { const results_table_t *table; const char *prefix; } parts [] = {
-        { &results_test_table, "" }, { &results_stream_table, "" },
+        { &results_run_table, "run_" }, { &results_test_table, "" },
+        { &results_stream_table, "" }, { &results_agent_table, "agent_" },
         { &results_summary_table, "test_" }
     };
     size_t total = 0;
-    for (size_t part = 0; part < 3; part++) {
+    for (size_t part = 0; part < sizeof parts / sizeof parts [0]; part++) {
         results_column_t columns [S_COLUMNS_MAX];
         size_t count = results_schema_columns (parts [part].table, parts [part].prefix, 0,
                                                RESULTS_CSV, columns, S_COLUMNS_MAX);
