@@ -49,9 +49,9 @@ preflight_check (preflight_t *self, const msg_preflight_t *ask, msg_preflight_re
     memset (reply, 0, sizeof (*reply));
     reply->test_id = ask->test_id;
     reply->job_id = ask->job_id;
-    //  Another test: its jobs are checked against each other, not
-    //  against the last test's.
-    if (self->ledger && (!self->asked || ask->test_id != self->test_id)) {
+    //  Another test (or the same asked again, by another run): its jobs
+    //  are checked against each other, not against the last test's.
+    if (self->ledger && (ask->first || !self->asked || ask->test_id != self->test_id)) {
         ledger_clear (self->ledger);
         ledger_destroy (&self->ledger);
     }

@@ -5,8 +5,8 @@
 
     The jobs of one test come one after another and are checked together,
     as PREPARE checks them (the memory they hold, the files they share),
-    in a ledger of their own that the next test (another test_id) starts
-    afresh.
+    in a ledger of their own that the next test (another test_id, or the
+    job marked first) starts afresh.
 */
 #ifndef IOFLEET_PREFLIGHT_AGENT_H
 #define IOFLEET_PREFLIGHT_AGENT_H

@@ -277,10 +277,13 @@ typedef enum {
 //  nfs servers allowed, memory within the bound, engine, directories
 //  writable, space for what it writes)? Nothing is created; the agent
 //  needs no session for it. test_id is the test's index in the scenario:
-//  the jobs of one test are checked together (memory, files), in order.
+//  the jobs of one test are checked together (memory, files), in order,
+//  from the one marked first.
 #define MSG_PREFLIGHT_FIELDS(X, M) \
     X (M, U32,  test_id, 0)             /* the test's index in the scenario */ \
     X (M, U32,  job_id, 0)              /* index of the job within the test */ \
+    X (M, BOOL, first, 0)               /* the test's first job asked of this agent: its \
+                                           claims start afresh */ \
     X (M, SPEC, spec, 0)                /* what prepare would get */
 //  The agent's answer: problem "" if prepare would accept the job, else
 //  what kind of problem (MSG_PREFLIGHT_PROBLEMS), the path or server it

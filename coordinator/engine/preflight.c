@@ -4,6 +4,7 @@
 #include "preflight.h"
 #include "../../proto/clock.h"
 #include "../../proto/preflight.h"
+#include "../../proto/printable.h"
 #include "../../proto/workload.h"
 
 #include <czmq.h>
@@ -158,14 +159,15 @@ s_add_name (zlistx_t *names, const char *name)
     zlistx_add_end (names, (void *) name);
 }
 
-//  Print names as "a, b, c and 4 more".
+//  Print names as "a, b, c and 4 more", made printable.
 static void
 s_print_names (zlistx_t *names, FILE *out)
 {
     size_t count = zlistx_size (names), shown = 0;
+    char safe [JOB_NAME_MAX * PRINTABLE_GROWTH + 1];
     for (const char *name = zlistx_first (names); name && shown < S_NAMES_SHOWN;
          name = zlistx_next (names), shown++)
-        fprintf (out, "%s%s", shown? ", ": "", name);
+        fprintf (out, "%s%s", shown? ", ": "", printable (name, safe, sizeof safe));
     if (count > shown)
         fprintf (out, " and %zu more", count - shown);
 }
@@ -222,8 +224,14 @@ s_print (s_preflight_t *self, FILE *out)
         fprintf (out, ") on %zu agent%s (", zlistx_size (agents),
                  zlistx_size (agents) == 1? "": "s");
         s_print_names (agents, out);
-        fprintf (out, ")\n    %s%s\n    fix: %s\n", first->reply.text,
-                 members > 1? " (and the like for the others)": "", fix);
+        //  The agent's text and the paths in the fix come from the wire
+        //  and the scenario: printed escaped.
+        char safe_text [MSG_TEXT_MAX * PRINTABLE_GROWTH + 1];
+        char safe_fix [sizeof fix * PRINTABLE_GROWTH + 1];
+        fprintf (out, ")\n    %s%s\n    fix: %s\n",
+                 printable (first->reply.text, safe_text, sizeof safe_text),
+                 members > 1? " (and the like for the others)": "",
+                 printable (fix, safe_fix, sizeof safe_fix));
     }
     free (printed);
     zlistx_destroy (&agents);
@@ -235,12 +243,17 @@ long
 preflight_fleet (const scenario_t *scenario, fleet_t *fleet, int64_t timeout_ns, FILE *out)
 {
     s_preflight_t self = { 0 };
+    size_t *asked_test = NULL;
     long rc = -1;
     self.first = calloc (scenario->test_count + 1, sizeof (size_t));
     for (size_t t = 0; t < scenario->test_count; t++)
         self.count += scenario->tests [t].job_count;
     self.asked = calloc (self.count + 1, sizeof (s_asked_t));
     if (!self.first || !self.asked)
+        goto done;
+    //  Per session, the last test it was asked about (+1, 0 none).
+    asked_test = calloc (fleet_size (fleet) + 1, sizeof (size_t));
+    if (!asked_test)
         goto done;
     size_t next = 0;
     for (size_t t = 0; t < scenario->test_count; t++) {
@@ -262,6 +275,10 @@ preflight_fleet (const scenario_t *scenario, fleet_t *fleet, int64_t timeout_ns,
                 ask.u.preflight.test_id = (uint32_t) t;
                 ask.u.preflight.job_id = (uint32_t) j;
                 scenario_job_spec (asked->job, &ask.u.preflight.spec);
+                size_t index = asked->session? session_index (asked->session): 0;
+                ask.u.preflight.first = asked->session && asked_test [index] != t + 1;
+                if (asked->session)
+                    asked_test [index] = t + 1;
                 if (!asked->session || session_state (asked->session) != SESSION_READY
                 ||  session_send (asked->session, &ask)) {
                     asked->answered = true;
@@ -276,6 +293,7 @@ preflight_fleet (const scenario_t *scenario, fleet_t *fleet, int64_t timeout_ns,
             goto done;
     rc = s_print (&self, out);
 done:
+    free (asked_test);
     free (self.first);
     free (self.asked);
     return rc;

@@ -176,6 +176,7 @@ s_sample (msg_type_t type, msg_t *msg)
             s_sample (MSG_PREPARE, &prepare);
             msg->u.preflight.test_id = 18;
             msg->u.preflight.job_id = 2;
+            msg->u.preflight.first = true;
             msg->u.preflight.spec = prepare.u.prepare.spec;
             break;
         }
