@@ -10,7 +10,7 @@
 //  How long the probe of a peer that closed the handshake waits for a
 //  connection and for its first bytes.
 #define S_PROBE_MS 300
-#define S_RETRIES_DEFINITIVE 3     //  refused connections that tell an agent is not there
+#define S_RETRIES_DEFINITIVE 2     //  refused connections that tell an agent is not there
 
 //  A session's texts are allocated when there is something to say, since
 //  a fleet of thousands mostly has nothing to say; the agent's name and
