@@ -53,6 +53,42 @@ grep -q "every agent would accept every job" "$SCRATCH/inside.err" || fail "no w
 [ -e "$SCRATCH/client/sub" ] && fail "--check --agents made a directory"
 echo "--check --agents: the fix, or all well, and nothing made"
 
+# Every problem at once: the same one on two agents is one group naming
+# both; another problem is a group of its own, with its own fix.
+E1=$ENDPOINT
+start_agent other
+cat > "$SCRATCH/two.ini" <<INI
+[global]
+size = 1M
+[agent client]
+endpoint = $E1
+[agent other]
+endpoint = $ENDPOINT
+[job x]
+agent = client
+path = /data/iofleet/x
+[job y]
+agent = other
+path = /data/iofleet/y
+[job z]
+agent = other
+workload = copy
+src = nfs://192.0.2.7/export/src
+dst = z
+INI
+rc=0
+"$BIN/iofleet" run "$SCRATCH/two.ini" -o "$SCRATCH/res-two" -q > /dev/null 2> "$SCRATCH/two.err" || rc=$?
+cat "$SCRATCH/two.err"
+[ "$rc" = 2 ] || fail "two problems on two agents: exit $rc, expected 2"
+grep -q "^iofleet: preflight: the agents would refuse 3 jobs" "$SCRATCH/two.err" || fail "not 3 jobs refused"
+grep -q "^iofleet: preflight: 1\. paths outside the agent's roots: 2 jobs (x, y) on 2 agents (client, other)" \
+    "$SCRATCH/two.err" || fail "the same problem on two agents is not one group naming both"
+grep -q "^iofleet: preflight: 2\. nfs servers the agent may not read: 1 job (z) on 1 agent (other)" \
+    "$SCRATCH/two.err" || fail "the second problem is not a group of its own"
+grep -q "fix: start the agent with --allow-nfs 192.0.2.7" "$SCRATCH/two.err" || fail "no fix for nfs"
+ENDPOINT=$E1
+echo "two problems, two agents: two groups"
+
 # Space: 8M per stream on a 4M file system cannot fit; a time-bound job
 # of the same size may stop early and is not refused.
 mkdir -p "$SCRATCH/client/small"

@@ -149,30 +149,44 @@ s_group_of (const msg_preflight_reply_t *reply, char *key, size_t keylen, char *
     }
 }
 
-//  Append name to a list of names (borrowed), each once.
+//  One group of refusals: one problem, one fix, its agents and jobs.
+typedef struct {
+    char key [MSG_TEXT_MAX + JOB_PATH_MAX + 32];    //  what makes it one group
+    char fix [2 * JOB_PATH_MAX + 256];              //  what to do about it
+    const char *title;                              //  what the problem is
+    const msg_preflight_reply_t *example;           //  the first refusal's answer
+    size_t members;                                 //  refusals in it
+    zhashx_t *jobs;                                 //  its jobs' names, each once
+    zhashx_t *agents;                               //  its agents' names, each once
+    const char *shown_jobs [S_NAMES_SHOWN];         //  the first of them, in order
+    const char *shown_agents [S_NAMES_SHOWN];
+} s_group_t;
+
+//  Add name to a group's set of names, keeping the first few in order.
 static void
-s_add_name (zlistx_t *names, const char *name)
+s_add_name (zhashx_t *set, const char **shown, const char *name)
 {
-    for (const char *seen = zlistx_first (names); seen; seen = zlistx_next (names))
-        if (streq (seen, name))
-            return;
-    zlistx_add_end (names, (void *) name);
+    size_t count = zhashx_size (set);
+    if (zhashx_insert (set, name, (void *) name) == 0 && count < S_NAMES_SHOWN)
+        shown [count] = name;
 }
 
-//  Print names as "a, b, c and 4 more", made printable.
+//  Print a set's names as "a, b, c and 4 more", made printable.
 static void
-s_print_names (zlistx_t *names, FILE *out)
+s_print_names (zhashx_t *set, const char **shown, FILE *out)
 {
-    size_t count = zlistx_size (names), shown = 0;
+    size_t count = zhashx_size (set);
+    size_t listed = count < S_NAMES_SHOWN? count: S_NAMES_SHOWN;
     char safe [JOB_NAME_MAX * PRINTABLE_GROWTH + 1];
-    for (const char *name = zlistx_first (names); name && shown < S_NAMES_SHOWN;
-         name = zlistx_next (names), shown++)
-        fprintf (out, "%s%s", shown? ", ": "", printable (name, safe, sizeof safe));
-    if (count > shown)
-        fprintf (out, " and %zu more", count - shown);
+    for (size_t i = 0; i < listed; i++)
+        fprintf (out, "%s%s", i? ", ": "", printable (shown [i], safe, sizeof safe));
+    if (count > listed)
+        fprintf (out, " and %zu more", count - listed);
 }
 
-//  Print every refusal, grouped. Returns the number of refused jobs.
+//  Print every refusal, grouped, in the order each group was first met;
+//  one pass, a hash of the groups by key. Returns the number of refused
+//  jobs.
 static long
 s_print (s_preflight_t *self, FILE *out)
 {
@@ -183,59 +197,57 @@ s_print (s_preflight_t *self, FILE *out)
         return 0;
     fprintf (out, "iofleet: preflight: the agents would refuse %ld job%s; nothing was started\n",
              refused, refused == 1? "": "s");
-    bool *printed = calloc (self->count, sizeof (bool));
-    zlistx_t *agents = zlistx_new ();
-    zlistx_t *jobs = zlistx_new ();
-    if (!printed || !agents || !jobs) {
-        free (printed);
-        zlistx_destroy (&agents);
-        zlistx_destroy (&jobs);
-        return refused;
-    }
-    int group = 0;
-    for (size_t i = 0; i < self->count; i++) {
-        s_asked_t *first = &self->asked [i];
-        if (printed [i] || !first->answered || !first->reply.problem [0])
+    s_group_t *groups = calloc ((size_t) refused, sizeof (s_group_t));
+    zhashx_t *by_key = zhashx_new ();
+    size_t group_count = 0;
+    bool ok = groups && by_key;
+    for (size_t i = 0; ok && i < self->count; i++) {
+        s_asked_t *asked = &self->asked [i];
+        if (!asked->answered || !asked->reply.problem [0])
             continue;
-        char key [MSG_TEXT_MAX + JOB_PATH_MAX + 32], fix [2 * JOB_PATH_MAX + 256];
-        const char *title;
-        s_group_of (&first->reply, key, sizeof key, fix, sizeof fix, &title);
-        zlistx_purge (agents);
-        zlistx_purge (jobs);
-        size_t members = 0;
-        for (size_t k = i; k < self->count; k++) {
-            s_asked_t *other = &self->asked [k];
-            if (printed [k] || !other->answered || !other->reply.problem [0])
-                continue;
-            char other_key [sizeof key], other_fix [sizeof fix];
-            const char *other_title;
-            s_group_of (&other->reply, other_key, sizeof other_key, other_fix,
-                        sizeof other_fix, &other_title);
-            if (!streq (key, other_key))
-                continue;
-            printed [k] = true;
-            members++;
-            s_add_name (agents, session_name (other->session));
-            s_add_name (jobs, other->job->name);
+        s_group_t *group = &groups [group_count];
+        s_group_of (&asked->reply, group->key, sizeof group->key, group->fix,
+                    sizeof group->fix, &group->title);
+        s_group_t *found = zhashx_lookup (by_key, group->key);
+        if (!found) {
+            found = group;
+            group_count++;
+            found->example = &asked->reply;
+            found->jobs = zhashx_new ();
+            found->agents = zhashx_new ();
+            ok = found->jobs && found->agents && zhashx_insert (by_key, found->key, found) == 0;
+            if (!ok)
+                break;
         }
-        fprintf (out, "iofleet: preflight: %d. %s: %zu job%s (", ++group, title,
-                 zlistx_size (jobs), zlistx_size (jobs) == 1? "": "s");
-        s_print_names (jobs, out);
-        fprintf (out, ") on %zu agent%s (", zlistx_size (agents),
-                 zlistx_size (agents) == 1? "": "s");
-        s_print_names (agents, out);
+        found->members++;
+        s_add_name (found->jobs, found->shown_jobs, asked->job->name);
+        s_add_name (found->agents, found->shown_agents, session_name (asked->session));
+    }
+    for (size_t g = 0; ok && g < group_count; g++) {
+        s_group_t *group = &groups [g];
+        size_t jobs = zhashx_size (group->jobs), agents = zhashx_size (group->agents);
+        fprintf (out, "iofleet: preflight: %zu. %s: %zu job%s (", g + 1, group->title, jobs,
+                 jobs == 1? "": "s");
+        s_print_names (group->jobs, group->shown_jobs, out);
+        fprintf (out, ") on %zu agent%s (", agents, agents == 1? "": "s");
+        s_print_names (group->agents, group->shown_agents, out);
         //  The agent's text and the paths in the fix come from the wire
         //  and the scenario: printed escaped.
         char safe_text [MSG_TEXT_MAX * PRINTABLE_GROWTH + 1];
-        char safe_fix [sizeof fix * PRINTABLE_GROWTH + 1];
+        char safe_fix [sizeof group->fix * PRINTABLE_GROWTH + 1];
         fprintf (out, ")\n    %s%s\n    fix: %s\n",
-                 printable (first->reply.text, safe_text, sizeof safe_text),
-                 members > 1? " (and the like for the others)": "",
-                 printable (fix, safe_fix, sizeof safe_fix));
+                 printable (group->example->text, safe_text, sizeof safe_text),
+                 group->members > 1? " (and the like for the others)": "",
+                 printable (group->fix, safe_fix, sizeof safe_fix));
     }
-    free (printed);
-    zlistx_destroy (&agents);
-    zlistx_destroy (&jobs);
+    if (!ok)
+        fprintf (out, "iofleet: preflight: out of memory grouping the problems\n");
+    for (size_t g = 0; groups && g < group_count; g++) {
+        zhashx_destroy (&groups [g].jobs);
+        zhashx_destroy (&groups [g].agents);
+    }
+    free (groups);
+    zhashx_destroy (&by_key);
     return refused;
 }
 
