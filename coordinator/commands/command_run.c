@@ -130,7 +130,10 @@ const cli_command_t command_run = {
     .name = "run", .synopsis = "SCENARIO.ini [flags]",
     .summary = "run a scenario on its agents and report",
     .description =
-        "Connects to every agent of the scenario, measures their clock offsets, and runs "
+        "Connects to every agent of the scenario, measures their clock offsets, asks every "
+        "agent about every job it will run (a preflight: roots, nfs servers, memory, engine, "
+        "writable directories, free space; every problem is printed at once, grouped, with "
+        "its fix, and nothing starts: exit 2), and runs "
         "its tests one after another: every job of a test is prepared on its agent, then "
         "every stream starts at one absolute instant on every host. Prints the combined "
         "report and writes the results directory (results.json, samples.jsonl, "
