@@ -479,6 +479,7 @@ agent_destroy (agent_t **self_p)
         return;
     agent_t *self = *self_p;
     agent_test_destroy (&self->test);
+    preflight_destroy (&self->preflight);
     agent_session_destroy (&self->session);
     if (self->router)
         zsock_set_linger (self->router, S_LINGER_MS);

@@ -7,6 +7,7 @@
 
 #include "agent.h"
 #include "confine.h"
+#include "preflight.h"
 #include "hostinfo.h"
 #include "log.h"
 #include "session.h"
@@ -31,6 +32,7 @@ struct _agent_t {
     agent_lograte_t malformed;          //  frames that did not decode: counted, logged sparingly
     agent_session_t *session;           //  the coordinator served, if any
     agent_test_t *test;                 //  the test held, if any
+    preflight_t *preflight;             //  PREFLIGHT's ledger, made at the first one
     msg_t in;                           //  the message being handled
     msg_t out;                          //  the message being sent
 };

@@ -475,6 +475,7 @@ confine_resolve (confine_t *self, const char *asked, confine_dirs_t *made,
                  char *resolved, size_t resolved_size, char *err, size_t errlen)
 {
     char *copy = NULL;
+    int fail_errno = EINVAL;        //  EXDEV once the path is found outside the roots
     char *components [S_COMPONENTS_MAX];
     //  Every message names the path as it was asked for, shortened.
     char shown [CONFINE_SHOWN_MAX], shown_dir [CONFINE_SHOWN_MAX];
@@ -544,6 +545,7 @@ confine_resolve (confine_t *self, const char *asked, confine_dirs_t *made,
         char roots [PATH_MAX];
         s_roots_text (self, roots, sizeof (roots));
         snprintf (err, errlen, "path %s is outside the agent's roots (%s)", path, roots);
+        fail_errno = EXDEV;
         goto fail;
     }
 
@@ -567,5 +569,6 @@ fail:
     free (copy);
     if (resolved_size)
         resolved [0] = '\0';
+    errno = fail_errno;
     return -1;
 }

@@ -100,6 +100,8 @@ void confine_dirs_forget (confine_dirs_t *self);
 //  step fails); without, nothing is created. Returns 0, or -1 with a
 //  reason naming the path in err, e.g. "path /etc/x is outside the
 //  agent's roots (/srv/a)"; nothing is created when it fails a check.
+//  After a failure errno is EXDEV when the path lies outside the roots,
+//  EINVAL for any other reason.
 int confine_resolve (confine_t *self, const char *path, confine_dirs_t *made,
                      char *resolved, size_t resolved_size, char *err, size_t errlen);
 

@@ -230,6 +230,34 @@ s_handle_abort (agent_t *self)
     agent_poll_test (self);
 }
 
+//  PREFLIGHT: would PREPARE take this job? Asked by anyone (it changes
+//  nothing), answered at once.
+static void
+s_handle_preflight (agent_t *self, zframe_t *peer)
+{
+    if (!self->preflight)
+        self->preflight = preflight_new (self->confine, self->memory_bound_bytes);
+    msg_preflight_t ask = self->in.u.preflight;
+    msg_t *out = s_reply (self, MSG_PREFLIGHT_REPLY);
+    if (self->preflight)
+        preflight_check (self->preflight, &ask, &out->u.preflight_reply);
+    else {
+        out->u.preflight_reply.test_id = ask.test_id;
+        out->u.preflight_reply.job_id = ask.job_id;
+        msg_strcpy (out->u.preflight_reply.problem, "job", sizeof (out->u.preflight_reply.problem));
+        msg_strcpy (out->u.preflight_reply.text, strerror (ENOMEM),
+                    sizeof (out->u.preflight_reply.text));
+    }
+    if (self->verbose || out->u.preflight_reply.problem [0]) {
+        char quoted [AGENT_QUOTED_MAX], name [AGENT_QUOTED_MAX];
+        agent_note (self, "event=preflight test=%" PRIu32 " job=%s problem=%s text=%s",
+                    ask.test_id, agent_log_quote (ask.spec.name, name, sizeof (name)),
+                    out->u.preflight_reply.problem [0]? out->u.preflight_reply.problem: "none",
+                    agent_log_quote (out->u.preflight_reply.text, quoted, sizeof (quoted)));
+    }
+    agent_send (self, peer, out);
+}
+
 //  One decoded message from peer. Test messages from anyone but the
 //  session's coordinator are refused: they must say HELLO first.
 void
@@ -267,6 +295,9 @@ agent_dispatch (agent_t *self, zframe_t *peer, bool from_peer, int64_t received_
             break;
         case MSG_DROP:
             s_handle_drop (self, peer);
+            break;
+        case MSG_PREFLIGHT:
+            s_handle_preflight (self, peer);
             break;
         case MSG_STOP:
             //  A phase is over everywhere; after the last, monitors end.

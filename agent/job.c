@@ -1,16 +1,14 @@
 /*  agent/job.c: one job and its streams; see job.h. */
 #include "job.h"
+#include "admit.h"
 
 #include "../proto/clock.h"
 
 #include <errno.h>
 #include <inttypes.h>
-#include <libgen.h>
-#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/vfs.h>
 
 struct _job_t {
     uint32_t test_id;               //  test it belongs to (PREPARE's test_id)
@@ -35,185 +33,6 @@ struct _job_t {
     int prepared;                   //  job_prepared's answer once final, 0 before
     char prepare_error [MSG_TEXT_MAX + 1];  //  and its reason
 };
-
-//  CLASS_NETWORK if path (or, when it does not exist, its directory) lies
-//  on an NFS mount, else CLASS_DISK.
-static int
-s_path_class (const char *path)
-{
-    struct statfs fs;
-    char dir [JOB_PATH_MAX + 1];
-    msg_strcpy (dir, path, sizeof (dir));
-    if (statfs (path, &fs) == -1 && statfs (dirname (dir), &fs) == -1)
-        return CLASS_DISK;
-    return fs.f_type == NFS_SUPER_MAGIC? CLASS_NETWORK: CLASS_DISK;
-}
-
-//  Check every number of the spec against the bounds of its row in the
-//  option table. The decoder did so already; the agent's arithmetic on
-//  intervals, settle periods, rates and sizes relies on it, so it does
-//  not take that on trust. Returns 0, or -1 with "KEY: VALUE is outside
-//  MIN .. MAX" in err.
-static int
-s_check_numbers (const jobspec_t *spec, char *err, size_t errlen)
-{
-    for (const opt_def_t *opt = jobspec_options; opt->name; opt++) {
-        if (!(opt->flags & OPT_WIRE)
-        ||  (opt->type != OPT_SIZE && opt->type != OPT_COUNT && opt->type != OPT_DURATION
-         && opt->type != OPT_DECIMAL))
-            continue;
-        const char *field = (const char *) spec + opt->offset;
-        char shown [32];
-        bool outside;
-        if (opt->type == OPT_DURATION) {
-            int64_t ns = *(const int64_t *) field;
-            snprintf (shown, sizeof (shown), "%" PRId64 "ns", ns);
-            outside = ns < 0 || (uint64_t) ns < opt->min || (opt->max && (uint64_t) ns > opt->max);
-        }
-        else {
-            uint64_t value = *(const uint64_t *) field;
-            snprintf (shown, sizeof (shown), "%" PRIu64, value);
-            outside = value < opt->min || (opt->max && value > opt->max);
-        }
-        if (outside) {
-            snprintf (err, errlen, "%s: %s is outside %" PRIu64 " .. %" PRIu64,
-                      opt->name, shown, opt->min, opt->max);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-//  How the ledger sees a job's use of one of its file options.
-static ledger_use_t
-s_ledger_use (const job_t *self, const workload_file_t *file)
-{
-    if (!file->writes)
-        return LEDGER_READS;
-    return self->desc->timed? LEDGER_WRITES: LEDGER_FILLS;
-}
-
-//  A file option whose stream paths do not fit. Returns -1 with err.
-static int
-s_too_long (const job_t *self, const workload_file_t *file, char *err, size_t errlen)
-{
-    char shown [CONFINE_SHOWN_MAX];
-    snprintf (err, errlen, "%s %s: too long for %" PRIu64 " streams", file->option,
-              confine_shorten (workload_option_text (&self->spec, file->option),
-                               shown, sizeof (shown)),
-              self->spec.streams);
-    return -1;
-}
-
-//  Resolve file `index` of file option `f` under the roots (making its
-//  directories if the job may create it) and claim it in the ledger.
-//  Returns 0, or -1 with err.
-static int
-s_resolve_file (job_t *self, confine_t *confine, size_t f, uint64_t index,
-                char *resolved, size_t resolved_size, char *err, size_t errlen)
-{
-    const workload_file_t *file = &self->desc->files [f];
-    char path [JOB_PATH_MAX + 1];
-    if (workload_file_path (&self->spec, f, index, path, sizeof (path)) == -1)
-        return s_too_long (self, file, err, errlen);
-    bool creates = file->writes || file->lays_out;
-    if (confine_resolve (confine, path, creates? self->made: NULL,
-                         resolved, resolved_size, err, errlen) == -1)
-        return -1;
-    return ledger_claim_file (self->ledger, self->job_id, self->spec.name,
-                              s_ledger_use (self, file), resolved, err, errlen);
-}
-
-//  Resolve a file set (randrw's path.1 .. path.N, or path itself for
-//  one) under the roots once, making its directories: its files differ
-//  from the set's path only by their suffix, so they share its directory,
-//  and each is opened by name in that directory, refusing a symlink.
-//  Claim it in the ledger as one set; the spec the streams read gets the
-//  resolved path, and so does every stream. Returns 0, or -1 with err.
-static int
-s_resolve_set (job_t *self, confine_t *confine, size_t f, char (*paths) [JOB_PATH_MAX + 1],
-               char *err, size_t errlen)
-{
-    const workload_file_t *file = &self->desc->files [f];
-    const opt_def_t *opt = jobspec_option (file->option);
-    char *value = (char *) &self->spec + opt->offset;
-    char resolved [JOB_PATH_MAX + 1];
-    char longest [JOB_PATH_MAX + 1];
-    if (confine_resolve (confine, value, self->made, resolved, sizeof (resolved),
-                         err, errlen) == -1)
-        return -1;
-    msg_strcpy (value, resolved, opt->capacity);
-    if (workload_file_path (&self->spec, f, self->spec.files - 1, longest, sizeof (longest)) == -1)
-        return s_too_long (self, file, err, errlen);
-    for (uint64_t index = 0; index < self->spec.streams; index++)
-        msg_strcpy (paths [index], resolved, JOB_PATH_MAX + 1);
-    return ledger_claim_set (self->ledger, self->job_id, self->spec.name,
-                             s_ledger_use (self, file), resolved, self->spec.files, err, errlen);
-}
-
-//  Resolve every file the job names, as its workload's row says: a
-//  shared file once, into the spec the streams read (a copy's source);
-//  an nfs:// URL only against the servers this agent may read; the
-//  per-stream files into paths[] (at most one per-stream option; a
-//  per-stream URL gives each stream its URL there, unresolved); a file
-//  set once (s_resolve_set). Learns the job's class from the file it
-//  reads. Returns 0, or -1 with err.
-static int
-s_resolve_files (job_t *self, confine_t *confine, char (*paths) [JOB_PATH_MAX + 1],
-                 char *err, size_t errlen)
-{
-    self->job_class = jobspec_class (&self->spec);
-    const char *shared_read = NULL;
-    for (size_t f = 0; f < WORKLOAD_FILES_MAX && self->desc->files [f].option; f++) {
-        const workload_file_t *file = &self->desc->files [f];
-        const opt_def_t *opt = jobspec_option (file->option);
-        char *value = (char *) &self->spec + opt->offset;
-        if (!value [0])
-            continue;
-        if (jobspec_src_is_nfs (value)) {
-            if (confine_check_nfs (confine, value, err, errlen) == -1)
-                return -1;
-            //  Per stream, an URL names each stream's file as a path would.
-            for (uint64_t index = 0; file->naming == FILES_PER_STREAM
-                                  && index < self->spec.streams; index++)
-                if (workload_file_path (&self->spec, f, index, paths [index],
-                                        JOB_PATH_MAX + 1) == -1)
-                    return s_too_long (self, file, err, errlen);
-            continue;
-        }
-        if (file->naming == FILES_SET) {
-            if (s_resolve_set (self, confine, f, paths, err, errlen) == -1)
-                return -1;
-            continue;
-        }
-        if (file->naming == FILES_SHARED) {
-            char resolved [JOB_PATH_MAX + 1];
-            if (s_resolve_file (self, confine, f, 0, resolved, sizeof (resolved),
-                                err, errlen) == -1)
-                return -1;
-            msg_strcpy (value, resolved, opt->capacity);
-            if (!file->writes)
-                shared_read = value;
-            if (!file->writes && self->spec.job_class == CLASS_AUTO)
-                self->job_class = s_path_class (resolved);
-            continue;
-        }
-        for (uint64_t index = 0; index < self->spec.streams; index++) {
-            if (s_resolve_file (self, confine, f, index, paths [index], JOB_PATH_MAX + 1,
-                                err, errlen) == -1)
-                return -1;
-            if (shared_read && strcmp (paths [index], shared_read) == 0) {
-                char shown [CONFINE_SHOWN_MAX];
-                snprintf (err, errlen, "%s %s: is the source itself", file->option,
-                          confine_shorten (paths [index], shown, sizeof (shown)));
-                return -1;
-            }
-        }
-        if (!file->writes && self->spec.job_class == CLASS_AUTO && self->spec.streams > 0)
-            self->job_class = s_path_class (paths [0]);
-    }
-    return 0;
-}
 
 //  In a stream's thread, when its prepare is over: the last one notes
 //  when the job's prepare ended.
@@ -244,35 +63,30 @@ job_new (uint32_t test_id, uint32_t job_id, const jobspec_t *spec, confine_t *co
     self->spec = *spec;
     self->ledger = ledger;
 
-    const char *key;
-    char reason [MSG_TEXT_MAX + 1];
-    if (s_check_numbers (spec, err, errlen) == -1)
-        goto fail;
-    self->desc = workload_desc (spec->workload);
-    self->ops = workload_lookup (spec->workload);
-    if (!self->desc || !self->ops) {
-        snprintf (err, errlen, "workload %d is not known to this agent", spec->workload);
-        goto fail;
-    }
-    if (workload_check (spec, &key, reason, sizeof (reason)) == -1) {
-        snprintf (err, errlen, "%s: %s", key, reason);
-        goto fail;
-    }
-    if (self->ops->validate && self->ops->validate (&self->spec, err, errlen) == -1)
-        goto fail;
-    uint64_t buffer_bytes = self->ops->stream_memory? self->ops->stream_memory (spec): 0;
-    if (ledger_claim_memory (ledger, job_id, spec->name, spec->streams, buffer_bytes,
-                             STREAM_FIGURES_BYTES, err, errlen) == -1)
-        goto fail;
-    self->streams = calloc (spec->streams, sizeof (stream_t *));
-    paths = calloc (spec->streams, sizeof (*paths));
     self->made = confine_dirs_new ();
-    if (!self->streams || !paths || !self->made) {
+    if (!self->made) {
         snprintf (err, errlen, "job %s: %s", spec->name, strerror (ENOMEM));
         goto fail;
     }
-    if (s_resolve_files (self, confine, paths, err, errlen) == -1)
+    //  The one admission preflight makes too (admit.h).
+    admit_t admit = {
+        .spec = &self->spec,
+        .job_id = job_id,
+        .confine = confine,
+        .ledger = ledger,
+        .made = self->made
+    };
+    if (admit_job (&admit, err, errlen) == -1)
         goto fail;
+    self->desc = admit.desc;
+    self->ops = admit.ops;
+    self->job_class = admit.job_class;
+    paths = admit.paths;
+    self->streams = calloc (spec->streams, sizeof (stream_t *));
+    if (!self->streams) {
+        snprintf (err, errlen, "job %s: %s", spec->name, strerror (ENOMEM));
+        goto fail;
+    }
 
     //  What the streams share, on the files as resolved.
     self->shared.spec = &self->spec;

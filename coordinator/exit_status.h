@@ -16,7 +16,9 @@
                   "report still says what was measured); report, compare, db and " \
                   "history: a file or the archive could not be read or written; " \
                   "compare --fail-on: a real change passed a bound") \
-    X (USAGE, 2, "bad usage or a bad scenario; then nothing was started") \
+    X (USAGE, 2, "bad usage or a bad scenario, or run's preflight found jobs the agents " \
+                 "would refuse (every problem is printed, with its fix); then nothing " \
+                 "was started") \
     X (ARCHIVE, 3, "run: everything ran and the results directory is complete, but " \
                    "the archive could not record the run") \
     X (SKIP, 125, "compare --fail-on: a set is partial, failed or lacks a test, so " \

@@ -34,6 +34,8 @@
                            phase, monitors end
         C -> A  ABORT      A -> C  RESULT for every stream still running
         C -> A  BYE                agent goes back to idle
+        C -> A  PREFLIGHT  A -> C  PREFLIGHT_REPLY (before the first test, one
+                                   per job and agent; also without a session)
 */
 #ifndef IOFLEET_MSG_H
 #define IOFLEET_MSG_H
@@ -270,6 +272,28 @@ typedef enum {
 
 #define MSG_DROPPED_FIELDS(X, M) \
     X (M, U32,  test_id, 0)
+//  Before the first test, the console asks about every job the run will
+//  give the agent: would its prepare accept it (paths within the roots,
+//  nfs servers allowed, memory within the bound, engine, directories
+//  writable, space for what it writes)? Nothing is created; the agent
+//  needs no session for it. test_id is the test's index in the scenario:
+//  the jobs of one test are checked together (memory, files), in order,
+//  from the one marked first.
+#define MSG_PREFLIGHT_FIELDS(X, M) \
+    X (M, U32,  test_id, 0)             /* the test's index in the scenario */ \
+    X (M, U32,  job_id, 0)              /* index of the job within the test */ \
+    X (M, BOOL, first, 0)               /* the test's first job asked of this agent: its \
+                                           claims start afresh */ \
+    X (M, SPEC, spec, 0)                /* what prepare would get */
+//  The agent's answer: problem "" if prepare would accept the job, else
+//  what kind of problem (MSG_PREFLIGHT_PROBLEMS), the path or server it
+//  concerns, and the reason as prepare would give it.
+#define MSG_PREFLIGHT_REPLY_FIELDS(X, M) \
+    X (M, U32,  test_id, 0) \
+    X (M, U32,  job_id, 0) \
+    X (M, STR,  problem, 16)            /* "", "roots", "nfs", "memory", "engine", ... */ \
+    X (M, STR,  subject, JOB_PATH_MAX + 1)  /* the path or nfs server concerned, or "" */ \
+    X (M, STR,  text, MSG_TEXT_MAX + 1) /* prepare's reason */
 
 //  Every message: MSG_ID (its msg_type_t, from 1), its name on the wire
 //  ("t"), which is also its member of msg_t's union and its struct's
@@ -291,7 +315,9 @@ typedef enum {
     X (MONITOR, monitor) \
     X (STOP, stop) \
     X (DROP, drop) \
-    X (DROPPED, dropped)
+    X (DROPPED, dropped) \
+    X (PREFLIGHT, preflight) \
+    X (PREFLIGHT_REPLY, preflight_reply)
 
 typedef enum {
     MSG_NONE = 0,               //  no message: types count from 1

@@ -17,7 +17,7 @@ rc=0
 timeout 20 "$BIN/iofleet" ping --timeout 500ms "$E1" tcp://127.0.0.1:1 > "$SCRATCH/out" || rc=$?
 cat "$SCRATCH/out"
 [ "$rc" = 1 ] || fail "ping of a dead endpoint exited $rc"
-grep -q "^tcp://127.0.0.1:1 *unreachable: .*no answer" "$SCRATCH/out" || fail "dead endpoint not named"
+grep -q "^tcp://127.0.0.1:1 *unreachable: .*connection refused" "$SCRATCH/out" || fail "dead endpoint not named, with why"
 
 # Bad usage.
 rc=0; "$BIN/iofleet" ping 2>/dev/null || rc=$?

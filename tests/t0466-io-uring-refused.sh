@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# A host that refuses io_uring fails an engine = io_uring job at
-# prepare, never at the start instant and never by falling back to
-# psync: the console names the host, the reason and what to use
-# instead, the run exits 1, and nothing is left on disk. Refused two
+# A host that refuses io_uring refuses an engine = io_uring job before
+# the run (the preflight asks the admission prepare makes), never at the
+# start instant and never by falling back to psync: the console names
+# the host, the reason and what to use instead, the run exits 2, and
+# nothing is left on disk. Refused two
 # ways where the machine lets the test: an agent under a seccomp filter
 # (tests/tools/nouring.c, as a container's policy), and the whole host
 # with kernel.io_uring_disabled = 2 (set, then restored). The same job
@@ -48,11 +49,12 @@ refused () {
     "$BIN/iofleet" run --no-db "$SCRATCH/$name.ini" -o "$SCRATCH/r-$name" \
         > "$SCRATCH/$name.out" 2>&1 || rc=$?
     cat "$SCRATCH/$name.out"
-    [ "$rc" = 1 ] || fail "$why: the run exited $rc, not 1"
+    [ "$rc" = 2 ] || fail "$why: the run exited $rc, not 2"
     grep -q "$name" "$SCRATCH/$name.out" || fail "$why: the host is not named"
     grep -q "io_uring_setup" "$SCRATCH/$name.out" || fail "$why: no reason given"
     grep -q "use engine = psync" "$SCRATCH/$name.out" || fail "$why: no advice given"
-    grep -Eq "prepar" "$SCRATCH/$name.out" || fail "$why: not said to be at prepare"
+    grep -Eq "preflight: .*engine the agent's host refuses" "$SCRATCH/$name.out" ||
+        fail "$why: not said by the preflight"
     [ -z "$(ls -A "$SCRATCH/$name")" ] || { ls -lR "$SCRATCH/$name"; fail "$why: files left"; }
 }
 

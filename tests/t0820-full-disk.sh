@@ -19,6 +19,10 @@ endpoint = $ENDPOINT
 test = full
 agent = a1
 path = small/f
+; time-bound, so that the preflight cannot be sure its 8M will not fit
+; the 4M (it refuses only certain failures, t0325): the disk fills
+; mid-test
+runtime = 30s
 [job fine]
 test = full
 agent = a1

@@ -92,6 +92,8 @@ test = full
 agent = a1
 path = small/f
 size = 4M
+; time-bound: the preflight cannot be sure it will not fit (t0325)
+runtime = 30s
 [job fine]
 test = full
 agent = a1
@@ -100,7 +102,9 @@ size = 4M
 [job nowhere]
 test = refused
 agent = a1
-path = ../../outside
+workload = copy
+src = missing
+dst = nowhere
 size = 1M
 streams = 2
 INI
@@ -113,7 +117,8 @@ grep -Eq "^full +2 +[0-9.+x]+ +[0-9.]+ partial " "$SCRATCH/full.txt" ||
 [ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tests"][0]["summary"]["partial"])' "$SCRATCH/full/results.json")" = True ] ||
     fail "the JSON does not say partial for a failed stream"
 
-# 3. Both streams of a job refused at prepare: "-" per stream.
+# 3. Both streams of a job refused at prepare (a source that is not
+# there, which only opening it tells): "-" per stream.
 grep -Eq "^refused +2 +- +- " "$SCRATCH/full.txt" ||
     fail "streams that all failed are not written \"-\""
 echo "partial: ok"

@@ -85,7 +85,8 @@ s_check_keys (const scenario_t *scenario, char *err, size_t errlen)
 //  The flags of `iofleet run`.
 enum {
     RUN_AGENT, RUN_OUTPUT, RUN_ITERATIONS, RUN_JSON, RUN_KEYS, RUN_QUIET, RUN_PROGRESS,
-    RUN_UNITS, RUN_ON_LOST, RUN_LABEL, RUN_DB, RUN_NO_DB, RUN_HOSTS, RUN_CHECK
+    RUN_UNITS, RUN_ON_LOST, RUN_LABEL, RUN_DB, RUN_NO_DB, RUN_HOSTS, RUN_CHECK,
+    RUN_AGENTS
 };
 static const cli_flag_t s_run_flags [] = {
     [RUN_AGENT] = { "agent", 0, "NAME=ENDPOINT",
@@ -116,6 +117,10 @@ static const cli_flag_t s_run_flags [] = {
     [RUN_CHECK] = { "check", 0, NULL,
         "check the scenario and print what it would run (tests, phases, jobs, agents, "
         "streams, bytes), then exit; no agent is contacted" },
+    [RUN_AGENTS] = { "agents", 0, NULL,
+        "with --check: also ask every agent about every job it would run (roots, nfs "
+        "servers, memory, engine, writable directories, free space) and print every "
+        "problem, grouped, with its fix; exit 2 if there is one" },
     { NULL }
 };
 
@@ -125,7 +130,10 @@ const cli_command_t command_run = {
     .name = "run", .synopsis = "SCENARIO.ini [flags]",
     .summary = "run a scenario on its agents and report",
     .description =
-        "Connects to every agent of the scenario, measures their clock offsets, and runs "
+        "Connects to every agent of the scenario, measures their clock offsets, asks every "
+        "agent about every job it will run (a preflight: roots, nfs servers, memory, engine, "
+        "writable directories, free space; every problem is printed at once, grouped, with "
+        "its fix, and nothing starts: exit 2), and runs "
         "its tests one after another: every job of a test is prepared on its agent, then "
         "every stream starts at one absolute instant on every host. Prints the combined "
         "report and writes the results directory (results.json, samples.jsonl, "
@@ -183,6 +191,7 @@ s_run (int argc, char **argv)
             case RUN_NO_DB: options.no_db = true; break;
             case RUN_HOSTS: hosts_path = optarg; break;
             case RUN_CHECK: check_only = true; break;
+            case RUN_AGENTS: options.check_agents = true; break;
             case RUN_UNITS:
                 options.units = aggregate_units_parse (optarg);
                 if (options.units < 0) {
@@ -242,11 +251,15 @@ s_run (int argc, char **argv)
         fprintf (stderr, "iofleet: %s\n", err);
         goto done;
     }
+    if (options.check_agents && !check_only) {
+        fprintf (stderr, "iofleet run: --agents goes with --check\n");
+        goto done;
+    }
     if (check_only) {
         if (options.iterations)
             scenario->options.iterations = options.iterations;
         plan_print (scenario, stdout);
-        status = EXIT_STATUS_OK;
+        status = options.check_agents? run_scenario (scenario, &options): EXIT_STATUS_OK;
         goto done;
     }
     status = run_scenario (scenario, &options);

@@ -12,6 +12,7 @@
 #include "../fleet/fleet.h"
 #include "../results/results.h"
 #include "../results/resultsdir.h"
+#include "preflight.h"
 #include "testrun.h"
 #include "../report/report.h"
 #include "../../proto/clock.h"
@@ -205,6 +206,21 @@ run_scenario (const scenario_t *scenario, const run_options_t *options)
     //  host missing would measure a different fleet.
     if (s_connect (&self))
         goto bye;
+    //  Every agent is asked about every job before anything starts: what
+    //  they would refuse is said at once, grouped, and nothing runs.
+    long refused = preflight_fleet (scenario, self.fleet, scenario->options.connect_timeout_ns,
+                                    stderr);
+    if (refused < 0)
+        goto bye;
+    if (refused > 0) {
+        status = EXIT_STATUS_USAGE;
+        goto bye;
+    }
+    if (options->check_agents) {
+        fprintf (stderr, "iofleet: preflight: every agent would accept every job\n");
+        status = EXIT_STATUS_OK;
+        goto bye;
+    }
     if (s_record_agents (&self))
         goto bye;
     self.results = resultsdir_new (options->results_dir, scenario->path, options->json_path,

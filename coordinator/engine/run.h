@@ -24,6 +24,7 @@ typedef struct {
     const char *label;              //  --label: what the run is, or NULL
     const char *db_path;            //  --db FILE; NULL: iofleet.db beside the results
     bool no_db;                     //  --no-db: no archive
+    bool check_agents;              //  --check --agents: connect and preflight, run nothing
 } run_options_t;
 
 //  Run a checked scenario. Prints the report on stdout, problems on

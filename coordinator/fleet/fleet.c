@@ -419,8 +419,9 @@ s_on_frame (fleet_t *self, session_t *session, zframe_t *frame, bool more, int64
         //  version, restarted there): a session we held is lost, one we
         //  were opening failed.
         char reason [MSG_TEXT_MAX + 1];
-        snprintf (reason, sizeof reason, "agent %s (%s): %s", session_name (session),
-                  session_endpoint (session), err);
+        snprintf (reason, sizeof reason, "agent %s (%s): %s: a version mismatch (iofleet "
+                  "ping %s says what runs there)", session_name (session),
+                  session_endpoint (session), err, session_endpoint (session));
         if (session_state (session) == SESSION_READY)
             fleet_declare_lost (self, session, reason);
         else

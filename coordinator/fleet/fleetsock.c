@@ -95,7 +95,7 @@ fleetsock_new (char *err, size_t errlen)
     char endpoint [64];
     snprintf (endpoint, sizeof endpoint, "inproc://iofleet-fleet-%" PRIu64,
               __atomic_fetch_add (&s_fleets, 1, __ATOMIC_RELAXED));
-    int events = ZMQ_EVENT_CONNECTED | ZMQ_EVENT_DISCONNECTED
+    int events = ZMQ_EVENT_CONNECTED | ZMQ_EVENT_DISCONNECTED | ZMQ_EVENT_CONNECT_RETRIED
                | ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_HANDSHAKE_FAILED_AUTH
                | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL | ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL;
     if (zmq_socket_monitor (handle, endpoint, events) == -1) {

@@ -4,11 +4,13 @@
 #include "../../proto/clock.h"
 #include "peer_probe.h"
 
+#include <netdb.h>
 #include <string.h>
 
 //  How long the probe of a peer that closed the handshake waits for a
 //  connection and for its first bytes.
 #define S_PROBE_MS 300
+#define S_RETRIES_DEFINITIVE 2     //  refused connections that tell an agent is not there
 
 //  A session's texts are allocated when there is something to say, since
 //  a fleet of thousands mostly has nothing to say; the agent's name and
@@ -24,6 +26,8 @@ struct _session_t {
     bool probed;                            //  peer_probe_zmtp was asked about the endpoint
     bool not_zmtp;                          //  and what listens there does not speak ZMTP
     char peer_sent [64];                    //  what it sent instead
+    uint32_t connect_retries;               //  connections that failed before any came up
+    uint32_t handshake_closes;              //  CURVE handshakes the agent closed on us
     session_state_t state;                  //  where the conversation stands
     char *reason;                           //  why it failed or was lost, NULL none
     agent_info_t info;                      //  its name and endpoint in the scenario, what
@@ -62,6 +66,35 @@ s_set_text (char **field, const char *text)
     *field = copy;
 }
 
+//  A tcp:// endpoint's host name must resolve: libzmq would try it again
+//  and again in the background and say nothing. Addresses and other
+//  transports pass. Returns 0, or -1 with "unknown host name ..." in err.
+static int
+s_resolve_host (const char *endpoint, char *err, size_t errlen)
+{
+    if (strncmp (endpoint, "tcp://", 6) != 0)
+        return 0;
+    char host [MSG_HOST_MAX + 1];
+    const char *start = endpoint + 6;
+    const char *colon = strrchr (start, ':');
+    size_t length = colon? (size_t) (colon - start): strlen (start);
+    if (length == 0 || length >= sizeof host || start [0] == '[' || start [0] == '*')
+        return 0;
+    memcpy (host, start, length);
+    host [length] = '\0';
+    struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM };
+    struct addrinfo *found = NULL;
+    int rc = getaddrinfo (host, NULL, &hints, &found);
+    if (found)
+        freeaddrinfo (found);
+    if (rc == EAI_NONAME || rc == EAI_FAIL || rc == EAI_NODATA) {
+        snprintf (err, errlen, "unknown host name %s (%s): is it spelt right? "
+                  "iofleet ping %s tells", host, gai_strerror (rc), endpoint);
+        return -1;
+    }
+    return 0;
+}
+
 session_t *
 session_new (const char *name, const char *endpoint, size_t index, fleetsock_t *sock,
              keys_t *keys, char *err, size_t errlen)
@@ -84,6 +117,10 @@ session_new (const char *name, const char *endpoint, size_t index, fleetsock_t *
         self->secure = true;
     }
     char reason [MSG_TEXT_MAX + 1];
+    if (s_resolve_host (endpoint, reason, sizeof reason)) {
+        snprintf (err, errlen, "agent %s (%s): %s", name, endpoint, reason);
+        goto fail;
+    }
     if (fleetsock_connect (sock, self->id, endpoint, server_key, reason, sizeof reason)) {
         snprintf (err, errlen, "agent %s: %s", name, reason);
         goto fail;
@@ -381,10 +418,26 @@ void
 session_connection_event (session_t *self, uint16_t event, uint32_t value)
 {
     const char *what = NULL;
+    char hint [MSG_TEXT_MAX + 1];           //  a reason that names the endpoint
     switch (event) {
         case ZMQ_EVENT_CONNECTED:
             self->connected = true;
             return;
+        case ZMQ_EVENT_CONNECT_RETRIED:
+            //  The network answered (refused, or the host unreachable):
+            //  libzmq tries again every reconnect interval. An agent met
+            //  before may be restarting, and is waited for; one never met
+            //  that refused a few times in a row is not there.
+            if (self->connected)
+                return;
+            self->connect_retries++;
+            snprintf (hint, sizeof hint, "connection refused (nothing listens there, or the "
+                      "host is unreachable): is the agent running, on that port? "
+                      "iofleet ping %s tells", self->info.endpoint);
+            what = hint;
+            if (self->connect_retries >= S_RETRIES_DEFINITIVE && self->generation == 0)
+                self->handshake_definitive = true;
+            break;
         case ZMQ_EVENT_HANDSHAKE_SUCCEEDED:
             self->handshake_ok = true;
             self->handshake_definitive = false;
@@ -418,9 +471,16 @@ session_connection_event (session_t *self, uint16_t event, uint32_t value)
         case ZMQ_EVENT_DISCONNECTED:
             //  A CURVE server that cannot read our hello (we hold a wrong
             //  public key for it) just closes the connection.
-            if (self->secure && self->connected && !self->handshake_ok)
-                what = "the connection closed during the CURVE handshake: is the agent's "
-                       "public key in our --keys directory its current one?";
+            if (self->secure && self->connected && !self->handshake_ok) {
+                snprintf (hint, sizeof hint, "the connection closed during the CURVE "
+                          "handshake: is the agent's public key in our --keys directory its "
+                          "current one? (a key mismatch; iofleet ping %s --keys DIR tells)",
+                          self->info.endpoint);
+                what = hint;
+                //  Twice in a row is no accident: the agent cannot read us.
+                if (++self->handshake_closes >= 2)
+                    self->handshake_definitive = true;
+            }
             else
             //  Without keys of our own, the agent that closes at once is
             //  mostly one that requires CURVE: the mechanism mismatch is

@@ -170,6 +170,24 @@ s_sample (msg_type_t type, msg_t *msg)
         case MSG_DROPPED:
             msg->u.dropped.test_id = 17;
             break;
+        case MSG_PREFLIGHT: {
+            //  The spec of PREPARE's sample, whose fields are all set.
+            msg_t prepare;
+            s_sample (MSG_PREPARE, &prepare);
+            msg->u.preflight.test_id = 18;
+            msg->u.preflight.job_id = 2;
+            msg->u.preflight.first = true;
+            msg->u.preflight.spec = prepare.u.prepare.spec;
+            break;
+        }
+        case MSG_PREFLIGHT_REPLY:
+            msg->u.preflight_reply.test_id = 19;
+            msg->u.preflight_reply.job_id = 3;
+            strcpy (msg->u.preflight_reply.problem, "roots");
+            strcpy (msg->u.preflight_reply.subject, "/data/iofleet/dd1");
+            strcpy (msg->u.preflight_reply.text,
+                    "path /data/iofleet/dd1 is outside the agent's roots (/srv/a)");
+            break;
         default:
             fail_msg ("no sample for type %d", type);
     }
@@ -237,7 +255,8 @@ test_names_and_strcpy (void **state)
     (void) state;
     const char *names [] = {
         NULL, "hello", "welcome", "ping", "pong", "prepare", "ready", "start",
-        "sample", "result", "abort", "bye", "error", "host", "monitor", "stop", "drop", "dropped"
+        "sample", "result", "abort", "bye", "error", "host", "monitor", "stop", "drop", "dropped",
+        "preflight", "preflight_reply"
     };
     assert_int_equal (sizeof (names) / sizeof (names [0]), MSG_TYPE_COUNT);
     for (int type = 1; type < MSG_TYPE_COUNT; type++)
@@ -715,6 +734,8 @@ static const numeric_t s_numerics [] = {
     { MSG_MONITOR, "test_id", K_U32 }, { MSG_MONITOR, "job_id", K_U32 },
     { MSG_MONITOR, "t_ns", K_I64 }, { MSG_STOP, "test_id", K_U32 },
     { MSG_DROP, "test_id", K_U32 }, { MSG_DROPPED, "test_id", K_U32 },
+    { MSG_PREFLIGHT, "test_id", K_U32 }, { MSG_PREFLIGHT, "job_id", K_U32 },
+    { MSG_PREFLIGHT_REPLY, "test_id", K_U32 }, { MSG_PREFLIGHT_REPLY, "job_id", K_U32 },
 #define S_COUNTER_ROW(name) { MSG_MONITOR, #name, K_U64 },
     MSG_MONITOR_COUNTERS (S_COUNTER_ROW)
 #undef S_COUNTER_ROW

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# An agent that cannot be reached says why within a second where the
+# network says so, each reason its own, with a hint (iofleet ping):
+# nothing listening, an unknown host name, a key the agent cannot read.
+. "$(dirname "$0")/lib.sh"
+
+try () {    # name, endpoint, expected reason (grep -E), [run flags]
+    local name=$1 endpoint=$2 expect=$3
+    shift 3
+    local began rc=0 took_ms
+    began=$(date +%s%N)
+    "$BIN/iofleet" run "$SCRATCH/s.ini" --agent "a1=$endpoint" -o "$SCRATCH/res-$name" -q "$@" \
+        > /dev/null 2> "$SCRATCH/$name.err" || rc=$?
+    took_ms=$(( ($(date +%s%N) - began) / 1000000 ))
+    cat "$SCRATCH/$name.err"
+    [ "$rc" = 1 ] || fail "$name: exit $rc, expected 1"
+    grep -Eq "$expect" "$SCRATCH/$name.err" || fail "$name: the reason is not given"
+    grep -q "iofleet ping" "$SCRATCH/$name.err" || fail "$name: no hint"
+    grep -q "no answer within" "$SCRATCH/$name.err" && fail "$name: only a timeout"
+    [ "$took_ms" -lt 1500 ] || fail "$name: took $took_ms ms, expected under 1.5 s"
+    echo "$name: ${took_ms} ms"
+}
+
+cat > "$SCRATCH/s.ini" <<INI
+[global]
+connect_timeout = 5s
+[job j]
+agent = a1
+path = f
+size = 1M
+INI
+
+# A port nothing listens on: take one, then let it go.
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+try refused "tcp://127.0.0.1:$port" "connection refused"
+try unknown "tcp://no-such-host.invalid:25001" "unknown host name no-such-host.invalid"
+
+# A console holding a wrong public key for the agent: the agent cannot
+# read its handshake and closes it.
+K=$SCRATCH/keys
+"$BIN/iofleet" keygen "$K/agent" a1 > /dev/null || fail "keygen a1"
+"$BIN/iofleet" keygen "$K/console" console > /dev/null || fail "keygen console"
+"$BIN/iofleet" keygen "$K/other" a1 > /dev/null || fail "keygen other"
+cp "$K/console/console.key" "$K/agent/"
+cp "$K/other/a1.key" "$K/console/"          # not the agent's key
+start_agent a1 --keys "$K/agent"
+try wrongkey "$ENDPOINT" "CURVE handshake.*key mismatch" --keys "$K/console"
+
+r=$(cat "$SCRATCH/refused.err" "$SCRATCH/unknown.err" "$SCRATCH/wrongkey.err" | grep -c "^iofleet: agent a1" || true)
+[ "$r" -ge 3 ] || fail "the three reasons are not each said"
+echo "unreachable: ok"
