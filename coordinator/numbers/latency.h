@@ -36,6 +36,12 @@ const char *latency_set_name (int set);
 //  are then left empty).
 int latency_fill (test_result_t *test);
 
+//  Merge the histograms of kind `set` (LATENCY_REQUESTS: reads and
+//  writes) of streams[0..count) of job_class (-1: any) into merged,
+//  using scratch. Returns 0, or -1 with a reason in err.
+int latency_merge (const stream_result_t *const *streams, size_t count, int job_class, int set,
+                   histogram_t *merged, histogram_t *scratch, char *err, size_t errlen);
+
 //  The hosts of test whose requests were measured, as a report lists
 //  them: all, in the test's order; or past fleet of them, the slowest of
 //  the highest p99. *measured gets how many were measured, *shown how many
