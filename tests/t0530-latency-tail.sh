@@ -10,47 +10,10 @@
 # text report and the page.
 . "$(dirname "$0")/lib.sh"
 
-pkg-config --exists fuse3 || fail "libfuse3 missing: make deps-test"
-[ -c /dev/fuse ] || fail "no /dev/fuse"
-cc -O2 -Wall -Wextra -Werror "$TOP/tests/bench/delayfs.c" $(pkg-config --cflags --libs fuse3) \
-    -o "$SCRATCH/delayfs" || fail "delayfs does not build"
+. "$TOP/tests/delayfs.sh"
 
-# mount_delayfs NAME DELAY_US [WINDOW]: a delayfs of its own under SCRATCH.
-mount_delayfs () {
-    local mnt=$SCRATCH/mnt-$1
-    mkdir -p "$mnt"
-    env ${3:+DELAYFS_WINDOW=$3} "$SCRATCH/delayfs" "$2" 64 "$mnt" -f 2> "$SCRATCH/delayfs-$1.log" &
-    PIDS+=($!)
-    MOUNTS+=("$mnt")
-    for _ in $(seq 100); do
-        mountpoint -q "$mnt" && return 0
-        sleep 0.05
-    done
-    cat "$SCRATCH/delayfs-$1.log"
-    fail "delayfs $1 did not mount"
-}
-
-{
-    echo "[global]"
-    echo "interval = 500ms"
-    echo "settle = 0"
-    for a in a1 a2 a3 a4; do
-        if [ "$a" = a3 ]; then
-            mount_delayfs "$a" 20000 2000:1000
-        else
-            mount_delayfs "$a" 1
-        fi
-        start_agent "$a" --root "$SCRATCH/mnt-$a"
-        printf '[agent %s]\nendpoint = %s\n' "$a" "$ENDPOINT"
-        # a3 asks less of its file system: its share of the requests is
-        # small, so that its slow second is under 1% of the test's.
-        rate=400
-        [ "$a" = a3 ] && rate=100
-        printf '[job rd-%s]\ntest = rd\nagent = %s\nworkload = read\npath = %s\nbs = 4K\n' \
-            "$a" "$a" "$SCRATCH/mnt-$a/data"
-        printf 'direct = yes\nruntime = 6s\nrate_iops = %s\n' "$rate"
-    done
-} > "$SCRATCH/tail.ini"
+delayfs_build
+delayfs_tail_scenario > "$SCRATCH/tail.ini"
 
 RESULTS=$SCRATCH/results
 "$BIN/iofleet" run --no-db "$SCRATCH/tail.ini" -o "$RESULTS" > "$SCRATCH/report.txt" 2> "$SCRATCH/run.err" ||
