@@ -17,6 +17,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,25 +29,17 @@
 #define S_BOTTOM    46
 #define S_HOSTS     3           //  hosts drawn beside the fleet
 
-//  The fleet's lines: percentile, colour, and the field of a summary.
+//  The fleet's lines: percentile, colour, and its field of a summary.
 typedef struct {
     const char *name;           //  "p99"
     const char *colour;
-    int64_t (*of_fleet) (const latency_summary_t *l);
-    int64_t (*of_host) (const timeline_point_t *p);
+    size_t offset;              //  of its int64_t in latency_summary_t
 } s_line_t;
 
-static int64_t s_fleet_p50 (const latency_summary_t *l) { return l->p50_ns; }
-static int64_t s_fleet_p99 (const latency_summary_t *l) { return l->p99_ns; }
-static int64_t s_fleet_p999 (const latency_summary_t *l) { return l->p999_ns; }
-static int64_t s_host_p50 (const timeline_point_t *p) { return p->p50_ns; }
-static int64_t s_host_p99 (const timeline_point_t *p) { return p->p99_ns; }
-static int64_t s_host_p999 (const timeline_point_t *p) { return p->p999_ns; }
-
 static const s_line_t s_lines [] = {
-    { "p50", "#2ca02c", s_fleet_p50, s_host_p50 },
-    { "p99", "#d62728", s_fleet_p99, s_host_p99 },
-    { "p99.9", "#9467bd", s_fleet_p999, s_host_p999 },
+    { "p50", "#2ca02c", offsetof (latency_summary_t, p50_ns) },
+    { "p99", "#d62728", offsetof (latency_summary_t, p99_ns) },
+    { "p99.9", "#9467bd", offsetof (latency_summary_t, p999_ns) },
 };
 #define S_LINES (sizeof s_lines / sizeof s_lines [0])
 
@@ -172,7 +165,8 @@ s_chart (const test_result_t *test, FILE *out)
             const timeline_interval_t *interval = &timeline->intervals [k];
             fprintf (out, "%s%.1f,%.1f", k? " ": "",
                      s_x (&scale, (interval->index + .5) * interval_s),
-                     s_y (&scale, s_lines [line].of_fleet (&interval->latency)));
+                     s_y (&scale, *(const int64_t *) ((const char *) &interval->latency
+                                                      + s_lines [line].offset)));
         }
         fputs ("\"/>\n", out);
     }
@@ -185,7 +179,7 @@ s_chart (const test_result_t *test, FILE *out)
         for (size_t p = 0; p < hosts [h]->point_count; p++)
             fprintf (out, "%s%.1f,%.1f", p? " ": "",
                      s_x (&scale, (hosts [h]->points [p].index + .5) * interval_s),
-                     s_y (&scale, s_lines [1].of_host (&hosts [h]->points [p])));
+                     s_y (&scale, hosts [h]->points [p].p99_ns));
         fputs ("\"/>\n", out);
     }
     fputs ("</svg>\n<figcaption class=\"legend\">", out);
