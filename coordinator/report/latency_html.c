@@ -152,7 +152,7 @@ s_chart (const test_result_t *test, FILE *out)
     s_range (test, hosts, host_count, &scale.decade_low, &high);
     scale.decades = high - scale.decade_low;
     scale.px_per_decade = (S_HEIGHT - S_TOP - S_BOTTOM) / scale.decades;
-    fprintf (out, "<figure><svg class=\"timeline latency\" viewBox=\"0 0 %d %d\" "
+    fprintf (out, "<figure><svg class=\"latency\" viewBox=\"0 0 %d %d\" "
                   "data-x-origin-px=\"%.3f\" data-px-per-s=\"%.6f\" data-y-origin-px=\"%.3f\" "
                   "data-px-per-decade=\"%.6f\" role=\"img\">\n", S_WIDTH, S_HEIGHT,
              scale.x_origin_px, scale.px_per_s, s_y (&scale, 1000000), scale.px_per_decade);
