@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Four agents read 4K direct from a FUSE file system (tests/bench/delayfs.c)
 # at a fixed request rate, 500 ms intervals; the file system of one of them
-# (a3) holds every request 20 ms, but only from 2 s after its first request
+# (a3) holds every request 50 ms, but only from 2 s after its first request
 # for 1 s. Checks: the agents' INTERVALs make the fleet's timeline in
 # results.json, one interval per 500 ms with every request of the test in
 # one of them; the fleet's p99 over time is high in intervals 4 and 5 (the
@@ -35,16 +35,17 @@ assert all(sum(c for _, c in i["histogram"]["buckets"]) == i["latency"]["count"]
 p99 = {k: i["latency"]["p99_ns"] / 1e6 for k, i in iv.items()}
 print("fleet p99 per interval (ms):", " ".join("%d:%.2f" % (k, p99[k]) for k in sorted(p99)))
 for k in (4, 5):
-    assert p99[k] > 15, ("no spike in interval", k, p99)
+    assert p99[k] > 40, ("no spike in interval", k, p99)
 # Away from the window (whose edges move with the first request) the
-# fleet is fast; a loaded machine may stall one interval, not more.
+# fleet is fast, if the machine is loaded by some 10 ms; it may stall
+# one interval, not more.
 calm = sorted(p99[k] for k in p99 if k not in (3, 4, 5, 6))
-assert len(calm) >= 6 and calm[len(calm) // 2] < 5, ("no calm intervals", p99)
-assert sum(1 for v in calm if v > 15) <= 1, ("spikes where there are none", p99)
+assert len(calm) >= 6 and calm[len(calm) // 2] < 20, ("no calm intervals", p99)
+assert sum(1 for v in calm if v > 40) <= 1, ("spikes where there are none", p99)
 hosts = {h["agent"]: h for h in tl["hosts"]}
 assert tl["hosts"][0]["agent"] == "a3", [h["agent"] for h in tl["hosts"]]
 a3 = {p[0]: p[3] / 1e6 for p in hosts["a3"]["points"]}
-assert a3[4] > 15 and a3[5] > 15, a3
+assert a3[4] > 40 and a3[5] > 40, a3
 tail = t["latency_tail"]
 first = tail["hosts"][0]
 assert first["agent"] == "a3" and first["cause"], tail

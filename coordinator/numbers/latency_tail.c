@@ -27,16 +27,16 @@ s_count_above (const histogram_t *h, int64_t value_ns)
     return count;
 }
 
-//  Most of the p99.9 tail first, then of the p99 tail, then by name.
+//  Most of the p99 tail first, then of the p99.9 tail, then by name.
 static int
 s_by_tail (const void *left, const void *right)
 {
     const tail_host_t *a = (const tail_host_t *) left;
     const tail_host_t *b = (const tail_host_t *) right;
-    if (a->over_p999 != b->over_p999)
-        return a->over_p999 < b->over_p999? 1: -1;
     if (a->over_p99 != b->over_p99)
         return a->over_p99 < b->over_p99? 1: -1;
+    if (a->over_p999 != b->over_p999)
+        return a->over_p999 < b->over_p999? 1: -1;
     return strcmp (a->agent, b->agent);
 }
 

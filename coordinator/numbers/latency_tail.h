@@ -23,8 +23,9 @@
 #define LATENCY_TAIL_CAUSE_MIN   5
 
 //  Fill test->tail from the streams' histograms: every host with
-//  requests, ranked by its count over p99.9, then over p99, then by
-//  name. Returns 0, or -1 when out of memory or a histogram does not
+//  requests, ranked by its count over p99, then over p99.9 (the p99
+//  tail holds ten times the requests: a stall of a host or two moves it
+//  less), then by name. Returns 0, or -1 when out of memory or a histogram does not
 //  load (the tail is then empty).
 int latency_tail_fill (test_result_t *test);
 

@@ -6,7 +6,10 @@
     with its requests and its share of them, its count and share of each
     tail, and "cause" where its share of a tail is far above its share
     of the requests. A line names the cause in words, so that a reader
-    who skims sees it.
+    who skims sees it. The hosts shown are the first of the ranking down
+    to the last cause among the first S_HOSTS_SHOWN, and at least the
+    first three, or of a fleet (past TEXT_FLEET_ROWS hosts) the first:
+    the report of a fleet stays a page.
 */
 #include "report.h"
 #include "text.h"
@@ -17,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-//  Hosts of a tail the text shows, ranked; results.json keeps more.
+//  Hosts of a tail the text shows at most, ranked; results.json keeps more.
 #define S_HOSTS_SHOWN 5
 
 //  Width of the first column, as latency_text's.
@@ -33,6 +36,20 @@ s_host_line (const char *name, const tail_host_t *host, FILE *out)
                   " %6.1f%%%s\n", S_NAME_WIDTH, name, agent, host->requests,
              100 * host->requests_share, host->over_p99, 100 * host->p99_share,
              host->over_p999, 100 * host->p999_share, host->cause? "  cause": "");
+}
+
+//  How many of the ranked hosts of tail the text shows.
+static size_t
+s_shown (const latency_tail_t *tail)
+{
+    size_t shown = 0;
+    for (size_t h = 0; h < tail->host_count && h < S_HOSTS_SHOWN; h++)
+        if (tail->hosts [h].cause)
+            shown = h + 1;
+    size_t least = tail->host_count > TEXT_FLEET_ROWS? 1: 3;
+    if (shown < least)
+        shown = least;
+    return shown < tail->host_count? shown: tail->host_count;
 }
 
 void
@@ -57,13 +74,13 @@ tail_text (const run_result_t *run, FILE *out)
             size_t len = strlen (name);
             snprintf (name + len, sizeof name - len, " #%" PRIu32, test->iteration);
         }
-        for (size_t h = 0; h < tail->host_count && h < S_HOSTS_SHOWN; h++)
+        size_t shown = s_shown (tail);
+        for (size_t h = 0; h < shown; h++)
             s_host_line (h == 0? name: "", &tail->hosts [h], out);
-        if (tail->host_count > S_HOSTS_SHOWN)
-            fprintf (out, "%-*s %zu more hosts below these\n", S_NAME_WIDTH, "",
-                     tail->host_count - S_HOSTS_SHOWN);
-        fprintf (out, "%-*s p99 %.3f ms, p99.9 %.3f ms:", S_NAME_WIDTH, "", tail->p99_ns / 1e6,
-                 tail->p999_ns / 1e6);
+        fprintf (out, "%-*s ", S_NAME_WIDTH, "");
+        if (shown < tail->host_count)
+            fprintf (out, "%zu more hosts below; ", tail->host_count - shown);
+        fprintf (out, "p99 %.3f ms, p99.9 %.3f ms:", tail->p99_ns / 1e6, tail->p999_ns / 1e6);
         bool named = false;
         for (size_t h = 0; h < tail->host_count; h++)
             if (tail->hosts [h].cause) {

@@ -250,8 +250,8 @@ typedef struct {
                                             //  share of the requests (latency_tail.h)
 } tail_host_t;
 
-//  Which hosts made a test's tail, ranked: most of the p99.9 tail first,
-//  then of the p99 tail. Derived from the streams' histograms.
+//  Which hosts made a test's tail, ranked: most of the p99 tail first,
+//  then of the p99.9 tail. Derived from the streams' histograms.
 typedef struct {
     int64_t p99_ns;                         //  the fleet's p99 of requests, 0: none measured
     int64_t p999_ns;                        //  and p99.9
