@@ -12,7 +12,9 @@
 #                    io_uring, ratios and CPU per request; latency
 #                    percentiles beside fio's on a file system of fixed latency
 #   make bench-scale 1, 16, 256, 1024 and 4096 agents on loopback: hello and clock,
-#                    a test's fixed cost, the console's memory, report sizes
+#                    a test's fixed cost, the console's memory, report sizes;
+#                    and the wire bytes and console memory of latency
+#                    timelines at 1024 agents
 #   make fuzz        libFuzzer on the message decoder, the scenario parser and
 #                    the histogram reader, FUZZ_SECONDS (60) each, corpora
 #                    kept in build-fuzz/corpus/
@@ -171,6 +173,7 @@ bench: deps-test
 bench-scale: deps-test
 	@$(MAKE) --no-print-directory binaries
 	@tests/bench/scale.sh build
+	@tests/bench/timeline.sh build
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -272,6 +272,13 @@ job_start (job_t *self, uint32_t phase, int64_t start_ns)
         stream_start (self->streams [index], phase, start_ns);
 }
 
+void
+job_set_interval (job_t *self, interval_latency_t *interval)
+{
+    for (size_t index = 0; index < self->stream_count; index++)
+        stream_set_interval (self->streams [index], interval);
+}
+
 //  Ask every stream still going to end early.
 void
 job_stop (job_t *self, const char *reason)

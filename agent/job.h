@@ -69,6 +69,10 @@ stream_t *job_stream (job_t *self, size_t index);
 //  it is stopped.
 void job_start (job_t *self, uint32_t phase, int64_t start_ns);
 
+//  Where every stream of the job records the latency of its requests for
+//  the host's intervals (see stream_set_interval).
+void job_set_interval (job_t *self, interval_latency_t *interval);
+
 //  Ask every stream to end early, with a reason for its result.
 void job_stop (job_t *self, const char *reason);
 

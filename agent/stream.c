@@ -473,6 +473,17 @@ stream_set_job (stream_t *self, workload_job_t *job)
     self->ws.job = job;
 }
 
+//  Where the stream records the host's latency per interval. Under the
+//  lock its thread takes to see a START, so that a phase started after
+//  this records there.
+void
+stream_set_interval (stream_t *self, interval_latency_t *interval)
+{
+    pthread_mutex_lock (&self->lock);
+    self->ws.interval = interval;
+    pthread_mutex_unlock (&self->lock);
+}
+
 //  Index of the stream within its job.
 uint32_t
 stream_index (stream_t *self)

@@ -47,6 +47,10 @@ stream_t *stream_new (const workload_ops_t *ops, const jobspec_t *spec, uint32_t
 //  job_prepare), before it is launched.
 void stream_set_job (stream_t *self, workload_job_t *job);
 
+//  Where the stream also records the latency of its requests, for the
+//  host's intervals (NULL: nowhere); before the START of the phase.
+void stream_set_interval (stream_t *self, interval_latency_t *interval);
+
 //  What one stream holds beside its workload's buffers (ops->
 //  stream_memory): its state and its latency histograms, three of about
 //  16K, rounded up. The agent's bound on a test's memory counts both.

@@ -104,7 +104,9 @@ agent_test_new (const agent_test_config_t *config, uint32_t test_id, const char 
     agent_log_token (name, self->name, sizeof (self->name));
     self->ledger = ledger_new (config->memory_bound_bytes);
     self->hostwatch = hostwatch_new ("/proc", "/sys");
-    if (!self->ledger || !self->hostwatch)
+    self->intervals = interval_latency_new ();
+    self->next_interval_ns = INT64_MAX;
+    if (!self->ledger || !self->hostwatch || !self->intervals)
         agent_test_destroy (&self);
     else
         ledger_keep_in (self->ledger, config->kept);
@@ -129,6 +131,7 @@ agent_test_destroy (agent_test_t **self_p)
         ledger_clear (self->ledger);
     ledger_destroy (&self->ledger);
     hostwatch_destroy (&self->hostwatch);
+    interval_latency_destroy (&self->intervals);
     free (self->slots);
     free (self);
     *self_p = NULL;
@@ -154,6 +157,27 @@ agent_test_started (agent_test_t *self)
 
 //  --------------------------------------------------------------------------
 //  START, ABORT, STOP
+
+//  The grid of a phase's intervals: start + k * length, the length the
+//  shortest interval of the jobs that report figures. The streams of
+//  those jobs record into the test's intervals from the first phase on.
+static void
+s_start_intervals (agent_test_t *self, uint32_t phase, int64_t start_ns)
+{
+    self->interval_ns = 0;
+    for (size_t index = 0; index < self->slot_count; index++) {
+        job_t *job = self->slots [index].job;
+        int64_t interval_ns = job_spec (job)->interval_ns;
+        if (!s_reports (job) || interval_ns <= 0)
+            continue;
+        if (self->interval_ns == 0 || interval_ns < self->interval_ns)
+            self->interval_ns = interval_ns;
+        if (phase == 0)
+            job_set_interval (job, self->intervals);
+    }
+    self->next_interval_ns = self->interval_ns?
+        s_add_saturated (start_ns, self->interval_ns): INT64_MAX;
+}
 
 int
 agent_test_start (agent_test_t *self, uint32_t phase, uint32_t phase_count, int64_t start_ns,
@@ -192,6 +216,7 @@ agent_test_start (agent_test_t *self, uint32_t phase, uint32_t phase_count, int6
     self->phase_over = false;
     self->host_begun = false;
     self->host_ended = false;
+    s_start_intervals (self, phase, start_ns);
     for (size_t index = 0; index < self->slot_count; index++) {
         test_slot_t *slot = &self->slots [index];
         const workload_desc_t *desc = job_workload (slot->job);
@@ -288,6 +313,67 @@ agent_test_orphan (agent_test_t *self, const char *reason)
 //  --------------------------------------------------------------------------
 //  Results, samples, the host's window
 
+//  Send what the test's streams recorded as interval index, unless
+//  nothing was. Its own message: it may go out while a RESULT is built.
+static void
+s_send_interval (agent_test_t *self, int64_t index)
+{
+    msg_t *out = &self->interval_out;
+    memset (out, 0, sizeof (*out));
+    out->type = MSG_INTERVAL;
+    msg_interval_t *interval = &out->u.interval;
+    uint64_t requests = interval_latency_take (self->intervals, interval->latency);
+    if (requests == 0 || index < 0 || index > UINT32_MAX)
+        return;
+    interval->test_id = self->test_id;
+    interval->phase = self->phases_started - 1;
+    interval->index = (uint32_t) index;
+    interval->length_ns = self->interval_ns;
+    if (self->config.verbose)
+        test_log (self, "event=interval test_id=%" PRIu32 " phase=%" PRIu32 " index=%" PRId64
+                  " requests=%" PRIu64, self->test_id, interval->phase, index, requests);
+    test_send (self, out);
+}
+
+//  At the end of every interval of a phase, what was recorded in it
+//  (the intervals the loop missed go with the one it saw end).
+static void
+s_send_intervals (agent_test_t *self, int64_t now_ns)
+{
+    if (self->phases_started == 0 || self->orphaned || now_ns < self->next_interval_ns)
+        return;
+    int64_t current = (now_ns - self->phase_start_ns) / self->interval_ns;
+    s_send_interval (self, current - 1);
+    self->next_interval_ns = s_add_saturated (self->phase_start_ns,
+                                              (current + 1) * self->interval_ns);
+}
+
+//  The phase's streams have all ended: what is left, as the interval
+//  under way, and no more until the next START. Before the phase's last
+//  result, so that the console has the phase's intervals when it comes.
+static void
+s_flush_intervals (agent_test_t *self, int64_t now_ns)
+{
+    if (self->next_interval_ns == INT64_MAX)
+        return;
+    int64_t elapsed_ns = now_ns - self->phase_start_ns;
+    s_send_interval (self, elapsed_ns < 0? 0: elapsed_ns / self->interval_ns);
+    self->next_interval_ns = INT64_MAX;
+}
+
+//  Streams of the current phase that report figures.
+static size_t
+s_phase_streams (agent_test_t *self)
+{
+    size_t streams = 0;
+    for (size_t index = 0; index < self->slot_count; index++) {
+        job_t *job = self->slots [index].job;
+        if (s_reports (job) && self->phases_started <= workload_phase_count (job_workload (job)))
+            streams += job_stream_count (job);
+    }
+    return streams;
+}
+
 //  Take every stream result that is ready: log it and send it.
 static void
 s_send_results (agent_test_t *self)
@@ -310,22 +396,13 @@ s_send_results (agent_test_t *self)
                    self->orphaned? " delivered=no": "");
             if (s_reports (job) && result->phase + 1 == self->phases_started)
                 self->phase_results++;
+            //  The phase's last result: its streams record no more, and
+            //  what is left of the intervals goes before it.
+            if (self->phase_results >= s_phase_streams (self))
+                s_flush_intervals (self, clock_now_ns ());
             test_send (self, out);
         }
     }
-}
-
-//  Streams of the current phase that report figures.
-static size_t
-s_phase_streams (agent_test_t *self)
-{
-    size_t streams = 0;
-    for (size_t index = 0; index < self->slot_count; index++) {
-        job_t *job = self->slots [index].job;
-        if (s_reports (job) && self->phases_started <= workload_phase_count (job_workload (job)))
-            streams += job_stream_count (job);
-    }
-    return streams;
 }
 
 //  True if some job of the test owes the host's figures.
@@ -401,6 +478,7 @@ agent_test_poll (agent_test_t *self, int64_t now_ns)
 {
     test_answer_prepares (self);
     test_answer_drop (self);
+    s_send_intervals (self, now_ns);
     s_send_results (self);
     s_send_samples (self, now_ns);
     s_watch_host (self, now_ns);
@@ -415,6 +493,8 @@ agent_test_next_ns (agent_test_t *self)
     int64_t settle_ns = hostwatch_next_ns (self->hostwatch);
     if (self->host_ended && settle_ns && settle_ns < next_ns)
         next_ns = settle_ns;
+    if (self->phases_started > 0 && !self->orphaned && self->next_interval_ns < next_ns)
+        next_ns = self->next_interval_ns;
     if (self->phases_started > 0 && !self->orphaned)
         for (size_t index = 0; index < self->slot_count; index++)
             if (self->slots [index].next_sample_ns < next_ns)

@@ -7,6 +7,7 @@
 
 #include "test.h"
 #include "hostwatch.h"
+#include "interval_latency.h"
 #include "job.h"
 #include "ledger.h"
 
@@ -57,7 +58,14 @@ struct _agent_test_t {
     bool stopped;                   //  ABORT came (or the session ended)
     bool orphaned;                  //  the session ended: nothing goes out
     test_drop_t drop;                  //  the cache drop, if DROP came
+    interval_latency_t *intervals;  //  its streams' latency since the last INTERVAL
+    int64_t interval_ns;            //  length of an interval: the shortest of its
+                                    //  jobs' that report figures, 0 for none
+    int64_t next_interval_ns;       //  end of the current interval, INT64_MAX when
+                                    //  none is due (before START, after a phase)
     msg_t out;                      //  the message being sent
+    msg_t interval_out;             //  an INTERVAL being sent, which may go out
+                                    //  while out holds a RESULT
 };
 
 //  Log a line of this test's agent.

@@ -116,7 +116,9 @@ const opt_def_t jobspec_options [] = {
     { .name = "interval", .type = OPT_DURATION, .offset = AT (interval_ns),
       .min = 10 * NS_PER_MSEC, .max = 3600 * NS_PER_SEC, .default_text = "1s",
       .flags = OPT_WIRE | OPT_GLOBAL,
-      .help = "sample period: 250ms, 1s, 1.5s, 2m; a bare number is seconds" },
+      .help = "sample period of the timelines, of bytes and of latency (each agent sends "
+              "its requests' histogram every interval): 250ms, 1s, 1.5s, 2m; a bare number "
+              "is seconds" },
     { .name = "rate", .type = OPT_SIZE, .offset = AT (rate_bytes),
       .min = 0, .max = 1ULL << 50, .default_text = "0", .flags = OPT_WIRE | OPT_GLOBAL,
       .help = "cap each stream at this many bytes per second, e.g. 20M (0: no cap)" },

@@ -26,6 +26,8 @@
         C -> A  START      A -> C  SAMPLE ... RESULT (one per stream)
                    A -> C  MONITOR ... (monitor jobs: the host's counters)
                    A -> C  HOST, after the settle period
+                   A -> C  INTERVAL, every interval of a phase: the
+                           latency of the host's requests in it
            (START, SAMPLEs, RESULTs and HOST again for every further phase
            of the test: each phase starts once every agent reported the
            one before)
@@ -295,6 +297,23 @@ typedef enum {
     X (M, STR,  subject, JOB_PATH_MAX + 1)  /* the path or nfs server concerned, or "" */ \
     X (M, STR,  text, MSG_TEXT_MAX + 1) /* prepare's reason */
 
+//  The latency of the requests of every stream of the test on this host
+//  that completed in one interval of a phase, merged on the agent, one
+//  histogram per kind. Interval k of a phase spans [start + k * length,
+//  start + (k + 1) * length) from the phase's START instant: every host
+//  has the same instant and length, so the console merges interval k of
+//  every host into the fleet's. Sent at the end of every interval of the
+//  timed part (after the ramp), and once more, for what is left, when
+//  the host's last stream of the phase ends; an interval without
+//  requests is not sent. Empty histograms pack into a few bytes and a
+//  typical one into a few hundred.
+#define MSG_INTERVAL_FIELDS(X, M) \
+    X (M, U32,  test_id, 0) \
+    X (M, U32,  phase, 0)               /* the phase the interval is of */ \
+    X (M, U32,  index, 0)               /* k: the interval's number in its phase */ \
+    X (M, I64,  length_ns, 0)           /* the interval's length (the jobs' interval) */ \
+    X (M, LATENCY, latency, 0)          /* per kind, in msg_latency_kind_t order */
+
 //  Every message: MSG_ID (its msg_type_t, from 1), its name on the wire
 //  ("t"), which is also its member of msg_t's union and its struct's
 //  name, msg_NAME_t.
@@ -317,7 +336,8 @@ typedef enum {
     X (DROP, drop) \
     X (DROPPED, dropped) \
     X (PREFLIGHT, preflight) \
-    X (PREFLIGHT_REPLY, preflight_reply)
+    X (PREFLIGHT_REPLY, preflight_reply) \
+    X (INTERVAL, interval)
 
 typedef enum {
     MSG_NONE = 0,               //  no message: types count from 1

@@ -63,6 +63,7 @@
 #define IOFLEET_WORKLOAD_H
 
 #include "../confine.h"
+#include "../interval_latency.h"
 
 #include "../../proto/clock.h"
 #include "../../proto/jobspec.h"
@@ -123,6 +124,8 @@ typedef struct {
     uint64_t writes;                        //  write requests of the phase
     uint64_t fsyncs;                        //  fsync and fdatasync calls of the phase
     histogram_t latency [MSG_LATENCY_KINDS];    //  time of each request counted, by kind
+    interval_latency_t *interval;           //  the host's latency of the interval, shared
+                                            //  with the test's other streams; NULL for none
     int64_t last_issue_ns;                  //  when the phase's last read or write call was
                                             //  issued, 0 if none
     int64_t last_write_ns;                  //  end of that call, 0 if none
@@ -447,7 +450,8 @@ void workload_ramp_over (workload_stream_t *ws);
 //  bytes: its time goes into the kind's histogram, and it counts among
 //  the phase's reads, writes or fsyncs and bytes, unless it completed
 //  before the end of the ramp. The hot path of every workload: no lock,
-//  no allocation, no system call.
+//  no allocation, no system call (the host's interval takes it with one
+//  relaxed atomic add).
 static inline void
 workload_count (workload_stream_t *ws, msg_latency_kind_t kind, int64_t begin_ns,
                 int64_t end_ns, uint64_t bytes)
@@ -469,6 +473,8 @@ workload_count (workload_stream_t *ws, msg_latency_kind_t kind, int64_t begin_ns
     if (ws->count_from_ns && !ws->ramp_over)
         workload_ramp_over (ws);
     histogram_record (&ws->latency [kind], end_ns - begin_ns);
+    if (ws->interval)
+        interval_latency_record (ws->interval, kind, end_ns - begin_ns);
     if (kind == MSG_LATENCY_READ)
         ws->reads++;
     else

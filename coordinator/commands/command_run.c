@@ -137,8 +137,11 @@ const cli_command_t command_run = {
         "its tests one after another: every job of a test is prepared on its agent, then "
         "every stream starts at one absolute instant on every host. Prints the combined "
         "report and writes the results directory (results.json, samples.jsonl, "
-        "report.txt, report.html, report.csv, the scenario as run). The scenario's keys are listed "
-        "in iofleet-scenario(5) and below.",
+        "report.txt, report.html, report.csv, the scenario as run). Every interval each agent sends "
+        "its host's latency histogram: the reports draw the fleet's p50, p99 and p99.9 "
+        "over time and name, per test, the hosts that sent the requests slower than the "
+        "fleet's p99 and p99.9. The scenario's keys are listed in iofleet-scenario(5) "
+        "and below.",
     .flags = s_run_flags, .run = s_run, .more_help = s_run_keys_help
 };
 

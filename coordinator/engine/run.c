@@ -251,6 +251,12 @@ report:
     if (fleet_malformed (self.fleet))
         fprintf (stderr, "iofleet: event=malformed frames=%" PRIu64 " scope=run\n",
                  fleet_malformed (self.fleet));
+    //  What the latency timelines cost the wire (tests/bench/timeline.sh).
+    uint64_t intervals, interval_bytes;
+    fleet_received (self.fleet, MSG_INTERVAL, &intervals, &interval_bytes);
+    if (intervals)
+        fprintf (stderr, "iofleet: event=wire type=interval messages=%" PRIu64 " bytes=%" PRIu64
+                 "\n", intervals, interval_bytes);
     //  Results that could not be written fail the run, however well the
     //  tests went: what is not on disk was not recorded.
     resultsdir_print_problems (self.results, stderr);

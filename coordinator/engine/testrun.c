@@ -1,6 +1,7 @@
 /*  coordinator/engine/testrun.c: one iteration of one test; see testrun.h. */
 #include "testrun_state.h"
 #include "../numbers/aggregate.h"
+#include "../numbers/latency_timeline.h"
 #include "status.h"
 #include "../../proto/clock.h"
 #include "../../proto/workload.h"
@@ -145,6 +146,9 @@ s_record (testrun_t *tr)
         fprintf (stderr, "iofleet: test=%s event=dropped messages=%" PRIu64 "\n",
                  result->name, tr->dropped);
     tr->dropped = 0;
+    if (tr->timeline && timeline_builder_store (tr->timeline, result))
+        fprintf (stderr, "iofleet: test=%s event=timeline error=\"out of memory\"\n",
+                 result->name);
     aggregate_test (result);
     tr->config.recorded (tr->config.recorded_arg, result);
 }
@@ -375,6 +379,7 @@ s_teardown (testrun_t *tr)
     free (tr->progress_ns);
     free (tr->excused);
     free (tr->drop_pending);
+    timeline_builder_destroy (&tr->timeline);
 }
 
 int

@@ -2,6 +2,7 @@
     results it goes into; see testrun_state.h. */
 #include "testrun_state.h"
 #include "../numbers/latency.h"
+#include "../numbers/latency_timeline.h"
 #include "../../proto/clock.h"
 #include "../../proto/printable.h"
 
@@ -259,6 +260,10 @@ testrun_new_phase_result (testrun_t *tr, uint32_t phase)
                         sizeof result->hosts [0].agent);
         }
     }
+    timeline_builder_destroy (&tr->timeline);
+    tr->timeline = timeline_builder_new (result->host_count);
+    if (!tr->timeline)
+        return -1;
     if (phase == 0) {
         result->laid_out_bytes = tr->laid_out_bytes;
         result->laid_out_ns = tr->laid_out_ns;
@@ -279,6 +284,19 @@ testrun_new_phase_result (testrun_t *tr, uint32_t phase)
 
 //  --------------------------------------------------------------------------
 //  What agents say
+
+//  A host's latency over one interval of the phase: into its timeline.
+static void
+s_on_interval (testrun_t *tr, session_t *session, const msg_interval_t *interval)
+{
+    size_t h = tr->host_index [session_index (session)];
+    char err [128];
+    if (interval->test_id != tr->config.test_id || interval->phase != tr->phase
+    ||  tr->stage < STAGE_RUNNING || h == SIZE_MAX
+    ||  timeline_builder_add (tr->timeline, h, interval->index, interval->length_ns,
+                              interval->latency, err, sizeof err))
+        tr->dropped++;
+}
 
 //  A monitor's counters: one more point of its series.
 static void
@@ -487,6 +505,9 @@ testrun_on_message (session_t *session, const msg_t *msg, int64_t received_ns, v
             break;
         case MSG_MONITOR:
             s_on_monitor (tr, session, &msg->u.monitor);
+            break;
+        case MSG_INTERVAL:
+            s_on_interval (tr, session, &msg->u.interval);
             break;
         default:
             break;                  //  late welcomes and the like

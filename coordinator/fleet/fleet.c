@@ -209,6 +209,14 @@ fleet_malformed (fleet_t *self)
     return self->malformed;
 }
 
+void
+fleet_received (fleet_t *self, msg_type_t type, uint64_t *messages, uint64_t *bytes)
+{
+    assert (type > MSG_NONE && type < MSG_TYPE_COUNT);
+    *messages = self->received [type];
+    *bytes = self->received_bytes [type];
+}
+
 //  --------------------------------------------------------------------
 //  States
 
@@ -432,6 +440,8 @@ s_on_frame (fleet_t *self, session_t *session, zframe_t *frame, bool more, int64
         s_malformed (self, session, err);
         return 0;
     }
+    self->received [msg.type]++;
+    self->received_bytes [msg.type] += zframe_size (frame);
     if (s_take (self, session, &msg, received_ns))
         return 0;
     return handler && handler (session, &msg, received_ns, arg)? -1: 0;

@@ -142,6 +142,10 @@ void fleet_broadcast (fleet_t *self, const msg_t *msg);
 //  Frames dropped because they did not decode, from all agents.
 uint64_t fleet_malformed (fleet_t *self);
 
+//  Messages of type received from all agents so far, and their bytes on
+//  the wire (the frames, before CURVE's few bytes a message).
+void fleet_received (fleet_t *self, msg_type_t type, uint64_t *messages, uint64_t *bytes);
+
 //  True once SIGINT or SIGTERM arrived.
 bool fleet_interrupted (void);
 

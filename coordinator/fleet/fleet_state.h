@@ -53,6 +53,8 @@ struct _fleet_t {
     uint64_t clock_pings;           //  exchanges each measurement takes
     int64_t clock_fresh_ns;         //  measured after this: measured recently enough
     uint64_t malformed;             //  frames dropped as undecodable
+    uint64_t received [MSG_TYPE_COUNT];         //  messages decoded, by type
+    uint64_t received_bytes [MSG_TYPE_COUNT];   //  their frames' bytes
     uint64_t malformed_unlogged;    //  of those, since the last line about them
     int64_t malformed_logged_ns;    //  when that line was written
     bool draining;                  //  an interrupt no longer stops polls

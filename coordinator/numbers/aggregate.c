@@ -11,6 +11,7 @@
 */
 #include "aggregate.h"
 #include "latency.h"
+#include "latency_tail.h"
 #include "warnings.h"
 #include "../../proto/clock.h"
 
@@ -463,6 +464,7 @@ aggregate_test (test_result_t *test)
     //  Latency merges what the streams measured; memory short of a few
     //  histograms leaves it unmeasured rather than wrong.
     latency_fill (test);
+    latency_tail_fill (test);
     summary->latency_p99_ns = summary->latency [LATENCY_REQUESTS].count?
                               (double) summary->latency [LATENCY_REQUESTS].p99_ns: NAN;
     warnings_fill (test, sums);

@@ -91,12 +91,9 @@ latency_set_name (int set)
     return set >= 0 && set < LATENCY_SETS? names [set]: "?";
 }
 
-//  Merge the histograms of kind `set` (LATENCY_REQUESTS: reads and
-//  writes) of streams[0..count) of job_class (-1: any) into merged,
-//  using scratch. Returns 0, or -1 with a reason.
-static int
-s_merge (const stream_result_t *const *streams, size_t count, int job_class, int set,
-         histogram_t *merged, histogram_t *scratch, char *err, size_t errlen)
+int
+latency_merge (const stream_result_t *const *streams, size_t count, int job_class, int set,
+               histogram_t *merged, histogram_t *scratch, char *err, size_t errlen)
 {
     histogram_init (merged);
     for (size_t s = 0; s < count; s++) {
@@ -131,7 +128,7 @@ latency_stream_fill (stream_result_t *stream)
     const stream_result_t *one = stream;
     int rc = -1;
     if (merged && scratch
-    &&  s_merge (&one, 1, -1, LATENCY_REQUESTS, merged, scratch, err, sizeof err) == 0) {
+    &&  latency_merge (&one, 1, -1, LATENCY_REQUESTS, merged, scratch, err, sizeof err) == 0) {
         latency_summarize (merged, &stream->latency_requests);
         rc = 0;
     }
@@ -170,21 +167,22 @@ latency_fill (test_result_t *test)
     if (!streams || !merged || !scratch)
         goto done;
     for (int set = 0; set < LATENCY_SETS; set++) {
-        if (s_merge (streams, count, -1, set, merged, scratch, err, sizeof err))
+        if (latency_merge (streams, count, -1, set, merged, scratch, err, sizeof err))
             goto done;
         latency_summarize (merged, &summary->latency [set]);
     }
-    if (s_merge (streams, count, CLASS_DISK, LATENCY_REQUESTS, merged, scratch, err, sizeof err))
+    if (latency_merge (streams, count, CLASS_DISK, LATENCY_REQUESTS, merged, scratch,
+                       err, sizeof err))
         goto done;
     latency_summarize (merged, &summary->disk.latency);
-    if (s_merge (streams, count, CLASS_NETWORK, LATENCY_REQUESTS, merged, scratch,
+    if (latency_merge (streams, count, CLASS_NETWORK, LATENCY_REQUESTS, merged, scratch,
                  err, sizeof err))
         goto done;
     latency_summarize (merged, &summary->network.latency);
     for (size_t h = 0; h < test->host_count; h++) {
         size_t length;
         size_t first = aggregate_agent_run (streams, count, test->hosts [h].agent, &length);
-        if (s_merge (streams + first, length, -1, LATENCY_REQUESTS, merged, scratch,
+        if (latency_merge (streams + first, length, -1, LATENCY_REQUESTS, merged, scratch,
                      err, sizeof err))
             goto done;
         latency_summarize (merged, &test->hosts [h].latency);

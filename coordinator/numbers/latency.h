@@ -42,6 +42,12 @@ int latency_fill (test_result_t *test);
 //  Returns 0, or -1 when they do not load (then it is left unmeasured).
 int latency_stream_fill (stream_result_t *stream);
 
+//  Merge the histograms of kind `set` (LATENCY_REQUESTS: reads and
+//  writes) of streams[0..count) of job_class (-1: any) into merged,
+//  using scratch. Returns 0, or -1 with a reason in err.
+int latency_merge (const stream_result_t *const *streams, size_t count, int job_class, int set,
+                   histogram_t *merged, histogram_t *scratch, char *err, size_t errlen);
+
 //  The hosts of test whose requests were measured, as a report lists
 //  them: all, in the test's order; or past fleet of them, the slowest of
 //  the highest p99. *measured gets how many were measured, *shown how many

@@ -82,7 +82,8 @@ static const char s_style [] =
     "th,td{padding:.2em .7em;border-bottom:1px solid #e4e4e4;text-align:left;white-space:nowrap}"
     "th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric:tabular-nums}"
     ".failed{color:#b00}"
-    "figure{margin:.3em 0 1em}svg.timeline,svg.heatmap{width:100%;height:auto;display:block}"
+    "figure{margin:.3em 0 1em}svg.timeline,svg.heatmap,svg.latency{width:100%;height:auto;"
+    "display:block}"
     "svg text{font:12px system-ui,'DejaVu Sans',sans-serif;fill:#333}"
     ".grid{stroke:#e6e6e6}.axis{stroke:#555}.zero{stroke:#999;stroke-dasharray:3 3}"
     ".series{fill:none;stroke-linejoin:round}.stream{stroke-width:1.6}"
@@ -317,6 +318,7 @@ html_report (const run_result_t *run, FILE *out)
     barchart_draw (run, out);
     s_tests_table (run, out);
     s_latency_table (run, out);
+    latency_timeline_html (run, out);
     fprintf (out, "<h2>Timelines</h2>\n<p class=\"meta\">%s of each sample interval, per "
                   "stream (thin lines) and per host running several streams (thick pale lines); "
                   "a stream with fewer than two intervals, as a bar of its rate over its whole "

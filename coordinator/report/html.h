@@ -30,6 +30,11 @@
 //  iterations as dots (barchart.c).
 void barchart_draw (const run_result_t *run, FILE *out);
 
+//  Each test's latency over time (the fleet's p50, p99 and p99.9 per
+//  interval, and the p99 of the hosts first in its tail) and the hosts
+//  that made its tail, ranked (latency_html.c).
+void latency_timeline_html (const run_result_t *run, FILE *out);
+
 //  Whether the count iterations at tests are drawn as heat maps.
 bool heatmap_chosen (const test_result_t *tests, size_t count);
 

@@ -36,6 +36,10 @@ void seeds_text (const run_result_t *run, FILE *out);
 //  (latency_text.c).
 void latency_text (const run_result_t *run, FILE *out);
 
+//  Which hosts sent each test's requests slower than the fleet's p99 and
+//  p99.9, ranked, and which of them is the cause (tail_text.c).
+void tail_text (const run_result_t *run, FILE *out);
+
 //  sysbench's figures for the random I/O tests: reads, writes and fsyncs
 //  per second, MB/s read and written, the time, operations per minute
 //  and %sys, for the fleet, each host and each stream (requests_text.c).

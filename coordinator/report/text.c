@@ -506,6 +506,7 @@ text_report (const run_result_t *run, FILE *out)
     seeds_text (run, out);
     requests_text (run, out);
     latency_text (run, out);
+    tail_text (run, out);
 
     for (size_t test_nbr = 0; test_nbr < run->test_count; test_nbr++) {
         fputc ('\n', out);

@@ -51,9 +51,8 @@ latency_sets_json (const latency_summary_t sets [LATENCY_SETS], bool *ok)
     return object;
 }
 
-//  One histogram with its non-empty buckets.
-static json_t *
-s_histogram_json (const histogram_t *h)
+json_t *
+latency_histogram_json (const histogram_t *h)
 {
     histogram_sum_t sum = histogram_sum (h);
     json_t *buckets = json_array ();
@@ -97,7 +96,7 @@ latency_stream_json (const stream_result_t *stream, bool *ok)
             if (!object)
                 object = json_object ();
             *ok = object && json_object_set_new (object, latency_set_name (kind),
-                                                 s_histogram_json (h)) == 0;
+                                                 latency_histogram_json (h)) == 0;
         }
     }
     histogram_destroy (&h);
@@ -176,9 +175,8 @@ latency_sets_read (jsonread_t *reader, json_t *object, latency_summary_t sets [L
     }
 }
 
-//  One histogram from object into h, checked.
-static void
-s_histogram_read (jsonread_t *reader, json_t *object, histogram_t *h)
+void
+latency_histogram_read (jsonread_t *reader, json_t *object, histogram_t *h)
 {
     histogram_init (h);
     if (jsonread_integer (reader, object, "layout", 0, INT64_MAX) != HISTOGRAM_LAYOUT
@@ -234,7 +232,7 @@ latency_stream_read (jsonread_t *reader, json_t *object, stream_result_t *stream
         if (!h && !(h = histogram_new ()))
             jsonread_fail (reader, NULL, "out of memory");
         else {
-            s_histogram_read (reader, histogram, h);
+            latency_histogram_read (reader, histogram, h);
             if (!reader->failed && latency_store (&stream->latency [kind], h))
                 jsonread_fail (reader, NULL, "out of memory");
         }

@@ -35,6 +35,12 @@ json_t *latency_sets_json (const latency_summary_t sets [LATENCY_SETS], bool *ok
 //  ran out (*ok says which).
 json_t *latency_stream_json (const stream_result_t *stream, bool *ok);
 
+//  One histogram with its non-empty buckets, as a stream keeps one, or
+//  NULL when out of memory; and read back from object into h, checked
+//  as histogram_check does.
+json_t *latency_histogram_json (const histogram_t *h);
+void latency_histogram_read (jsonread_t *reader, json_t *object, histogram_t *h);
+
 //  Read back what the three above wrote, from the member "latency" of
 //  object if it has one (a summary: the member key) and left empty
 //  otherwise. Every value is checked; a stream's histograms are checked

@@ -3,6 +3,8 @@
 */
 #include "results.h"
 #include "../numbers/latency.h"
+#include "../numbers/latency_tail.h"
+#include "../numbers/latency_timeline.h"
 
 #include <assert.h>
 #include <stdint.h>
@@ -92,6 +94,8 @@ run_result_clear (run_result_t *run)
         for (size_t m = 0; m < test->monitor_count; m++)
             free (test->monitors [m].points);
         free (test->monitors);
+        latency_timeline_clear (&test->timeline);
+        latency_tail_clear (&test->tail);
     }
     free (run->tests);
     free (run->agents);

@@ -197,6 +197,72 @@ typedef struct {
     int64_t max_gap_ns;                     //  longest time between two points
 } monitor_result_t;
 
+//  One interval of a test's latency timeline: the requests (reads and
+//  writes) of every host that ended in it, merged exactly. Interval k
+//  spans [k * interval_ns, (k + 1) * interval_ns) on the test's timeline.
+typedef struct {
+    uint32_t index;                         //  k
+    latency_summary_t latency;              //  its figures
+    latency_packed_t histogram;             //  the merged histogram itself, packed
+} timeline_interval_t;
+
+//  One host's figures over one interval.
+typedef struct {
+    uint32_t index;                         //  k
+    uint64_t count;                         //  its requests in the interval
+    int64_t p50_ns;
+    int64_t p99_ns;
+    int64_t p999_ns;
+} timeline_point_t;
+
+//  One host's latency over time.
+typedef struct {
+    char agent [JOB_NAME_MAX + 1];
+    timeline_point_t *points;               //  by index, intervals without requests left out
+    size_t point_count;
+} timeline_host_t;
+
+//  How many hosts a results file keeps the timeline of: those first in
+//  the tail attribution (latency_tail_t).
+#define TIMELINE_HOSTS_KEPT 4
+
+//  The latency of a test over time, from the agents' INTERVAL messages.
+//  The run keeps every host's points; a results file, those of the hosts
+//  first in the tail attribution.
+typedef struct {
+    int64_t interval_ns;                    //  length of an interval, 0: no timeline
+    timeline_interval_t *intervals;         //  the fleet's, by index, empty ones left out
+    size_t interval_count;
+    timeline_host_t *hosts;                 //  in the test's order of hosts
+    size_t host_count;
+} latency_timeline_t;
+
+//  One host's part in the tail of a test: the requests (reads and
+//  writes) slower than the fleet's p99 and p99.9 that it sent.
+typedef struct {
+    char agent [JOB_NAME_MAX + 1];
+    uint64_t requests;                      //  all its requests
+    double requests_share;                  //  of the fleet's requests, 0 .. 1
+    uint64_t over_p99;                      //  its requests slower than the fleet's p99
+    double p99_share;                       //  of the fleet's requests slower than it
+    uint64_t over_p999;                     //  and than its p99.9
+    double p999_share;
+    bool cause;                             //  its share of a tail is far above its
+                                            //  share of the requests (latency_tail.h)
+} tail_host_t;
+
+//  Which hosts made a test's tail, ranked: most of the p99 tail first,
+//  then of the p99.9 tail. Derived from the streams' histograms.
+typedef struct {
+    int64_t p99_ns;                         //  the fleet's p99 of requests, 0: none measured
+    int64_t p999_ns;                        //  and p99.9
+    uint64_t requests;                      //  the fleet's requests
+    uint64_t over_p99;                      //  of them slower than p99
+    uint64_t over_p999;                     //  slower than p99.9
+    tail_host_t *hosts;                     //  every host with requests, ranked
+    size_t host_count;
+} latency_tail_t;
+
 //  A warning about a test, for the reader of the report.
 typedef struct {
     char kind [16];                         //  dirty, writeback, cache, skew
@@ -234,6 +300,8 @@ typedef struct {
     test_summary_t summary;                 //  filled by aggregate_test
     warning_t warnings [TEST_WARNINGS_MAX]; //  filled by aggregate_test
     size_t warning_count;
+    latency_timeline_t timeline;            //  its requests' latency over time
+    latency_tail_t tail;                    //  the hosts that made its tail: aggregate_test
 } test_result_t;
 
 //  One agent as the run met it.

@@ -13,6 +13,7 @@
 #include "json_stream.h"
 #include "latency_json.h"
 #include "stop_json.h"
+#include "timeline_json.h"
 #include "../numbers/aggregate.h"
 #include "../../proto/clock.h"
 #include "../../proto/version.h"
@@ -85,6 +86,18 @@ s_set (builder_t *builder, const char *key, json_t *value)
 {
     if (!value || json_object_set_new (builder->object, key, value) < 0)
         builder->ok = false;
+}
+
+//  Set key to value if there is one: a NULL value is left out, and is
+//  a failure if not ok.
+static void
+s_set_optional (builder_t *builder, const char *key, json_t *value, bool ok)
+{
+    if (!ok)
+        builder->ok = false;
+    else
+    if (value)
+        s_set (builder, key, value);
 }
 
 //  Start a builder with a new empty object.
@@ -272,6 +285,11 @@ s_test_json (const test_result_t *test, bool whole)
     s_set (&builder, "monitors", s_array_json (&results_monitor_table, test->monitors,
                                                sizeof (monitor_result_t), test->monitor_count,
                                                test));
+    bool ok;
+    json_t *timeline = timeline_json (test, &ok);
+    s_set_optional (&builder, "latency_timeline", timeline, ok);
+    json_t *tail = tail_json (&test->tail, &ok);
+    s_set_optional (&builder, "latency_tail", tail, ok);
     return s_finish (&builder);
 }
 

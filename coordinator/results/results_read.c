@@ -17,6 +17,7 @@
 #include "jsonread.h"
 #include "latency_json.h"
 #include "stop_json.h"
+#include "timeline_json.h"
 #include "../../proto/workload.h"
 #include "../numbers/aggregate.h"
 #include "../../proto/clock.h"
@@ -240,6 +241,8 @@ s_read_test (jsonread_t *self, json_t *object, test_result_t *test)
                     (void **) &test->hosts, &test->host_count, test);
     s_read_objects (self, object, "monitors", &results_monitor_table, sizeof (monitor_result_t),
                     (void **) &test->monitors, &test->monitor_count, test);
+    timeline_read (self, object, test);
+    tail_read (self, object, &test->tail);
     size_t warning_count;
     json_t *warnings = jsonread_array (self, object, "warnings", &warning_count);
     if (!self->failed && warnings && warning_count > TEST_WARNINGS_MAX)

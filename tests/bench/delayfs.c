@@ -9,6 +9,11 @@
     shortly before, then spins. Files are opened direct_io, so that every
     read and write of a program reaches it, cached or not.
 
+    With DELAYFS_WINDOW=AFTER_MS:FOR_MS in its environment only the
+    requests that arrive from AFTER_MS after its first request, for
+    FOR_MS, are held; the others are answered at once: a host that is
+    slow for a while, for tests/t0530-latency-tail.sh.
+
     A latency known in advance is what two tools can be compared on to
     the percent: on a real disk two runs a minute apart differ by more
     than the histograms' resolution, here they differ by the scheduling
@@ -18,6 +23,7 @@
 #include <fuse.h>
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +35,10 @@
 #define S_LISTED        "data"      //  the name readdir gives
 
 static int64_t s_delay_ns;          //  the time each request takes
+static int64_t s_after_ns = -1;     //  DELAYFS_WINDOW: the window opens this long
+                                    //  after the first request; -1: always held
+static int64_t s_for_ns;            //  and stays open this long
+static _Atomic int64_t s_first_ns;  //  when the first request came, 0 before
 static off_t s_size;                //  bytes in each file
 
 //  A name at the top: a file.
@@ -51,6 +61,13 @@ s_now_ns (void)
 static void
 s_hold (int64_t begin_ns)
 {
+    if (s_after_ns >= 0) {
+        int64_t none = 0;
+        atomic_compare_exchange_strong (&s_first_ns, &none, begin_ns);
+        int64_t opens_ns = atomic_load (&s_first_ns) + s_after_ns;
+        if (begin_ns < opens_ns || begin_ns >= opens_ns + s_for_ns)
+            return;
+    }
     int64_t until_ns = begin_ns + s_delay_ns;
     int64_t sleep_ns = until_ns - S_SPIN_NS;
     if (sleep_ns > s_now_ns ()) {
@@ -166,6 +183,17 @@ main (int argc, char *argv [])
         return 2;
     }
     s_delay_ns = delay_us * 1000;
+    const char *window = getenv ("DELAYFS_WINDOW");
+    long after_ms, for_ms;
+    if (window && (sscanf (window, "%ld:%ld", &after_ms, &for_ms) != 2
+                   || after_ms < 0 || for_ms <= 0)) {
+        fprintf (stderr, "delayfs: DELAYFS_WINDOW=%s is not AFTER_MS:FOR_MS\n", window);
+        return 2;
+    }
+    if (window) {
+        s_after_ns = after_ms * 1000000;
+        s_for_ns = for_ms * 1000000;
+    }
     s_size = (off_t) size_mb << 20;
     //  The threads fuse starts inherit the slack: a sleep ends when asked.
     prctl (PR_SET_TIMERSLACK, 1UL, 0, 0, 0);

@@ -117,6 +117,17 @@ done > "$SCRATCH/fleet.hosts"
 } > "$SCRATCH/fleet.ini"
 run fleet "$SCRATCH/fleet.ini" --hosts "$SCRATCH/fleet.hosts"
 
+# tail: one host of four slow for a second (t0530's scenario), for the
+# latency timeline and the tail attribution; needs FUSE.
+if pkg-config --exists fuse3 && [ -c /dev/fuse ]; then
+    . "$top/tests/delayfs.sh"
+    delayfs_build
+    delayfs_tail_scenario > "$SCRATCH/tail.ini"
+    run tail "$SCRATCH/tail.ini"
+else
+    echo "corpus: tail kept as it was (no FUSE here)"
+fi
+
 # net: a source filled, copied over NFS and from a path, a monitor on
 # the server; needs root for the server's namespace.
 if [ "$(id -u)" = 0 ] && command -v ganesha.nfsd > /dev/null; then

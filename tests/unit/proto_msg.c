@@ -188,6 +188,16 @@ s_sample (msg_type_t type, msg_t *msg)
             strcpy (msg->u.preflight_reply.text,
                     "path /data/iofleet/dd1 is outside the agent's roots (/srv/a)");
             break;
+        case MSG_INTERVAL:
+            msg->u.interval.test_id = 18;
+            msg->u.interval.phase = 1;
+            msg->u.interval.index = 4000000000U;
+            msg->u.interval.length_ns = 250 * NS_PER_MSEC;
+            //  A spread of writes, an empty kind and one huge fsync.
+            for (int64_t ns = 20000; ns < 4000000; ns = ns * 3 / 2)
+                histogram_record (&msg->u.interval.latency [MSG_LATENCY_WRITE], ns);
+            histogram_record (&msg->u.interval.latency [MSG_LATENCY_FSYNC], INT64_MAX);
+            break;
         default:
             fail_msg ("no sample for type %d", type);
     }
@@ -256,7 +266,7 @@ test_names_and_strcpy (void **state)
     const char *names [] = {
         NULL, "hello", "welcome", "ping", "pong", "prepare", "ready", "start",
         "sample", "result", "abort", "bye", "error", "host", "monitor", "stop", "drop", "dropped",
-        "preflight", "preflight_reply"
+        "preflight", "preflight_reply", "interval"
     };
     assert_int_equal (sizeof (names) / sizeof (names [0]), MSG_TYPE_COUNT);
     for (int type = 1; type < MSG_TYPE_COUNT; type++)

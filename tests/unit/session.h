@@ -46,6 +46,7 @@ typedef struct {
     msg_t msg;                      //  last message received
     msg_host_t host;                //  last HOST message, which comes when it comes
     size_t hosts;                   //  HOST messages received
+    size_t intervals;               //  INTERVAL messages received
 } fixture_t;
 
 //  A DEALER connected to the agent, with a receive timeout.
@@ -143,8 +144,9 @@ s_send (zsock_t *dealer, const msg_t *msg)
 static inline msg_t *
 s_recv (fixture_t *fx, zsock_t *dealer)
 {
-    //  A test's HOST figures follow its settle period, whatever the test
-    //  script is waiting for at that moment: keep them aside.
+    //  A test's HOST figures follow its settle period, and its INTERVALs
+    //  its clock, whatever the test script is waiting for at that
+    //  moment: keep them aside.
     while (true) {
         zframe_t *frame = zframe_recv (dealer);
         if (!frame)
@@ -154,6 +156,10 @@ s_recv (fixture_t *fx, zsock_t *dealer)
         zframe_destroy (&frame);
         if (rc != MSG_OK)
             fail_msg ("agent sent an undecodable frame: %s", err);
+        if (fx->msg.type == MSG_INTERVAL) {
+            fx->intervals++;
+            continue;
+        }
         if (fx->msg.type != MSG_HOST)
             return &fx->msg;
         fx->host = fx->msg.u.host;

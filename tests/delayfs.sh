@@ -1,0 +1,55 @@
+# Shared by the scripts that need a host slow on purpose (t0530, the
+# corpus), after tests/lib.sh: tests/bench/delayfs.c built and mounted
+# under SCRATCH, each mount unmounted and its process stopped by the
+# cleanup of lib.sh; and the scenario of a fleet with one slow host.
+
+# delayfs_build: $SCRATCH/delayfs, or the test fails.
+delayfs_build () {
+    pkg-config --exists fuse3 || fail "libfuse3 missing: make deps-test"
+    [ -c /dev/fuse ] || fail "no /dev/fuse"
+    cc -O2 -Wall -Wextra -Werror "$TOP/tests/bench/delayfs.c" $(pkg-config --cflags --libs fuse3) \
+        -o "$SCRATCH/delayfs" || fail "delayfs does not build"
+}
+
+# delayfs_mount NAME DELAY_US [WINDOW]: a delayfs of its own at
+# $SCRATCH/mnt-NAME, its requests held DELAY_US (within WINDOW, as
+# delayfs.c's DELAYFS_WINDOW, if given).
+delayfs_mount () {
+    local mnt=$SCRATCH/mnt-$1
+    mkdir -p "$mnt"
+    env ${3:+DELAYFS_WINDOW=$3} "$SCRATCH/delayfs" "$2" 64 "$mnt" -f 2> "$SCRATCH/delayfs-$1.log" &
+    PIDS+=($!)
+    MOUNTS+=("$mnt")
+    for _ in $(seq 100); do
+        mountpoint -q "$mnt" && return 0
+        sleep 0.05
+    done
+    cat "$SCRATCH/delayfs-$1.log" >&2
+    fail "delayfs $1 did not mount"
+}
+
+# delayfs_tail_scenario: four agents started, each reading 4K direct from
+# a delayfs of its own at a fixed request rate for 6 s, 500 ms intervals;
+# a3's holds every request 50 ms (past what a loaded machine's scheduler
+# adds to the others), but only from 2 s after its first request for
+# 1 s, and a3 asks less of it: its slow second is over 1% of the
+# requests of its intervals and under 1% of the test's. The scenario
+# goes to stdout.
+delayfs_tail_scenario () {
+    local a rate
+    printf '[global]\ninterval = 500ms\nsettle = 0\n'
+    for a in a1 a2 a3 a4; do
+        if [ "$a" = a3 ]; then
+            delayfs_mount "$a" 50000 2000:1000
+        else
+            delayfs_mount "$a" 1
+        fi
+        start_agent "$a" --root "$SCRATCH/mnt-$a"
+        printf '[agent %s]\nendpoint = %s\n' "$a" "$ENDPOINT"
+        rate=200
+        [ "$a" = a3 ] && rate=40
+        printf '[job rd-%s]\ntest = rd\nagent = %s\nworkload = read\npath = %s\nbs = 4K\n' \
+            "$a" "$a" "$SCRATCH/mnt-$a/data"
+        printf 'direct = yes\nruntime = 6s\nrate_iops = %s\n' "$rate"
+    done
+}
