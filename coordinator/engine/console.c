@@ -49,6 +49,12 @@ console_set_lines (console_t *self, FILE *lines_out)
     self->active = false;
 }
 
+bool
+console_lines (const console_t *self)
+{
+    return self && self->lines_out;
+}
+
 //  Show a status: a new line in lines mode, else the line rewritten.
 void
 console_status (console_t *self, const char *format, ...)

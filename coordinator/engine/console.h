@@ -24,6 +24,9 @@ void console_destroy (console_t **self_p);
 //  rewriting one line in place; nothing changes when the console is quiet.
 void console_set_lines (console_t *self, FILE *lines_out);
 
+//  True if each status is a plain line (console_set_lines).
+bool console_lines (const console_t *self);
+
 //  Replace the status line (printf format). Does nothing when inactive.
 void console_status (console_t *self, const char *format, ...)
     __attribute__ ((format (printf, 2, 3)));
