@@ -74,7 +74,7 @@ tmux -S "$SOCK" kill-server 2>/dev/null || true
 python3 - "$SCRATCH/captured" <<'PY' || { cat "$SCRATCH/captured"; fail "the status line is wrong"; }
 import re, sys
 LINE = re.compile(r"^(tb|rr) #1  (ramp|run|done)  ([0-9.]+)%  eta ([0-9.]+) s  ([0-9.]+) s"
-                  r"(?:  ([0-9.]+) MB/s)?(?:  ([0-9.]+) req/s)?  hosts 2: ")
+                  r"(?:  ([0-9.]+|-) MB/s)?(?:  ([0-9.]+|-) req/s)?  hosts 2: ")
 STEADY = 4 * 10 * 1048576 / 1e6          # MB/s: four streams at 10 MiB/s
 RPS = 4 * 250
 seen = {"tb": [], "rr": []}
@@ -83,7 +83,8 @@ for text in open(sys.argv[1]):
     assert m, "not a status line: %r" % text
     test, state, pct, eta, elapsed, mbps, rps = m.groups()
     figures = (float(elapsed), state, float(pct), float(eta),
-               float(mbps) if mbps else None, float(rps) if rps else None)
+               float(mbps) if mbps not in (None, "-") else mbps,
+               float(rps) if rps not in (None, "-") else rps)
     if not seen[test] or seen[test][-1] != figures:
         seen[test].append(figures)
 tb, rr = seen["tb"], seen["rr"]
@@ -96,6 +97,7 @@ assert tb[0][2] < 25 and tb[-1][2] > 85, ("percent did not cover the run", tb[0]
 assert tb[-1][3] < 1.5, ("the ETA did not come down", tb[-1])
 ramp = [f for f in tb if f[1] == "ramp"]
 assert ramp and all(f[0] < 2.1 for f in ramp), ("ramp shown wrong", ramp)
+assert all(f[4] == "-" for f in ramp), ("a rate shown in the ramp, whose bytes count nowhere", ramp)
 assert all(f[1] == "run" for f in tb if f[0] >= 2.1), "the ramp outlasts itself"
 assert all(f[5] is None for f in tb), "a write shows requests/s"
 steady = [f for f in tb if 3.5 <= f[0] <= 9.5]
@@ -105,7 +107,7 @@ for f in steady:
 runs = [f for f in rr if f[0] >= 1.2 and f[1] == "run"]
 assert runs, ("no randrw line past its first interval", rr)
 for f in runs:
-    assert f[5] is not None and f[4] is not None, ("randrw shows no requests/s or MB/s", f)
+    assert isinstance(f[5], float) and isinstance(f[4], float), ("randrw shows no requests/s or MB/s", f)
     assert abs(f[5] - RPS) <= 0.1 * RPS, ("randrw at %.0f req/s, capped at %d" % (f[5], RPS), f)
 print("status line: tb %d lines, %.0f%% -> %.0f%%, eta %.1f -> %.1f s, %.1f MB/s after the ramp;"
       " rr %.0f req/s" % (len(tb), tb[0][2], tb[-1][2], tb[0][3], tb[-1][3],

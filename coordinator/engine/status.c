@@ -76,10 +76,11 @@ status_line (char *line, size_t linelen, const status_plan_t *plan,
               plan->phase? "/": "", plan->phase? plan->phase: "", plan->iteration, s_state (f),
               s_figure (pct, sizeof pct, f->pct, 0), s_figure (eta, sizeof eta, f->eta_s, 1),
               (double) f->elapsed_ns / NS_PER_SEC);
-    if (!isnan (f->mbps))
-        s_append (line, linelen, "  %.1f MB/s", f->mbps);
-    if (!isnan (f->rps))
-        s_append (line, linelen, "  %.0f req/s", f->rps);
+    char rate [32];
+    if (plan->counts_bytes)
+        s_append (line, linelen, "  %s MB/s", s_figure (rate, sizeof rate, f->mbps, 1));
+    if (plan->counts_requests)
+        s_append (line, linelen, "  %s req/s", s_figure (rate, sizeof rate, f->rps, 0));
     s_append (line, linelen, "  hosts %zu: %zu running, %zu slow, %zu lost, %zu done",
               f->hosts, f->running, f->slow, f->lost, f->finished);
     if (plan->host_count <= STATUS_HOSTS_LISTED) {

@@ -33,6 +33,8 @@ status_plan_init (status_plan_t *plan, const jobspec_t *const *specs,
         job->bs_bytes = (double) spec->bs_bytes;
         job->counts_bytes = rate != RATE_OPS;
         job->counts_requests = rate != RATE_BYTES;
+        plan->counts_bytes |= job->counts_bytes;
+        plan->counts_requests |= job->counts_requests;
         if (spec->requests)
             job->planned_bytes = (double) spec->requests * (double) spec->bs_bytes;
         else
@@ -61,26 +63,33 @@ status_plan_figures (const status_plan_t *plan)
 }
 
 //  A stream's bytes per second over its last interval: between its last
-//  two samples, or from T0 to its only one; 0 without.
+//  two samples, or from T0 to its only one. What a stream does in its
+//  ramp counts nowhere (its samples start from 0 at the ramp's end), so
+//  an interval begins at the ramp's end at the earliest, and a stream
+//  without a sample past it has no rate yet: -1.
 static double
-s_stream_rate (const stream_result_t *stream)
+s_stream_rate (const stream_result_t *stream, int64_t ramp_ns)
 {
     if (!stream->sample_count)
-        return 0;
+        return -1;
     const sample_point_t *last = &stream->samples [stream->sample_count - 1];
     sample_point_t before = { 0, 0 };
     if (stream->sample_count > 1)
         before = stream->samples [stream->sample_count - 2];
+    if (before.t_ns < ramp_ns)
+        before.t_ns = ramp_ns;
     if (last->t_ns <= before.t_ns || last->bytes < before.bytes)
-        return 0;
+        return -1;
     return (double) (last->bytes - before.bytes) / ((double) (last->t_ns - before.t_ns) / NS_PER_SEC);
 }
 
-//  What one job did: its bytes so far, its last interval's rate, whether
-//  a stream of it still runs. Its hosts' tallies take their share.
+//  What one job did: its bytes so far, its last interval's rate (known
+//  once a stream of it has one), whether a stream of it still runs.
+//  Its hosts' tallies take their share.
 typedef struct {
     double bytes;
     double bytes_per_s;
+    bool rate_known;
     bool open;
 } s_job_tally_t;
 
@@ -88,7 +97,7 @@ static s_job_tally_t
 s_tally_job (status_plan_t *plan, const status_job_t *job, const test_result_t *result,
              const size_t *stream_host)
 {
-    s_job_tally_t tally = { 0, 0, false };
+    s_job_tally_t tally = { 0, 0, false, false };
     for (size_t s = job->first_stream; s < job->first_stream + job->streams
                                     && s < result->stream_count; s++) {
         const stream_result_t *stream = &result->streams [s];
@@ -106,9 +115,12 @@ s_tally_job (status_plan_t *plan, const status_job_t *job, const test_result_t *
         if (!running)
             continue;
         tally.open = true;
-        double rate = s_stream_rate (stream);
+        double rate = s_stream_rate (stream, job->ramp_ns);
+        if (rate < 0)
+            continue;
         tally.bytes_per_s += rate;
-        if (!host || !stream->sample_count)
+        tally.rate_known = true;
+        if (!host)
             continue;
         host->bytes_per_s += rate;
         const sample_point_t *last = &stream->samples [stream->sample_count - 1];
@@ -217,17 +229,20 @@ status_plan_tally (status_plan_t *plan, const test_result_t *result,
     figures->done = true;
     figures->pct = 100;
     figures->eta_s = 0;
-    bool bytes = false, requests = false;
+    //  Whether a job of each kind has a rate yet.
+    bool bytes_known = false, requests_known = false;
     double bytes_per_s = 0, requests_per_s = 0;
     for (size_t j = 0; j < plan->job_count; j++) {
         const status_job_t *job = &plan->jobs [j];
         s_job_tally_t tally = s_tally_job (plan, job, result, stream_host);
-        bytes |= job->counts_bytes;
-        requests |= job->counts_requests;
-        if (job->counts_bytes)
+        if (job->counts_bytes && tally.rate_known) {
             bytes_per_s += tally.bytes_per_s;
-        if (job->counts_requests && job->bs_bytes > 0)
+            bytes_known = true;
+        }
+        if (job->counts_requests && job->bs_bytes > 0 && tally.rate_known) {
             requests_per_s += tally.bytes_per_s / job->bs_bytes;
+            requests_known = true;
+        }
         if (!tally.open)
             continue;
         figures->done = false;
@@ -239,7 +254,7 @@ status_plan_tally (status_plan_t *plan, const test_result_t *result,
         if (isnan (eta_s) || isnan (figures->eta_s) || eta_s > figures->eta_s)
             figures->eta_s = isnan (eta_s) || isnan (figures->eta_s)? NAN: eta_s;
     }
-    figures->mbps = bytes? bytes_per_s / 1e6: NAN;
-    figures->rps = requests? requests_per_s: NAN;
+    figures->mbps = plan->counts_bytes && (bytes_known || figures->done)? bytes_per_s / 1e6: NAN;
+    figures->rps = plan->counts_requests && (requests_known || figures->done)? requests_per_s: NAN;
     s_tally_hosts (plan, hosts);
 }

@@ -15,6 +15,9 @@
       running stream's bytes between its last two samples over their
       step, summed; requests/s are those bytes over the job's bs (every
       request of a job moves bs bytes), for the jobs that count requests.
+      What a stream does in its ramp counts nowhere, so an interval
+      starts at the ramp's end at the earliest; before a stream has a
+      sample past it, it has no rate (unknown, not 0).
     - percent and ETA per job: the larger share of its bounds done (time
       elapsed of runtime, bytes of its volume), and the sooner end
       (runtime left, volume left at the last interval's rate); the
@@ -60,9 +63,10 @@ typedef struct {
     double pct;                     //  0 .. 100; NAN unknown
     double eta_s;                   //  seconds left; NAN unknown
     double mbps;                    //  last interval's fleet MB/s (10^6 B/s); NAN: no job
-                                    //  counts bytes
+                                    //  counts bytes, or none has a rate yet (in its ramp,
+                                    //  before its first sample)
     double rps;                     //  last interval's fleet requests/s; NAN: no job counts
-                                    //  requests
+                                    //  requests, or none has a rate yet
     size_t running, slow, lost, finished;   //  hosts by standing
     size_t hosts;                   //  hosts of the test
 } status_figures_t;
@@ -96,6 +100,8 @@ typedef struct {
     status_job_t *jobs;             //  reporting jobs only
     size_t job_count;
     int64_t interval_ns;            //  the shortest sample interval of its jobs
+    bool counts_bytes;              //  a job's rate in MB/s means something
+    bool counts_requests;           //  a job's rate in requests/s does
     status_host_tally_t *host_tally;    //  per host
     size_t host_count;
     size_t worst [STATUS_WORST_NAMED];  //  places in the hosts, worst first

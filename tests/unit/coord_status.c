@@ -68,10 +68,12 @@ s_free_samples (stream_result_t *streams, size_t count)
 
 static const status_host_t s_hosts [] = { { "a1", false }, { "a2", false }, { "a3", false } };
 
-//  A 10 s time-bound write with a 2 s ramp, two streams on two hosts,
-//  each speeding up to 20 MB/s: percent and ETA follow the clock, the
-//  ramp shows as such, and past it the rate is the last interval's
-//  40 MB/s, not the 16.7 MB/s average since the start.
+//  A 10 s time-bound write with a 2 s ramp, two streams on two hosts at
+//  20 MB/s each once the ramp is over (what they did in it counts
+//  nowhere: their samples say 0): percent and ETA follow the clock, the
+//  ramp shows as such, with no rate yet rather than 0, and past it the
+//  rate is the last interval's 40 MB/s, not the 13.3 MB/s average since
+//  the start.
 static void
 test_time_bound (void **state)
 {
@@ -88,7 +90,7 @@ test_time_bound (void **state)
     stream_result_t streams [2];
     test_result_t result = s_result (streams, 2);
     size_t stream_host [] = { 0, 1 };
-    double bytes [] = { 10 * MB, 30 * MB, 50 * MB };
+    double bytes [] = { 0, 0, 20 * MB };
 
     s_samples (&streams [0], bytes, 1);
     s_samples (&streams [1], bytes, 1);
@@ -98,11 +100,12 @@ test_time_bound (void **state)
     assert_false (f->done);
     assert_float_equal (f->pct, 15.0, 1e-9);
     assert_float_equal (f->eta_s, 8.5, 1e-9);
-    assert_float_equal (f->mbps, 20.0, 1e-9);      //  10 MB each in the first second
+    assert_true (isnan (f->mbps));                  //  no sample past the ramp yet
     assert_true (isnan (f->rps));                   //  a write counts no requests
     char line [STATUS_LINE_MAX];
     status_line (line, sizeof line, &plan, s_hosts, false);
-    assert_non_null (strstr (line, "w #1  ramp  15%  eta 8.5 s  1.5 s  20.0 MB/s  hosts 2: 2 running"));
+    assert_non_null (strstr (line, "w #1  ramp  15%  eta 8.5 s  1.5 s  - MB/s  hosts 2: 2 running"));
+    assert_null (strstr (line, "req/s"));
 
     free (streams [0].samples);
     free (streams [1].samples);
@@ -135,6 +138,20 @@ test_time_bound (void **state)
     assert_int_equal (f->finished, 2);
     s_free_samples (streams, 2);
     status_plan_clear (&plan);
+    status_plan_clear (&plan);
+
+    //  A ramp of 1.5 s: the interval from 1 s to 2 s began at its end,
+    //  5 MB in 0.5 s.
+    spec.ramp_ns = 1500 * NS_PER_MSEC;
+    assert_int_equal (status_plan_init (&plan, specs, first, 1, 0, 2), 0);
+    result = s_result (streams, 2);
+    double straddling [] = { 0, 5 * MB };
+    s_samples (&streams [0], straddling, 2);
+    status_plan_tally (&plan, &result, s_hosts, stream_host, 2100 * NS_PER_MSEC);
+    f = status_plan_figures (&plan);
+    assert_false (f->ramp);
+    assert_float_equal (f->mbps, 10.0, 1e-9);
+    s_free_samples (streams, 2);
     status_plan_clear (&plan);
 }
 
@@ -240,7 +257,7 @@ test_jobs (void **state)
     assert_float_equal (f->eta_s, 8.0, 1e-9);
     char line [STATUS_LINE_MAX];
     status_line (line, sizeof line, &plan, s_hosts, true);
-    assert_non_null (strstr (line, " pct=20.0 eta_s=8.0 mbps=0.0 iops=- "));
+    assert_non_null (strstr (line, " pct=20.0 eta_s=8.0 mbps=- iops=- "));
     s_free_samples (streams, 3);
     status_plan_clear (&plan);
 }
