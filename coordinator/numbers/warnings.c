@@ -25,6 +25,18 @@ s_warn (test_result_t *test, const char *kind, const char *agent, const char *fo
     va_end (args);
 }
 
+//  The kinds of warning that are notices.
+static const char *const s_notice_kinds [] = { "layout", NULL };
+
+bool
+warning_is_notice (const warning_t *warning)
+{
+    for (size_t i = 0; s_notice_kinds [i]; i++)
+        if (strcmp (warning->kind, s_notice_kinds [i]) == 0)
+            return true;
+    return false;
+}
+
 void
 warnings_fill (test_result_t *test, const aggregate_host_sums_t *sums)
 {
