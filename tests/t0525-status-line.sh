@@ -55,21 +55,28 @@ INI
 }
 scenario 1s 10s > "$SCRATCH/status.ini"
 
-# The run in a pane of its own tmux server, wide enough for the line;
-# its stdout is the pane (a terminal), its stderr a file.
-SOCK=$SCRATCH/tmux.sock
-tmux -S "$SOCK" new-session -d -x 240 -y 12 \
-    "'$BIN/iofleet' run --no-db '$SCRATCH/status.ini' -o '$SCRATCH/res' 2> '$SCRATCH/err'; \
-     echo \$? > '$SCRATCH/rc'; sleep 60"
-PIDS+=("$(tmux -S "$SOCK" display-message -p '#{pid}')")
-for i in $(seq 300); do
-    [ -e "$SCRATCH/rc" ] && break
-    tmux -S "$SOCK" capture-pane -p | grep -E '^(tb|rr) #1  ' >> "$SCRATCH/captured" || true
-    sleep 0.1
-done
-tmux -S "$SOCK" kill-server 2>/dev/null || true
-[ -e "$SCRATCH/rc" ] || fail "the run did not end in 30 s"
-[ "$(cat "$SCRATCH/rc")" = 0 ] || { cat "$SCRATCH/err"; fail "the run exited $(cat "$SCRATCH/rc")"; }
+# in_tmux WIDTH SCENARIO NAME: run SCENARIO in a pane WIDTH columns wide
+# of a tmux server of its own, its stdout the pane (a terminal), its
+# stderr $SCRATCH/NAME.err; capture the pane every 0.1 s into
+# $SCRATCH/NAME.panes (each capture after a line "--") until it ends.
+in_tmux () {
+    local sock=$SCRATCH/$3.sock i
+    tmux -S "$sock" new-session -d -x "$1" -y 12 \
+        "'$BIN/iofleet' run --no-db '$2' -o '$SCRATCH/$3' 2> '$SCRATCH/$3.err'; \
+         echo \$? > '$SCRATCH/$3.rc'; sleep 60"
+    PIDS+=("$(tmux -S "$sock" display-message -p '#{pid}')")
+    for i in $(seq 300); do
+        [ -e "$SCRATCH/$3.rc" ] && break
+        { echo --; tmux -S "$sock" capture-pane -p; } >> "$SCRATCH/$3.panes" || true
+        sleep 0.1
+    done
+    tmux -S "$sock" kill-server 2>/dev/null || true
+    [ -e "$SCRATCH/$3.rc" ] || fail "the $3 run did not end in 30 s"
+    [ "$(cat "$SCRATCH/$3.rc")" = 0 ] ||
+        { cat "$SCRATCH/$3.err"; fail "the $3 run exited $(cat "$SCRATCH/$3.rc")"; }
+}
+in_tmux 240 "$SCRATCH/status.ini" wide
+grep -E '^(tb|rr) #1  ' "$SCRATCH/wide.panes" > "$SCRATCH/captured" || true
 
 python3 - "$SCRATCH/captured" <<'PY' || { cat "$SCRATCH/captured"; fail "the status line is wrong"; }
 import re, sys
@@ -112,6 +119,27 @@ for f in runs:
 print("status line: tb %d lines, %.0f%% -> %.0f%%, eta %.1f -> %.1f s, %.1f MB/s after the ramp;"
       " rr %.0f req/s" % (len(tb), tb[0][2], tb[-1][2], tb[0][3], tb[-1][3],
                           sum(f[4] for f in steady) / len(steady), runs[-1][5]))
+PY
+
+# A terminal narrower than the line: the line is cut at its width rather
+# than wrapped, so that rewriting it leaves no rows of it behind: while
+# the status shows, one line of the pane holds it, and nothing else.
+sed -n '/^\[job r\]/,$p' "$SCRATCH/status.ini" > "$SCRATCH/rr.ini"
+sed -n '1,/^agents/p' "$SCRATCH/status.ini" | cat - "$SCRATCH/rr.ini" > "$SCRATCH/narrow.ini"
+in_tmux 60 "$SCRATCH/narrow.ini" narrow
+python3 - "$SCRATCH/narrow.panes" <<'PY' || fail "the status line wraps on a narrow terminal"
+import sys
+shown = 0
+for pane in open(sys.argv[1]).read().split("--\n")[1:]:
+    rows = [row for row in pane.split("\n") if row.strip()]
+    status = [row for row in rows if row.startswith("rr #1  ")]
+    if not status:
+        continue
+    shown += 1
+    assert len(status[0]) <= 59, status[0]
+    assert len(rows) == 1, rows
+assert shown >= 5, "the status showed in %d captures" % shown
+print("narrow: %d captures of one line, cut at 59 columns" % shown)
 PY
 
 # --progress lines: once per interval (700 ms), key=value.

@@ -1,7 +1,7 @@
 /*  coordinator/engine/console.h: the live status while a test runs.
 
     Two modes. On a terminal, one status line rewritten in place each
-    interval; when stdout is a file or a pipe, that mode stays silent, so
+    interval, cut at the terminal's width; when stdout is a file or a pipe, that mode stays silent, so
     that stdout carries nothing but the report. With lines on
     (`--progress=lines`), every status is a plain line on stderr instead,
     for logs and CI, whatever stdout is. Quiet (-q) silences both.
