@@ -18,7 +18,8 @@ test="libcmocka-dev libnfs-utils
     iproute2 fio python3-six bonnie++ sysbench coreutils python3 chromium git
     clang libclang-rt-14-dev tcpdump strace libfuse3-dev
     nfs-ganesha nfs-ganesha-vfs rpcbind
-    systemd man-db"
+    systemd man-db
+    tmux"
 
 case "${1:-build}" in
     build) packages=$build ;;

@@ -100,8 +100,8 @@ static const cli_flag_t s_run_flags [] = {
         "CURVE keys: ours and the agents' (overrides [global] keys)" },
     [RUN_QUIET] = { "quiet", 'q', NULL, "no live status line" },
     [RUN_PROGRESS] = { "progress", 0, "lines|terminal",
-        "status as plain lines on stderr each interval, or one line rewritten "
-        "(the default, on a terminal only)" },
+        "status as key=value lines on stderr each interval, or one line rewritten "
+        "(the default, on a terminal only); see LIVE STATUS" },
     [RUN_UNITS] = { "units", 0, "MB|MiB",
         "rates in the reports in MB/s (10^6 B/s, the default) or MiB/s" },
     [RUN_ON_LOST] = { "on-lost", 0, "continue|abort",

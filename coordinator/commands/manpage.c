@@ -31,6 +31,30 @@ static const char *const s_exit =
     EXIT_STATUS_LIST (S_EXIT_TEXT);
 #undef S_EXIT_TEXT
 
+//  What the live status says (../engine/status.h).
+static const char *const s_live_status =
+    "While a test runs, iofleet run shows its status on a terminal, one line rewritten in "
+    "place every half second; with --progress lines, one line on stderr once per sample "
+    "interval (the shortest interval of the test's jobs), a moment after the agents' "
+    "samples of it; with -q, nothing.\n\n"
+    "Per test and phase (TEST/PHASE for a workload of phases), the line gives: ramp while "
+    "a job is still in its ramp, else run; percent done and the ETA, from whichever bound "
+    "each job has and comes first: its runtime, or its volume (requests x bs for a job of "
+    "requests, size x streams for one counted in bytes), the volume left at the last "
+    "interval's rate; the phase is as far as its least advanced job and ends with its "
+    "latest (unknown, shown -, while a job has no bound, such as a copy of a whole file, or "
+    "no rate yet); the time since the phase's start; the last interval's rate, not the "
+    "average since the start: MB/s for streams of bytes, requests/s for randrw and seeks, "
+    "both for randrw; and the hosts running, slow (no sample for two intervals), lost and "
+    "done. Up to 8 hosts are each listed with their rate; a larger fleet names its worst "
+    "three: the lost, then the slow, then the slowest.\n\n"
+    "A line of --progress lines is key=value fields, separated by one space, always these "
+    "in this order, - for a figure that is unknown or means nothing for the test:\n\n"
+    "  status test=NAME iteration=N phase=PHASE|- state=ramp|run|done elapsed_s=S pct=P "
+    "eta_s=S mbps=R iops=R hosts=N running=N slow=N lost=N done=N worst=HOST,...|-\n\n"
+    "mbps is in MB/s (10^6 B/s) whatever --units says; iops is requests (reads and "
+    "writes) per second; worst lists up to three hosts, worst first.";
+
 static const char *const s_example =
     "  iofleet keygen ~/.iofleet console\n"
     "  iofleet ping c01=tcp://c01:7654 c02=tcp://c02:7654 --keys ~/.iofleet\n"
@@ -83,6 +107,8 @@ s_iofleet (const cli_command_t *const *commands, FILE *out)
     doc_roff_text (out, "Every command takes -h or --help, which prints its flags.");
     for (size_t i = 0; commands [i]; i++)
         cli_man (commands [i], out);
+    doc_roff_section (out, "LIVE STATUS");
+    doc_roff_text (out, s_live_status);
     doc_roff_section (out, "EXIT STATUS");
     doc_roff_text (out, s_exit);
     doc_roff_section (out, "FILES");

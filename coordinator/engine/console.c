@@ -3,7 +3,12 @@
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
+
+//  The longest status line shown on a terminal.
+#define CONSOLE_LINE_MAX 1024
 
 struct _console_t {
     FILE *out;                      //  where the status goes
@@ -49,6 +54,12 @@ console_set_lines (console_t *self, FILE *lines_out)
     self->active = false;
 }
 
+bool
+console_lines (const console_t *self)
+{
+    return self && self->lines_out;
+}
+
 //  Show a status: a new line in lines mode, else the line rewritten.
 void
 console_status (console_t *self, const char *format, ...)
@@ -65,12 +76,20 @@ console_status (console_t *self, const char *format, ...)
     if (!self || !self->active)
         return;
     //  Carriage return and erase-to-end-of-line: the line is rewritten in
-    //  place, whatever its previous length.
-    fputs ("\r\033[K", self->out);
+    //  place, whatever its previous length. A line wider than the
+    //  terminal would wrap, and the erase would leave its first rows on
+    //  screen: it is cut at the terminal's width.
+    char line [CONSOLE_LINE_MAX];
     va_list args;
     va_start (args, format);
-    vfprintf (self->out, format, args);
+    vsnprintf (line, sizeof line, format, args);
     va_end (args);
+    struct winsize size;
+    if (ioctl (fileno (self->out), TIOCGWINSZ, &size) == 0 && size.ws_col > 1
+    &&  strlen (line) >= size.ws_col)
+        line [size.ws_col - 1] = '\0';
+    fputs ("\r\033[K", self->out);
+    fputs (line, self->out);
     fflush (self->out);
     self->shown = true;
 }

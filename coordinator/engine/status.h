@@ -1,22 +1,28 @@
 /*  coordinator/engine/status.h: the live status line of a running test.
 
-    One line per tick: the test, elapsed / expected time, MB/s so far in
-    all, and the hosts. A handful of hosts are each named with their MB/s;
-    a fleet is counted instead (running, slow, lost) with the names of the
-    worst few: the lost, then the slow, then the slowest. A host is lost
-    when its session is; slow when it sent nothing for more than two
-    sample intervals while its streams run. Expected is the test's planned
-    bytes at the rate so far, unknown before any progress (and for jobs
-    whose size is not known ahead, such as a whole-file copy).
+    The numbers are the plan's tally (status_plan.h): per test and phase,
+    percent done and ETA, the last interval's rate (MB/s for streams,
+    requests/s for jobs of requests, both where both mean something),
+    ramp shown as ramp, and the hosts. A handful of hosts are each named
+    with their last interval's MB/s; a fleet is counted instead (running,
+    slow, lost, done) with the names of the worst few.
 
-    One pass over the streams and one over the hosts per line, whatever
-    their number.
+    On a terminal, one line rewritten in place:
+
+        w #1  ramp  12%  eta 8.8 s  1.2 s  149 MB/s  hosts 4: 4 running, ...
+
+    With --progress lines, one line of key=value fields per interval, in
+    this order, "-" for what is unknown or means nothing for the test:
+
+        status test=w iteration=1 phase=- state=ramp|run|done elapsed_s=1.2
+          pct=12.0 eta_s=8.8 mbps=149.2 iops=- hosts=4 running=4 slow=0
+          lost=0 done=0 worst=a3
 */
 #ifndef IOFLEET_STATUS_H
 #define IOFLEET_STATUS_H
 
 #include "console.h"
-#include "../results/results.h"
+#include "status_plan.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -25,31 +31,16 @@
 //  Up to this many hosts, each has its place on the line.
 #define STATUS_HOSTS_LISTED 8
 
-//  A fleet's line names this many of its worst hosts.
-#define STATUS_WORST_NAMED  3
-
 //  Room the line takes at most.
 #define STATUS_LINE_MAX     1024
 
-//  One host of the test as the line sees it.
-typedef struct {
-    const char *name;               //  its agent's name (borrowed)
-    bool lost;                      //  its session is gone
-} status_host_t;
+//  Write the status of the plan's last tally into line (linelen bytes):
+//  the terminal's line, or with fields set, the key=value line. hosts
+//  are the test's agents, as at the tally.
+void status_line (char *line, size_t linelen, const status_plan_t *plan,
+                  const status_host_t *hosts, bool fields);
 
-//  Write the status of result (the phase under way) at instant now_ns
-//  into line (linelen bytes). hosts are the test's agents, and
-//  stream_host [s] the place in hosts of the agent of stream s. start_ns
-//  is the phase's T0, planned_bytes what its streams are to move (0 when
-//  not known ahead). Returns 0, or -1 if memory ran out (the line then
-//  says less).
-int status_line (char *line, size_t linelen, const test_result_t *result,
-                 const status_host_t *hosts, size_t count, const size_t *stream_host,
-                 int64_t start_ns, int64_t now_ns, double planned_bytes);
-
-//  The line of now, shown on console.
-void status_show (console_t *console, const test_result_t *result,
-                  const status_host_t *hosts, size_t count, const size_t *stream_host,
-                  int64_t start_ns, double planned_bytes);
+//  The line of the plan's last tally, shown on console.
+void status_show (console_t *console, const status_plan_t *plan, const status_host_t *hosts);
 
 #endif

@@ -10,9 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-//  How often the console status is redrawn and the streams' progress is
+//  How often the terminal's status is redrawn and the streams' progress is
 //  looked at. Keepalives and the lease are the fleet's (fleet.h).
 #define TESTRUN_TICK_NS         (500 * NS_PER_MSEC)
+//  How long past a sample instant a plain status line waits, at most.
+#define TESTRUN_LINE_LAG_NS     (200 * NS_PER_MSEC)
 //  After an abort, how long the agents get to report what they did.
 #define TESTRUN_ABORT_GRACE_NS  (5 * NS_PER_SEC)
 //  How long past its settle bound an agent's HOST figures are awaited.
@@ -21,7 +23,8 @@
 //  --------------------------------------------------------------------------
 //  Waiting
 
-//  The status line: how each agent of the test stands, then the line.
+//  The status: how each agent of the test stands, the tally, then the
+//  line, and whoever watches the run is told.
 static void
 s_show_status (testrun_t *tr)
 {
@@ -32,8 +35,19 @@ s_show_status (testrun_t *tr)
         tr->status_hosts [i].lost = began == 0 || began != session_generation (session)
                                  || session_state (session) != SESSION_READY;
     }
-    status_show (tr->config.console, testrun_result (tr), tr->status_hosts, tr->session_count,
-                 tr->stream_host, tr->start_ns, tr->planned_bytes);
+    status_plan_tally (&tr->status, testrun_result (tr), tr->status_hosts, tr->stream_host,
+                       clock_now_ns () - tr->start_ns);
+    status_show (tr->config.console, &tr->status, tr->status_hosts);
+    if (tr->config.status)
+        tr->config.status (tr->config.status_arg, &tr->status);
+}
+
+//  Plain status lines come once per sample interval, a moment after the
+//  agents' samples of it (sent at T0 + k intervals) have arrived.
+static int64_t
+s_line_lag_ns (int64_t interval_ns)
+{
+    return interval_ns / 5 < TESTRUN_LINE_LAG_NS? interval_ns / 5: TESTRUN_LINE_LAG_NS;
 }
 
 //  Poll until done() says so, the deadline passes or the run is
@@ -44,17 +58,26 @@ static int
 s_collect (testrun_t *tr, bool (*done) (testrun_t *), int64_t deadline_ns)
 {
     int64_t next_tick_ns = clock_now_ns () + TESTRUN_TICK_NS;
+    bool lines = console_lines (tr->config.console);
     while (!done (tr)) {
         int64_t now_ns = clock_now_ns ();
         if (deadline_ns && now_ns >= deadline_ns)
             return -1;
         if (now_ns >= next_tick_ns) {
             testrun_watch_progress (tr, now_ns);
-            if (tr->stage == STAGE_RUNNING)
+            if (tr->stage == STAGE_RUNNING && !lines)
                 s_show_status (tr);
             next_tick_ns = now_ns + TESTRUN_TICK_NS;
         }
+        bool line_due = lines && tr->stage == STAGE_RUNNING && tr->status.interval_ns > 0;
+        if (line_due && now_ns >= tr->next_line_ns) {
+            s_show_status (tr);
+            while (tr->next_line_ns <= now_ns)
+                tr->next_line_ns += tr->status.interval_ns;
+        }
         int64_t wake_ns = next_tick_ns;
+        if (line_due && tr->next_line_ns < wake_ns)
+            wake_ns = tr->next_line_ns;
         if (deadline_ns && deadline_ns < wake_ns)
             wake_ns = deadline_ns;
         if (fleet_poll (tr->config.fleet, wake_ns, testrun_on_message, tr))
@@ -259,6 +282,15 @@ s_run_phase (testrun_t *tr, uint32_t phase)
     if (2 * fleet_reach_ns (tr->config.fleet) > lead_ns)
         lead_ns = 2 * fleet_reach_ns (tr->config.fleet);
     tr->start_ns = clock_now_ns () + lead_ns;
+    //  The plan of the phase, from its jobs' specs, once.
+    status_plan_clear (&tr->status);
+    status_plan_init (&tr->status, tr->job_options, tr->first_stream, tr->test->job_count,
+                      phase, tr->session_count);
+    tr->status.test = tr->test->name;
+    tr->status.phase = tr->desc? workload_phase_name (tr->desc, phase): NULL;
+    tr->status.iteration = tr->config.iteration;
+    tr->next_line_ns = tr->start_ns + tr->status.interval_ns
+                     + s_line_lag_ns (tr->status.interval_ns);
     testrun_result (tr)->announced_wall_ns = clock_wall_ns () + lead_ns;
     for (size_t i = 0; i < tr->session_count; i++) {
         if (!testrun_current (tr, tr->sessions [i]))
@@ -336,7 +368,6 @@ s_setup (testrun_t *tr)
         tr->job_class [j] = jobspec_class (&whole);
         if (spec->settle_ns > tr->settle_ns)
             tr->settle_ns = spec->settle_ns;
-        tr->planned_bytes += (double) spec->size_bytes * (double) testrun_timed_streams (spec);
         //  The scenario check makes every reporting job of a test run
         //  the same phases.
         if (desc->stream_results && workload_phase_count (desc) >= tr->phase_count) {
@@ -380,6 +411,7 @@ s_teardown (testrun_t *tr)
     free (tr->excused);
     free (tr->drop_pending);
     timeline_builder_destroy (&tr->timeline);
+    status_plan_clear (&tr->status);
 }
 
 int

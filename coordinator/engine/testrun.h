@@ -26,6 +26,7 @@
 #define IOFLEET_TESTRUN_H
 
 #include "console.h"
+#include "status_plan.h"
 #include "../fleet/fleet.h"
 #include "../results/results.h"
 #include "../scenario/scenario.h"
@@ -36,6 +37,10 @@
 //  Called when a phase's result is complete (aggregated): the run writes
 //  it down before the next phase begins.
 typedef void (testrun_recorded_fn) (void *arg, test_result_t *result);
+
+//  Called at each status tally of a running phase: its plan and
+//  figures (status_plan_figures), valid until the call returns.
+typedef void (testrun_status_fn) (void *arg, const status_plan_t *plan);
 
 //  What one test run needs.
 typedef struct {
@@ -50,6 +55,8 @@ typedef struct {
     void *recorded_arg;             //  its argument
     fleet_lost_fn *idle_lost;       //  the fleet's lost handler between tests, restored after
     void *idle_lost_arg;            //  its argument
+    testrun_status_fn *status;      //  told of each status tally, or NULL
+    void *status_arg;               //  its argument
 } testrun_config_t;
 
 //  Run the test. While it runs, the fleet's losses are the test's: the

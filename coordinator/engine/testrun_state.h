@@ -51,6 +51,8 @@ typedef struct {
     size_t *stream_host;            //  per stream of a phase result: its agent's place in sessions
     size_t stream_total;            //  streams of a phase result
     status_host_t *status_hosts;    //  per session: how the status line sees it
+    status_plan_t status;           //  the phase's plan and last tally
+    int64_t next_line_ns;           //  when the next plain status line is due
     int64_t away_ns;                //  fleet_away_ns when progress_ns was last moved on
     //  Per fleet session (session_index):
     size_t *first_job;              //  its first job in the test, or SIZE_MAX
@@ -69,7 +71,6 @@ typedef struct {
     int64_t hosts_deadline_ns;      //  when waiting for HOST stops, 0 before
     bool stop_sent;                 //  STOP went out
     int64_t settle_ns;              //  longest settle period of the test's jobs
-    double planned_bytes;           //  what its reporting streams are to move per phase
     uint64_t dropped;               //  messages that did not fit the test
     bool lost;                      //  an agent was lost or absent
     bool failed;                    //  a stream failed or an agent was lost

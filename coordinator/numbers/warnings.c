@@ -2,6 +2,7 @@
 
 #include "warnings.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +24,18 @@ s_warn (test_result_t *test, const char *kind, const char *agent, const char *fo
     va_start (args, format);
     vsnprintf (warning->text, sizeof warning->text, format, args);
     va_end (args);
+}
+
+//  The kinds of warning that are notices.
+static const char *const s_notice_kinds [] = { "layout", NULL };
+
+bool
+warning_is_notice (const warning_t *warning)
+{
+    for (size_t i = 0; s_notice_kinds [i]; i++)
+        if (strcmp (warning->kind, s_notice_kinds [i]) == 0)
+            return true;
+    return false;
 }
 
 void
@@ -100,6 +113,20 @@ warnings_fill (test_result_t *test, const aggregate_host_sums_t *sums)
                     "the host's %.1f GB of memory: the page cache can hold all of it",
                     host->agent, cached_bytes / 1e6, c->mem_total_bytes / 1e9);
     }
+    //  A test of requests whose streams completed none: its rate of 0
+    //  is no measure of anything, and says so with the likely reason.
+    uint64_t requests = 0, fsyncs = 0;
+    for (size_t s = 0; s < test->stream_count; s++) {
+        requests += test->streams [s].reads + test->streams [s].writes;
+        fsyncs += test->streams [s].fsyncs;
+    }
+    if (test->rate_ops && summary->streams > summary->failed_streams && requests == 0)
+        s_warn (test, "no-requests", "",
+                "no stream completed a request in the window (%" PRIu32 " streams, %" PRIu64
+                " fsyncs): the rate of 0 measures nothing; %s", summary->streams, fsyncs,
+                fsyncs? "the streams spent the window in their fsyncs: fsync less often "
+                        "(fsync_every) or give a longer runtime":
+                        "give a longer runtime or more requests");
     //  In floating point: agents' times are not trusted to be sane.
     double length_ns = (double) summary->last_end_ns - (double) summary->first_start_ns;
     if (summary->streams > 1 && length_ns > 0

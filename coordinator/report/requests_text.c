@@ -8,13 +8,18 @@
     and %sys, as AIM7's jobs per minute are read beside system time.
 */
 #include "report.h"
+#include "text.h"
 #include "../../proto/printable.h"
 #include "../numbers/aggregate.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+//  A test of more than TEXT_FLEET_ROWS streams lists this many, the slowest.
+#define REQUESTS_SLOWEST_STREAMS 3
 
 //  What a set of streams did over a window.
 typedef struct {
@@ -60,6 +65,68 @@ s_line (const char *name, const char *where, const s_tally_t *tally, double sys_
              tally->reads / seconds, tally->writes / seconds, tally->fsyncs / seconds,
              tally->read_bytes / 1e6 / seconds, tally->written_bytes / 1e6 / seconds, seconds,
              (double) (tally->reads + tally->writes) / seconds * 60, sys);
+}
+
+//  One stream's line. A stream is named by its agent, job and index:
+//  two jobs on one agent each have a stream 0.
+static void
+s_stream_line (const stream_result_t *stream, FILE *out)
+{
+    s_tally_t one = { 0 };
+    s_add (&one, stream);
+    char agent [JOB_NAME_MAX * PRINTABLE_GROWTH + 1], job [sizeof agent];
+    char where [2 * sizeof agent + 16];
+    snprintf (where, sizeof where, "%s %s.%" PRIu32,
+              printable (stream->agent, agent, sizeof agent),
+              printable (stream->job, job, sizeof job), stream->index);
+    s_line ("", where, &one, NAN, out);
+}
+
+//  A stream's requests per second, and its place in the test.
+typedef struct {
+    double per_s;
+    size_t index;
+} s_rate_t;
+
+static int
+s_rate_order (const void *a, const void *b)
+{
+    double x = ((const s_rate_t *) a)->per_s, y = ((const s_rate_t *) b)->per_s;
+    return x < y? -1: x > y;
+}
+
+//  Past TEXT_FLEET_ROWS streams of requests, their spread in one line
+//  (as the tests table gives it) and the slowest few in full.
+static void
+s_streams_summary (const test_result_t *test, size_t request_streams, FILE *out)
+{
+    s_rate_t *rates = (s_rate_t *) malloc (request_streams * sizeof (s_rate_t));
+    if (!rates) {
+        fprintf (out, "%-20s %-12s (%zu streams: no memory to list them)\n", "", "",
+                 request_streams);
+        return;
+    }
+    size_t count = 0;
+    for (size_t s = 0; s < test->stream_count; s++) {
+        const stream_result_t *stream = &test->streams [s];
+        if (!stream->ops_writes || !stream->finished || stream->end_ns <= stream->start_ns)
+            continue;
+        double seconds = (double) (stream->end_ns - stream->start_ns) / 1e9;
+        rates [count].per_s = (double) (stream->reads + stream->writes) / seconds;
+        rates [count++].index = s;
+    }
+    if (count) {
+        qsort (rates, count, sizeof *rates, s_rate_order);
+        double median = count % 2? rates [count / 2].per_s
+                                 : (rates [count / 2 - 1].per_s + rates [count / 2].per_s) / 2;
+        size_t shown = count < REQUESTS_SLOWEST_STREAMS? count: REQUESTS_SLOWEST_STREAMS;
+        fprintf (out, "%-20s %-12s %zu streams: %.0f..%.0f, median %.0f requests/s each; "
+                 "the %zu slowest:\n", "", "", request_streams, rates [0].per_s,
+                 rates [count - 1].per_s, median, shown);
+        for (size_t k = 0; k < shown; k++)
+            s_stream_line (&test->streams [rates [k].index], out);
+    }
+    free (rates);
 }
 
 void
@@ -108,20 +175,11 @@ requests_text (const run_result_t *run, FILE *out)
             printable (test->hosts [h].agent, where + 1, sizeof where - 1);
             s_line ("", where, &host, test->hosts [h].sys_pct, out);
         }
-        //  A stream is named by its agent, job and index: two jobs on one
-        //  agent each have a stream 0.
-        for (size_t s = 0; request_streams > 1 && s < test->stream_count; s++) {
-            const stream_result_t *stream = &test->streams [s];
-            if (!stream->ops_writes)
-                continue;
-            s_tally_t one = { 0 };
-            s_add (&one, stream);
-            char agent [JOB_NAME_MAX * PRINTABLE_GROWTH + 1], job [sizeof agent];
-            char where [2 * sizeof agent + 16];
-            snprintf (where, sizeof where, "%s %s.%" PRIu32,
-                      printable (stream->agent, agent, sizeof agent),
-                      printable (stream->job, job, sizeof job), stream->index);
-            s_line ("", where, &one, NAN, out);
-        }
+        if (request_streams > TEXT_FLEET_ROWS)
+            s_streams_summary (test, request_streams, out);
+        else
+            for (size_t s = 0; request_streams > 1 && s < test->stream_count; s++)
+                if (test->streams [s].ops_writes)
+                    s_stream_line (&test->streams [s], out);
     }
 }

@@ -334,33 +334,6 @@ s_print_failures (const run_result_t *run, FILE *out)
     }
 }
 
-//  Every warning of every test, under one heading.
-static void
-s_print_warnings (const run_result_t *run, FILE *out)
-{
-    bool any = false;
-    for (size_t test_nbr = 0; test_nbr < run->test_count; test_nbr++) {
-        const test_result_t *test = &run->tests [test_nbr];
-        char label [TEST_LABEL_MAX];
-        s_format_test_label (test, label, sizeof (label));
-        for (size_t nbr = 0; nbr < test->warning_count; nbr++) {
-            if (!any)
-                fprintf (out, "\nwarnings\n");
-            any = true;
-            long folded = text_warning_fold (test, nbr);
-            if (folded > 0)
-                fprintf (out, "  %s: %s%ld more %s warnings like these\n", label,
-                         test->warning_count == TEST_WARNINGS_MAX? "at least ": "", folded,
-                         test->warnings [nbr].kind);
-            if (folded)
-                continue;
-            char text [MSG_TEXT_MAX * PRINTABLE_GROWTH + 1];
-            fprintf (out, "  %s: %s\n", label,
-                     printable (test->warnings [nbr].text, text, sizeof text));
-        }
-    }
-}
-
 //  The repeated tests: the first run apart from the rest, whose spread
 //  says how far one figure can be trusted.
 static void
@@ -501,7 +474,7 @@ text_report (const run_result_t *run, FILE *out)
     };
     text_table_print (&tests, out);
     s_print_failures (run, out);
-    s_print_warnings (run, out);
+    text_warnings (run, out);
     s_print_iterations (run, out);
     seeds_text (run, out);
     requests_text (run, out);

@@ -61,6 +61,10 @@ void text_format_ms_instant (int64_t time_ns, char *buf, size_t buflen);
 void text_format_memory (uint64_t bytes, char *buf, size_t buflen);
 void text_format_utc (int64_t wall_ns, char *buf, size_t buflen);
 
+//  The warnings of every test, one line per test and kind, then the
+//  notices apart (text_warnings.c).
+void text_warnings (const run_result_t *run, FILE *out);
+
 //  How a test ended (size-, request- or time-bound), below its totals
 //  line; for a time-bound test how far apart its streams ended and how
 //  late they stopped, and why (stop_text.c).

@@ -13,6 +13,7 @@
 #include "../../coordinator/engine/status.h"
 #include "../../coordinator/report/report.h"
 #include "../../proto/clock.h"
+#include "../../proto/workload.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -135,8 +136,18 @@ s_status (const run_result_t *run, char *line, size_t linelen)
         hosts [h].name = run->agents [h].name;
     for (size_t s = 0; s < test->stream_count; s++)
         stream_host [s] = s % run->agent_count;
-    assert_int_equal (status_line (line, linelen, test, hosts, run->agent_count, stream_host,
-                                   0, 5 * NS_PER_SEC / 2, 0), 0);
+    jobspec_t spec;
+    jobspec_defaults (&spec);
+    spec.workload = WORKLOAD_WRITE;
+    spec.streams = test->stream_count;
+    const jobspec_t *specs [] = { &spec };
+    size_t first_stream [] = { 0 };
+    status_plan_t plan;
+    assert_int_equal (status_plan_init (&plan, specs, first_stream, 1, 0, run->agent_count), 0);
+    plan.test = test->name;
+    status_plan_tally (&plan, test, hosts, stream_host, 5 * NS_PER_SEC / 2);
+    status_line (line, linelen, &plan, hosts, false);
+    status_plan_clear (&plan);
     free (hosts);
     free (stream_host);
 }
