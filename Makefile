@@ -26,7 +26,7 @@ SAN  ?= 0
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 
 MSGPACK := $(shell pkg-config --exists msgpack-c 2>/dev/null && echo msgpack-c || echo msgpack)
-PKGS    := libczmq libzmq $(MSGPACK) libnfs inih jansson sqlite3 liburing
+PKGS    := libczmq libzmq $(MSGPACK) libnfs inih jansson sqlite3 liburing libmicrohttpd
 
 # Messages are built with snprintf into bounded buffers and cut on purpose
 # when a peer sends long names, so gcc's guesses at truncation are noise.

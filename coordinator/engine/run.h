@@ -24,6 +24,8 @@ typedef struct {
     const char *label;              //  --label: what the run is, or NULL
     const char *db_path;            //  --db FILE; NULL: iofleet.db beside the results
     bool no_db;                     //  --no-db: no archive
+    const char *metrics_address;    //  --metrics HOST:PORT: live figures over HTTP, or NULL
+    int64_t metrics_linger_ns;      //  --metrics-linger: how long they stay up after the run
 } run_options_t;
 
 //  Run a checked scenario. Prints the report on stdout, problems on

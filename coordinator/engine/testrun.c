@@ -45,6 +45,7 @@ s_collect (testrun_t *tr, bool (*done) (testrun_t *), int64_t deadline_ns)
     int64_t next_tick_ns = clock_now_ns () + TESTRUN_TICK_NS;
     while (!done (tr)) {
         int64_t now_ns = clock_now_ns ();
+        metrics_publish (tr->config.metrics, testrun_result (tr), false);
         if (deadline_ns && now_ns >= deadline_ns)
             return -1;
         if (now_ns >= next_tick_ns) {
