@@ -8,6 +8,7 @@
 # every host has its series; the hosts are all done; the fleet's p99
 # from the histogram agrees with the report's. A scrape taken during the
 # run passes `promtool check metrics`, and asks for OpenMetrics get it.
+# Every query of the Grafana dashboard (configs/grafana/) finds series.
 # Bad addresses and a port in use are bad usage (exit 2), said clearly.
 . "$(dirname "$0")/lib.sh"
 
@@ -132,7 +133,7 @@ grep -q '^iofleet_host_bytes_total{test="paced",phase="",iteration="1",host="a3"
 
 # Prometheus has stored everything it scraped by the time the linger is
 # over; ask it over the run's all-running window.
-python3 - "$RESULTS/results.json" "$API" <<'PY' || fail "Prometheus's figures do not match the report's"
+python3 - "$RESULTS/results.json" "$API" "$TOP/configs/grafana/iofleet.json" <<'PY' || fail "Prometheus's figures do not match the report's"
 import json, sys, urllib.parse, urllib.request
 r = json.load(open(sys.argv[1]))
 api = sys.argv[2]
@@ -180,6 +181,16 @@ assert p99 and float(p99[0]["value"][1]) > 0
 if report_p99:
     ratio = float(p99[0]["value"][1]) / report_p99
     assert 0.4 <= ratio <= 2.5, ratio
+# Every query of the Grafana dashboard runs, and finds series, at the end
+# of the run (its rates over the last seconds of the run), its host
+# figures in.
+dashboard = json.load(open(sys.argv[3]))
+for panel in dashboard["panels"]:
+    for target in panel["targets"]:
+        expr = target["expr"].replace("$__rate_interval", "4s").replace("$test", "paced")
+        got = query(expr, late)
+        assert got, "dashboard panel %r: %s finds nothing" % (panel["title"], expr)
+print("dashboard: %d panels, every query answered" % len(dashboard["panels"]))
 PY
 grep -q "same timestamp\|out-of-order\|out of bounds" "$SCRATCH/prom/log" && { grep "same timestamp\|out-of-order\|out of bounds" "$SCRATCH/prom/log" | head; fail "Prometheus refused samples"; }
 echo "ok: Prometheus's rate and histogram agree with the report"

@@ -254,6 +254,35 @@ test_accept_picks_the_format (void **state)
     free (text);
 }
 
+//  The cardinality the manual states is what a rendering has: every
+//  figure known, two hosts.
+static void
+test_series_are_as_many_as_said (void **state)
+{
+    (void) state;
+    metrics_snapshot_t *snap = calloc (1, sizeof (*snap));
+    assert_non_null (snap);
+    snap->hosts = calloc (2, sizeof (metrics_host_t));
+    assert_non_null (snap->hosts);
+    snap->host_count = 2;
+    snprintf (snap->test, sizeof snap->test, "t");
+    snprintf (snap->hosts [0].name, sizeof snap->hosts [0].name, "h1");
+    snprintf (snap->hosts [1].name, sizeof snap->hosts [1].name, "h2");
+    for (metrics_format_t format = METRICS_PROMETHEUS; format <= METRICS_OPENMETRICS; format++) {
+        size_t size;
+        char *text = metrics_render (snap, format, &size);
+        assert_non_null (text);
+        size_t series = 0;
+        for (size_t i = 0; i < size; i++)
+            if (text [i] == '\n' && i + 1 < size && text [i + 1] == 'i')
+                series++;
+        series += text [0] == 'i';
+        assert_int_equal (series, 2 * METRICS_SERIES_PER_HOST + METRICS_SERIES_FIXED);
+        free (text);
+    }
+    metrics_snapshot_free (snap);
+}
+
 int
 main (void)
 {
@@ -262,6 +291,7 @@ main (void)
         cmocka_unit_test (test_histogram_buckets_are_cumulative),
         cmocka_unit_test (test_labels_are_escaped),
         cmocka_unit_test (test_accept_picks_the_format),
+        cmocka_unit_test (test_series_are_as_many_as_said),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }
