@@ -283,6 +283,57 @@ test_series_are_as_many_as_said (void **state)
     metrics_snapshot_free (snap);
 }
 
+//  Past METRICS_HOSTS_MAX hosts, the others count in the fleet only.
+static void
+test_hosts_are_bounded (void **state)
+{
+    (void) state;
+    const size_t hosts = METRICS_HOSTS_MAX + 904;
+    run_result_t run = { 0 };
+    run.tests = calloc (1, sizeof (test_result_t));
+    assert_non_null (run.tests);
+    run.test_count = run.test_capacity = 1;
+    test_result_t *test = &run.tests [0];
+    snprintf (test->name, sizeof test->name, "big");
+    snprintf (test->test, sizeof test->test, "big");
+    test->iteration = 1;
+    test->announced_wall_ns = 1700000000000LL * MS;
+    test->host_count = test->stream_count = hosts;
+    test->hosts = calloc (hosts, sizeof (host_result_t));
+    test->streams = calloc (hosts, sizeof (stream_result_t));
+    assert_non_null (test->hosts);
+    assert_non_null (test->streams);
+    for (size_t h = 0; h < hosts; h++) {
+        snprintf (test->hosts [h].agent, sizeof test->hosts [h].agent, "c%05zu", h);
+        snprintf (test->streams [h].agent, sizeof test->streams [h].agent, "c%05zu", h);
+        test->streams [h].job_class = CLASS_DISK;
+        test->streams [h].bs_bytes = 4096;
+        for (int n = 1; n <= 20; n++)
+            assert_int_equal (stream_result_add_sample (&test->streams [h], n * 100 * MS,
+                                                        (uint64_t) n * 4096), 0);
+    }
+    metrics_collector_t *collector = metrics_collector_new ();
+    metrics_snapshot_t *snap = metrics_collect (collector, test, false);
+    assert_non_null (snap);
+    assert_int_equal (snap->host_count, METRICS_HOSTS_MAX);
+    assert_int_equal (snap->hosts_omitted, 904);
+    assert_int_equal (snap->agents [METRICS_RUNNING], hosts);
+    assert_true (snap->fleet.bytes == 20.0 * 4096 * (double) hosts);
+    assert_true (snap->fleet.requests == 20.0 * (double) hosts);
+    assert_true (fabs (snap->fleet.bytes_per_s - 40960.0 * (double) hosts) < 1e-3 * (double) hosts);
+    assert_string_equal (snap->hosts [METRICS_HOSTS_MAX - 1].name, "c04095");
+    size_t size;
+    char *text = metrics_render (snap, METRICS_PROMETHEUS, &size);
+    assert_non_null (text);
+    assert_non_null (strstr (text, "host=\"c04095\""));
+    assert_null (strstr (text, "host=\"c04096\""));
+    assert_non_null (strstr (text, "iofleet_hosts_omitted{test=\"big\",phase=\"\",iteration=\"1\"} 904\n"));
+    free (text);
+    metrics_snapshot_free (snap);
+    metrics_collector_destroy (&collector);
+    run_result_clear (&run);
+}
+
 int
 main (void)
 {
@@ -292,6 +343,7 @@ main (void)
         cmocka_unit_test (test_labels_are_escaped),
         cmocka_unit_test (test_accept_picks_the_format),
         cmocka_unit_test (test_series_are_as_many_as_said),
+        cmocka_unit_test (test_hosts_are_bounded),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }
