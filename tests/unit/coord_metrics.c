@@ -283,6 +283,44 @@ test_series_are_as_many_as_said (void **state)
     metrics_snapshot_free (snap);
 }
 
+//  Hosts by state: a lost stream makes its host lost, an error failed;
+//  a host runs until every stream of it finished, then is done.
+static void
+test_hosts_by_state (void **state)
+{
+    (void) state;
+    run_result_t run;
+    test_result_t *test = s_make (&run, "a2");
+    for (int s = 0; s < 3; s++)
+        assert_int_equal (stream_result_add_sample (&test->streams [s], 100 * MS, 1 << 20), 0);
+    metrics_collector_t *collector = metrics_collector_new ();
+    metrics_snapshot_t *snap = metrics_collect (collector, test, false);
+    assert_int_equal (snap->agents [METRICS_RUNNING], 2);
+    metrics_snapshot_free (snap);
+    test->streams [0].finished = true;          //  a1 still runs stream 1
+    test->streams [2].lost = true;              //  a2 is lost
+    snap = metrics_collect (collector, test, false);
+    assert_int_equal (snap->agents [METRICS_RUNNING], 1);
+    assert_int_equal (snap->agents [METRICS_LOST], 1);
+    assert_int_equal (snap->hosts [1].state, METRICS_LOST);
+    metrics_snapshot_free (snap);
+    test->streams [1].finished = true;
+    assert_int_equal (stream_result_set_error (&test->streams [1], "write: EIO"), 0);
+    snap = metrics_collect (collector, test, true);
+    assert_int_equal (snap->hosts [0].state, METRICS_FAILED);
+    assert_int_equal (snap->agents [METRICS_DONE], 0);
+    metrics_snapshot_free (snap);
+    assert_int_equal (stream_result_set_error (&test->streams [1], NULL), 0);
+    snap = metrics_collect (collector, test, true);
+    assert_int_equal (snap->hosts [0].state, METRICS_DONE);
+    metrics_snapshot_free (snap);
+    //  Not started yet (no announced instant): nothing to publish.
+    test->announced_wall_ns = 0;
+    assert_null (metrics_collect (collector, test, false));
+    metrics_collector_destroy (&collector);
+    run_result_clear (&run);
+}
+
 //  Past METRICS_HOSTS_MAX hosts, the others count in the fleet only.
 static void
 test_hosts_are_bounded (void **state)
@@ -344,6 +382,7 @@ main (void)
         cmocka_unit_test (test_accept_picks_the_format),
         cmocka_unit_test (test_series_are_as_many_as_said),
         cmocka_unit_test (test_hosts_are_bounded),
+        cmocka_unit_test (test_hosts_by_state),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }
