@@ -10,7 +10,9 @@
 #                    random reads and writes beside fio psync, one stream's 4K
 #                    random reads at depths 1..128 on io_uring beside fio's
 #                    io_uring, ratios and CPU per request; latency
-#                    percentiles beside fio's on a file system of fixed latency
+#                    percentiles beside fio's on a file system of fixed latency;
+#                    a test's fixed cost and start skew with --metrics scraped
+#                    every 100 ms and without
 #   make bench-scale 1, 16, 256, 1024 and 4096 agents on loopback: hello and clock,
 #                    a test's fixed cost, the console's memory, report sizes;
 #                    and the wire bytes and console memory of latency
@@ -28,7 +30,7 @@ SAN  ?= 0
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 
 MSGPACK := $(shell pkg-config --exists msgpack-c 2>/dev/null && echo msgpack-c || echo msgpack)
-PKGS    := libczmq libzmq $(MSGPACK) libnfs inih jansson sqlite3 liburing
+PKGS    := libczmq libzmq $(MSGPACK) libnfs inih jansson sqlite3 liburing libmicrohttpd
 
 # Messages are built with snprintf into bounded buffers and cut on purpose
 # when a peer sends long names, so gcc's guesses at truncation are noise.
@@ -169,6 +171,7 @@ bench: deps-test
 	@tests/bench/random4k.sh build
 	@tests/bench/uring.sh build
 	@tests/bench/latency.sh build
+	@tests/bench/metrics.sh build
 
 bench-scale: deps-test
 	@$(MAKE) --no-print-directory binaries

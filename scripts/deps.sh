@@ -12,14 +12,15 @@ set -eu
 
 build="build-essential pkg-config
     libzmq3-dev libczmq-dev libmsgpack-dev libnfs-dev
-    libinih-dev libjansson-dev libsqlite3-dev liburing-dev lowdown"
+    libinih-dev libjansson-dev libsqlite3-dev liburing-dev lowdown
+    libmicrohttpd-dev"
 deb="debhelper dpkg-dev lintian"
 test="libcmocka-dev libnfs-utils
     iproute2 fio python3-six bonnie++ sysbench coreutils python3 chromium git
     clang libclang-rt-14-dev tcpdump strace libfuse3-dev
     nfs-ganesha nfs-ganesha-vfs rpcbind
     systemd man-db
-    tmux"
+    tmux prometheus curl"
 
 case "${1:-build}" in
     build) packages=$build ;;

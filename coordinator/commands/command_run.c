@@ -7,6 +7,7 @@
 #include "../numbers/aggregate.h"
 #include "../scenario/plan.h"
 #include "../scenario/scenario.h"
+#include "../../proto/clock.h"
 #include "../../proto/doc.h"
 #include "../../proto/keys.h"
 #include "../../proto/workload.h"
@@ -86,7 +87,7 @@ s_check_keys (const scenario_t *scenario, char *err, size_t errlen)
 enum {
     RUN_AGENT, RUN_OUTPUT, RUN_ITERATIONS, RUN_JSON, RUN_KEYS, RUN_QUIET, RUN_PROGRESS,
     RUN_UNITS, RUN_ON_LOST, RUN_LABEL, RUN_DB, RUN_NO_DB, RUN_HOSTS, RUN_CHECK,
-    RUN_AGENTS
+    RUN_AGENTS, RUN_METRICS, RUN_METRICS_LINGER
 };
 static const cli_flag_t s_run_flags [] = {
     [RUN_AGENT] = { "agent", 0, "NAME=ENDPOINT",
@@ -121,10 +122,26 @@ static const cli_flag_t s_run_flags [] = {
         "with --check: also ask every agent about every job it would run (roots, nfs "
         "servers, memory, engine, writable directories, free space) and print every "
         "problem, grouped, with its fix; exit 2 if there is one" },
+    [RUN_METRICS] = { "metrics", 0, "HOST:PORT",
+        "serve the live figures while the run lasts at http://HOST:PORT/metrics, as "
+        "Prometheus text or OpenMetrics (see METRICS)" },
+    [RUN_METRICS_LINGER] = { "metrics-linger", 0, "DURATION",
+        "keep the last figures up this long after the run (default 0), so that a "
+        "scrape interval cannot miss the end" },
     { NULL }
 };
 
 static int s_run (int argc, char **argv);
+
+//  --metrics-linger's duration, parsed as a scenario's durations are.
+static int
+s_parse_linger (const char *text, int64_t *linger_ns, char *err, size_t errlen)
+{
+    static const opt_def_t linger = {
+        .name = "metrics-linger", .type = OPT_DURATION, .offset = 0, .max = 3600 * NS_PER_SEC
+    };
+    return opt_parse (&linger, text, linger_ns, err, errlen);
+}
 
 const cli_command_t command_run = {
     .name = "run", .synopsis = "SCENARIO.ini [flags]",
@@ -195,6 +212,13 @@ s_run (int argc, char **argv)
             case RUN_HOSTS: hosts_path = optarg; break;
             case RUN_CHECK: check_only = true; break;
             case RUN_AGENTS: options.check_agents = true; break;
+            case RUN_METRICS: options.metrics_address = optarg; break;
+            case RUN_METRICS_LINGER:
+                if (s_parse_linger (optarg, &options.metrics_linger_ns, err, sizeof err)) {
+                    fprintf (stderr, "iofleet run: --metrics-linger: %s\n", err);
+                    return EXIT_STATUS_USAGE;
+                }
+                break;
             case RUN_UNITS:
                 options.units = aggregate_units_parse (optarg);
                 if (options.units < 0) {

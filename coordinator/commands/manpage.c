@@ -4,6 +4,7 @@
 */
 #include "manpage.h"
 #include "../exit_status.h"
+#include "../metrics/metrics_render.h"
 #include "../scenario/scenario.h"
 #include "../report/report.h"
 
@@ -84,6 +85,48 @@ s_files (FILE *out)
     free (names);
 }
 
+//  iofleet(1)'s METRICS: what --metrics serves, and how many series.
+static void
+s_metrics (FILE *out)
+{
+    char text [4096];
+    snprintf (text, sizeof text,
+        "iofleet run --metrics HOST:PORT serves the figures of the phase under way at "
+        "http://HOST:PORT/metrics while the run lasts: Prometheus text (version 0.0.4), "
+        "or OpenMetrics 1.0.0 to a scraper whose Accept header prefers it. A bad address "
+        "or a port in use is bad usage (exit 2); port 0 takes a free port, and the run "
+        "says which on stderr (event=metrics url=...). --metrics-linger keeps the last "
+        "figures up after the run, so that a scrape interval cannot miss its end.\n\n"
+        "Every series has the labels test, phase and iteration. Per host (label host), "
+        "per class (label class, disk or network) and for the fleet: "
+        "iofleet_SCOPE_bytes_total and iofleet_SCOPE_requests_total (counters, from the "
+        "streams' samples; requests are bytes / bs while a stream runs and its exact "
+        "count once it finished), iofleet_SCOPE_interval_bytes_per_second and "
+        "iofleet_SCOPE_interval_requests_per_second (each running stream's last sample "
+        "interval, summed), and iofleet_SCOPE_latency_seconds, a histogram of the reads "
+        "and writes of the streams finished so far, whose %d le boundaries go 1-2-5 "
+        "from 0.000001 to 10 seconds (then +Inf); SCOPE is host, class or fleet. Per "
+        "host also: iofleet_host_cpu_user_ratio, iofleet_host_cpu_system_ratio, "
+        "iofleet_host_cpu_iowait_ratio, iofleet_host_dirty_bytes and "
+        "iofleet_host_writeback_bytes, from a monitor job of the host while the phase "
+        "runs and from its host figures once the phase is over (left out while not "
+        "known). For the fleet: iofleet_agents (label state: running, done, failed, "
+        "lost) and iofleet_hosts_omitted.\n\n"
+        "Counters and rates carry the instant they are true of as their timestamp: the "
+        "latest instant every running stream has sent a sample at or after, so that "
+        "rate() over a window is exact to the samples whenever the scrapes came. The "
+        "figures are published at most every 250 ms and at the end of every phase; a "
+        "scrape never holds the run.\n\n"
+        "Cardinality: %d series per host, for the first %d hosts of a phase (the others "
+        "count in the class and fleet figures only, and in iofleet_hosts_omitted), and "
+        "at most %d series besides: at most %d in all for a phase. "
+        "configs/grafana/iofleet.json is a Grafana dashboard over them.",
+        METRICS_BOUNDS, METRICS_SERIES_PER_HOST, METRICS_HOSTS_MAX, METRICS_SERIES_FIXED,
+        METRICS_SERIES_PER_HOST * METRICS_HOSTS_MAX + METRICS_SERIES_FIXED);
+    doc_roff_section (out, "METRICS");
+    doc_roff_text (out, text);
+}
+
 //  iofleet(1).
 static void
 s_iofleet (const cli_command_t *const *commands, FILE *out)
@@ -109,6 +152,7 @@ s_iofleet (const cli_command_t *const *commands, FILE *out)
         cli_man (commands [i], out);
     doc_roff_section (out, "LIVE STATUS");
     doc_roff_text (out, s_live_status);
+    s_metrics (out);
     doc_roff_section (out, "EXIT STATUS");
     doc_roff_text (out, s_exit);
     doc_roff_section (out, "FILES");

@@ -10,6 +10,7 @@
 #include "../archive/archive.h"
 #include "console.h"
 #include "../fleet/fleet.h"
+#include "../metrics/metrics.h"
 #include "../results/results.h"
 #include "../results/resultsdir.h"
 #include "preflight.h"
@@ -29,6 +30,7 @@ typedef struct {
     run_result_t result;            //  everything measured so far
     resultsdir_t *results;          //  the results directory
     archive_t *archive;             //  the runs database, or NULL (--no-db)
+    metrics_t *metrics;             //  --metrics: the live figures' server, or NULL
     uint32_t next_test_id;          //  test ids within the agents' sessions
     bool failed;                    //  a test failed or an agent was lost
     char coordinator [MSG_TEXT_MAX + 1];    //  how agents see us: "user@host pid=N"
@@ -77,6 +79,7 @@ s_recorded (void *arg, test_result_t *result)
     //  Frames dropped during the test are counted against their agents.
     for (size_t i = 0; i < self->result.agent_count; i++)
         self->result.agents [i] = *session_info (fleet_session (self->fleet, i));
+    metrics_publish (self->metrics, result, true);
     resultsdir_append_samples (self->results, result);
     resultsdir_write_reports (self->results, &self->result);
     archive_record_test (self->archive, &self->result);
@@ -96,6 +99,7 @@ s_run_test (run_t *self, const scenario_test_t *test, uint32_t iteration)
         .run = &self->result,
         .recorded = s_recorded,
         .recorded_arg = self,
+        .metrics = self->metrics,
         .idle_lost = s_on_lost,
         .idle_lost_arg = self
     };
@@ -201,6 +205,15 @@ run_scenario (const scenario_t *scenario, const run_options_t *options)
         status = EXIT_STATUS_USAGE;
         goto done;
     }
+    if (options->metrics_address) {
+        self.metrics = metrics_new (options->metrics_address, err, sizeof err);
+        if (!self.metrics) {
+            fprintf (stderr, "iofleet: %s\n", err);
+            status = EXIT_STATUS_USAGE;
+            goto done;
+        }
+        fprintf (stderr, "iofleet: event=metrics url=%s\n", metrics_url (self.metrics));
+    }
 
     //  Nothing is started unless every agent answers: a fleet run with a
     //  host missing would measure a different fleet.
@@ -270,6 +283,8 @@ bye:;
     fleet_broadcast (self.fleet, &bye);
 
 done:
+    metrics_linger (self.metrics, options->metrics_linger_ns);
+    metrics_destroy (&self.metrics);
     resultsdir_destroy (&self.results);
     archive_destroy (&self.archive);
     run_result_clear (&self.result);

@@ -25,6 +25,8 @@ typedef struct {
     const char *db_path;            //  --db FILE; NULL: iofleet.db beside the results
     bool no_db;                     //  --no-db: no archive
     bool check_agents;              //  --check --agents: connect and preflight, run nothing
+    const char *metrics_address;    //  --metrics HOST:PORT: live figures over HTTP, or NULL
+    int64_t metrics_linger_ns;      //  --metrics-linger: how long they stay up after the run
 } run_options_t;
 
 //  Run a checked scenario. Prints the report on stdout, problems on

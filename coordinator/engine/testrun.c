@@ -61,6 +61,7 @@ s_collect (testrun_t *tr, bool (*done) (testrun_t *), int64_t deadline_ns)
     bool lines = console_lines (tr->config.console);
     while (!done (tr)) {
         int64_t now_ns = clock_now_ns ();
+        metrics_publish (tr->config.metrics, testrun_result (tr), false);
         if (deadline_ns && now_ns >= deadline_ns)
             return -1;
         if (now_ns >= next_tick_ns) {

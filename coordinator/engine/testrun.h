@@ -28,6 +28,7 @@
 #include "console.h"
 #include "status_plan.h"
 #include "../fleet/fleet.h"
+#include "../metrics/metrics.h"
 #include "../results/results.h"
 #include "../scenario/scenario.h"
 
@@ -53,6 +54,7 @@ typedef struct {
     run_result_t *run;              //  where its results are appended, one per phase
     testrun_recorded_fn *recorded;  //  told of each phase's result
     void *recorded_arg;             //  its argument
+    metrics_t *metrics;             //  --metrics: where the live figures go, or NULL
     fleet_lost_fn *idle_lost;       //  the fleet's lost handler between tests, restored after
     void *idle_lost_arg;            //  its argument
     testrun_status_fn *status;      //  told of each status tally, or NULL
