@@ -1,5 +1,6 @@
-/*  coordinator/results/results_schema.c: the tables of the results' fields,
-    and their flattening into columns; see results_schema.h.
+/*  coordinator/results/results_schema.c: the tables of the results' fields;
+    see results_schema.h (their flattening into columns is
+    results_columns.c's).
 
     A row of a table reads as what it is: `{ .name = "bytes", .kind =
     FIELD_U64, RESULTS_AT (stream_result_t, bytes) }`. A figure that older
@@ -18,7 +19,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #define S_COUNT(rows) (sizeof (rows) / sizeof ((rows) [0]))
 #define S_TABLE(table_name, rows) { .name = table_name, .fields = rows, .count = S_COUNT (rows) }
@@ -271,7 +271,7 @@ static const results_field_t s_latency_summary_fields [] = {
     { .name = "p999_ns", .kind = FIELD_I64, RESULTS_AT (latency_summary_t, p999_ns) },
     { .name = "max_ns", .kind = FIELD_I64, RESULTS_AT (latency_summary_t, max_ns) },
 };
-static const results_table_t s_latency_summary_table =
+const results_table_t results_latency_summary_table =
     S_TABLE ("latency", s_latency_summary_fields);
 
 
@@ -556,75 +556,3 @@ static const results_field_t s_monitor_fields [] = {
     { .name = "points", .kind = FIELD_CUSTOM, .write = s_points_write, .read = s_points_read },
 };
 const results_table_t results_monitor_table = S_TABLE ("monitor", s_monitor_fields);
-
-
-//  --------------------------------------------------------------------------
-//  Columns
-
-//  Whether an output holds a field (its nested ones aside).
-static bool
-s_holds (results_output_t output, const results_field_t *field)
-{
-    if (output == RESULTS_ARCHIVE)
-        return !field->not_archived && field->kind != FIELD_CUSTOM
-            && field->kind != FIELD_LATENCY && field->kind != FIELD_SECONDS;
-    return field->kind != FIELD_LATENCY && (field->kind != FIELD_CUSTOM || field->scalar);
-}
-
-size_t
-results_schema_columns (const results_table_t *table, const char *prefix, size_t base,
-                        results_output_t output, results_column_t *columns, size_t capacity)
-{
-    size_t count = 0;
-    for (size_t nbr = 0; nbr < table->count; nbr++) {
-        const results_field_t *field = &table->fields [nbr];
-        const char *name = field->column? field->column: field->name;
-        //  A latency summary is one object in the JSON, a column per
-        //  figure in the CSV (disk_latency_p99_ns).
-        bool latency_columns = field->kind == FIELD_LATENCY && output == RESULTS_CSV;
-        if (field->kind == FIELD_OBJECT || latency_columns) {
-            char nested [64];
-            snprintf (nested, sizeof nested, "%s%s%s", prefix, name, name [0]? "_": "");
-            const results_table_t *nested_table = latency_columns? &s_latency_summary_table
-                                                                : field->table;
-            count += results_schema_columns (nested_table, nested, base + field->offset, output,
-                                             count < capacity? columns + count: NULL,
-                                             count < capacity? capacity - count: 0);
-        }
-        else
-        if (s_holds (output, field)) {
-            if (count < capacity) {
-                results_column_t *column = &columns [count];
-                snprintf (column->name, sizeof column->name, "%s%s", prefix, name);
-                column->field = field;
-                column->base = base;
-            }
-            count++;
-        }
-    }
-    return count;
-}
-
-const void *
-results_schema_holder (const results_column_t *column, const void *row)
-{
-    return (const char *) row + column->base;
-}
-
-const void *
-results_schema_field (const results_column_t *column, const void *row)
-{
-    return (const char *) row + column->base + column->field->offset;
-}
-
-void
-results_schema_utc (int64_t wall_ns, char *buf, size_t buflen)
-{
-    time_t seconds = (time_t) (wall_ns / NS_PER_SEC);
-    struct tm utc;
-    char stamp [40];
-    buf [0] = 0;
-    if (wall_ns >= 0 && gmtime_r (&seconds, &utc)
-    &&  strftime (stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &utc))
-        snprintf (buf, buflen, "%s.%03dZ", stamp, (int) ((wall_ns % NS_PER_SEC) / NS_PER_MSEC));
-}

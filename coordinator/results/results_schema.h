@@ -105,6 +105,7 @@ extern const results_table_t results_host_table;        //  host_result_t
 extern const results_table_t results_warning_table;     //  warning_t
 extern const results_table_t results_monitor_table;     //  monitor_result_t
 extern const results_table_t results_monitor_point_table;   //  msg_monitor_t of a series
+extern const results_table_t results_latency_summary_table; //  latency_summary_t, as columns
 
 //  A leaf field of a flattened table: its flat name ("disk_streams") and
 //  where the struct that holds it begins in the row.
