@@ -87,6 +87,18 @@ enum {
     RUN_AGENT, RUN_OUTPUT, RUN_ITERATIONS, RUN_JSON, RUN_KEYS, RUN_QUIET, RUN_PROGRESS,
     RUN_UNITS, RUN_ON_LOST, RUN_LABEL, RUN_DB, RUN_NO_DB, RUN_HOSTS, RUN_CHECK
 };
+//  Print the errors of a scenario, one a line, each as "iofleet: " and
+//  the file's "file:line: key: reason".
+static void
+s_print_errors (const char *errors)
+{
+    for (const char *line = errors; *line; ) {
+        size_t length = strcspn (line, "\n");
+        fprintf (stderr, "iofleet: %.*s\n", (int) length, line);
+        line += length + (line [length] == '\n');
+    }
+}
+
 static const cli_flag_t s_run_flags [] = {
     [RUN_AGENT] = { "agent", 0, "NAME=ENDPOINT",
         "set the endpoint of agent NAME, or add the agent; repeatable" },
@@ -209,9 +221,11 @@ s_run (int argc, char **argv)
         cli_usage (&command_run, stderr);
         return EXIT_STATUS_USAGE;
     }
-    scenario_t *scenario = scenario_load (argv [optind], err, sizeof err);
+    //  Room for every error a file reports, each with its file name.
+    static char errors [SCENARIO_ERRORS_MAX * (JOB_PATH_MAX + 512)];
+    scenario_t *scenario = scenario_load (argv [optind], errors, sizeof errors);
     if (!scenario) {
-        fprintf (stderr, "iofleet: %s\n", err);
+        s_print_errors (errors);
         return EXIT_STATUS_USAGE;
     }
     int status = EXIT_STATUS_USAGE;

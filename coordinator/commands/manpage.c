@@ -120,7 +120,9 @@ static const char *const s_scenario_description =
     "Lines are KEY = VALUE; ; and # at the start of a line begin a comment, and so "
     "does ; after a blank. A key may be given once per section. Names (agents, jobs, "
     "tests) are 1 to 63 letters, digits, '.', '_' and '-'. A mistake is reported as "
-    "file:line: key: reason, and then nothing is started.";
+    "file:line: key: reason, and then nothing is started. Every mistake of the file "
+    "is reported in one run, in line order: the first 25, then how many more; the "
+    "keys of a refused section header are not read.";
 
 static const char *const s_units =
     "Sizes are bytes: a number with K, M, G, T or P, powers of 1024 (4K = 4096), with "

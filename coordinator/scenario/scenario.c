@@ -17,6 +17,7 @@
 
 #include <assert.h>
 #include <czmq.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,18 +28,65 @@
 //  --------------------------------------------------------------------
 //  Error messages
 
-//  Record the parser's first error; later ones are consequences and are
-//  dropped.
+//  Keep one error, text already written, found at line.
+static void
+s_record (scenario_parser_t *self, int line, const char *text)
+{
+    self->failed = true;
+    self->error_total++;
+    if (self->error_count == SCENARIO_ERRORS_MAX)
+        return;
+    char *copy = strdup (text);
+    if (!copy) {
+        self->fatal = true;
+        return;
+    }
+    self->errors [self->error_count++] = (scenario_parser_error_t) { .line = line, .text = copy };
+}
+
 void
 scenario_parser_fail (scenario_parser_t *self, int line, const char *key, const char *format, ...)
 {
-    if (self->failed)
-        return;
-    self->failed = true;
+    //  A path, a quoted key and a reason.
+    char text [JOB_PATH_MAX + SCENARIO_KEY_QUOTE_MAX + 2 * SCENARIO_REASON_MAX];
     va_list args;
     va_start (args, format);
-    scenario_error_va (self->err, self->errlen, self->scenario->path, line, key, format, args);
+    scenario_error_va (text, sizeof text, self->scenario->path, line, key, format, args);
     va_end (args);
+    s_record (self, line, text);
+}
+
+void
+scenario_parser_nomem (scenario_parser_t *self, int line, const char *key)
+{
+    scenario_parser_fail (self, line, key, "out of memory");
+    self->fatal = true;
+}
+
+//  Write the errors into err, one a line, in line order (those of the
+//  same line as found), and how many more there were.
+static void
+s_write_errors (scenario_parser_t *self, char *err, size_t errlen)
+{
+    //  Insertion sort, stable: at most SCENARIO_ERRORS_MAX of them.
+    for (size_t i = 1; i < self->error_count; i++) {
+        scenario_parser_error_t error = self->errors [i];
+        size_t j = i;
+        for (; j > 0 && self->errors [j - 1].line > error.line; j--)
+            self->errors [j] = self->errors [j - 1];
+        self->errors [j] = error;
+    }
+    size_t used = 0;
+    err [0] = 0;
+    for (size_t i = 0; i < self->error_count && used < errlen; i++) {
+        int length = snprintf (err + used, errlen - used, "%s%s", i? "\n": "",
+                               self->errors [i].text);
+        used += length > 0? (size_t) length: 0;
+    }
+    size_t more = self->error_total - self->error_count;
+    if (more && used < errlen)
+        snprintf (err + used, errlen - used, "\n%s: ... and %zu more error%s",
+                  self->scenario->path, more, more == 1? "": "s");
 }
 
 //  --------------------------------------------------------------------
@@ -68,8 +116,10 @@ static void
 s_finish_jobs (scenario_parser_t *self)
 {
     scenario_t *scenario = self->scenario;
-    for (size_t j = 0; j < scenario->template_count && !self->failed; j++) {
+    for (size_t j = 0; j < scenario->template_count && !self->fatal; j++) {
         scenario_template_t *job = &scenario->templates [j];
+        if (self->refused [j])
+            continue;           //  what it lacks may be the refused line
         for (size_t i = 0; i < self->option_count; i++) {
             const scenario_default_t *fallback = &self->defaults [i];
             if (!fallback->text || job->option_lines [i])
@@ -93,7 +143,7 @@ s_finish_jobs (scenario_parser_t *self)
         if (workload_apply_defaults (&job->spec, s_option_given, job, &key, reason,
                                      sizeof (reason))) {
             scenario_parser_fail (self, scenario_key_line (job, key), key, "%s", reason);
-            return;
+            continue;
         }
         if (job->spec.test [0] == 0)
             snprintf (job->spec.test, sizeof (job->spec.test), "%s", job->spec.name);
@@ -144,7 +194,7 @@ s_build_tests (scenario_parser_t *self)
 
 fail:
     free (test_of_job);
-    scenario_parser_fail (self, 0, NULL, "out of memory");
+    scenario_parser_nomem (self, 0, NULL);
 }
 
 //  Free what the parser owns (not the scenario).
@@ -156,6 +206,9 @@ s_parser_clear (scenario_parser_t *self)
             free (self->defaults [i].text);
     free (self->defaults);
     free (self->run_lines);
+    free (self->refused);
+    for (size_t i = 0; i < self->error_count; i++)
+        free (self->errors [i].text);
 }
 
 //  --------------------------------------------------------------------
@@ -165,7 +218,7 @@ scenario_t *
 scenario_load (const char *path, char *err, size_t errlen)
 {
     assert (path);
-    scenario_parser_t parser = { .err = err, .errlen = errlen };
+    scenario_parser_t parser = { .scenario = NULL };
     scenario_t *self = calloc (1, sizeof (scenario_t));
     if (!self) {
         scenario_error (err, errlen, path, 0, NULL, "out of memory");
@@ -199,17 +252,26 @@ scenario_load (const char *path, char *err, size_t errlen)
 
     if (inifile_load (path, &s_limits, &self->text, &self->text_length, err, errlen))
         goto fail;
-    if (inifile_parse (path, &s_limits, self->text, self->text_length,
-                       scenario_sections_on_header, scenario_keys_on_key, &parser, err, errlen))
-        parser.failed = true;
-    if (!parser.failed)
+    //  The reader stops at a line it cannot split (its error is the
+    //  last, and the jobs are not finished: the rest of the file is
+    //  unread), or when memory runs out; every other error is collected.
+    bool stopped = inifile_parse (path, &s_limits, self->text, self->text_length,
+                                  scenario_sections_on_header, scenario_keys_on_key, &parser,
+                                  err, errlen) != 0;
+    if (stopped && !parser.fatal)
+        s_record (&parser, INT_MAX, err);
+    if (!stopped)
         s_finish_jobs (&parser);
+    //  Groups and tests are made of what is right, and only then: an
+    //  error there is one, and follows from the file as a whole.
     if (!parser.failed && group_expand (self, err, errlen))
-        parser.failed = true;
+        goto fail;
     if (!parser.failed)
         s_build_tests (&parser);
-    if (parser.failed)
+    if (parser.failed) {
+        s_write_errors (&parser, err, errlen);
         goto fail;
+    }
     s_parser_clear (&parser);
     return self;
 

@@ -122,7 +122,7 @@ s_global_key (scenario_parser_t *self, const char *name, const char *value)
         return;
     fallback->text = strdup (value);
     if (!fallback->text) {
-        scenario_parser_fail (self, self->line, name, "out of memory");
+        scenario_parser_nomem (self, self->line, name);
         return;
     }
     fallback->line = self->line;
@@ -188,8 +188,8 @@ scenario_keys_on_key (void *user, int line, const char *name, const char *value)
     self->line = line;
     switch (self->section) {
         case SCENARIO_SECTION_NONE:
-            scenario_parser_fail (self, self->line, name, "comes before any section: start with "
-                    "[global], [agent NAME] or [job NAME]");
+            scenario_parser_fail (self, self->line, name, "comes before any section: "
+                                  "start with [global], [agent NAME] or [job NAME]");
             break;
         case SCENARIO_SECTION_GLOBAL:
             s_global_key (self, name, value);
@@ -200,10 +200,16 @@ scenario_keys_on_key (void *user, int line, const char *name, const char *value)
         case SCENARIO_SECTION_GROUP:
             s_group_key (self, name, value);
             break;
-        case SCENARIO_SECTION_JOB:
+        case SCENARIO_SECTION_JOB: {
+            size_t errors = self->error_total;
             s_job_key (self, name, value);
+            if (self->error_total != errors)
+                self->refused [self->current] = 1;
             break;
+        }
+        case SCENARIO_SECTION_REFUSED:
+            break;              //  its header is in error
     }
-    return self->failed? -1: 0;
+    return self->fatal? -1: 0;
 }
 

@@ -18,7 +18,8 @@ typedef enum {
     SCENARIO_SECTION_GLOBAL,  //  [global]
     SCENARIO_SECTION_AGENT,   //  [agent NAME]
     SCENARIO_SECTION_GROUP,   //  [group NAME]
-    SCENARIO_SECTION_JOB      //  [job NAME]
+    SCENARIO_SECTION_JOB,     //  [job NAME]
+    SCENARIO_SECTION_REFUSED  //  a header in error: its keys are not read
 } scenario_section_t;
 
 //  A job option given in [global], applied at the end to every job that
@@ -27,6 +28,12 @@ typedef struct {
     char *text;                 //  value as written, NULL if not given
     int line;                   //  line of the key
 } scenario_default_t;
+
+//  One error of the file, as it is to be printed.
+typedef struct {
+    int line;                   //  its line, for the order; 0 for the whole file
+    char *text;                 //  "file:line: key: reason"
+} scenario_parser_error_t;
 
 //  Everything the line reader and the key handler share while one file
 //  is read.
@@ -41,15 +48,24 @@ typedef struct {
     int *run_lines;             //  line of each run option in [global], 0 if not given
     scenario_default_t *defaults;   //  [global] value of each job option
     size_t template_capacity;   //  slots allocated in scenario->templates
-    bool failed;                //  an error is in err; stop
-    char *err;                  //  where the first error goes
-    size_t errlen;              //  size of err
+    unsigned char *refused;     //  per template: a line of its section was refused, so
+                                //  what follows the last line leaves it alone
+    size_t refused_capacity;    //  slots allocated in refused
+    scenario_parser_error_t errors [SCENARIO_ERRORS_MAX];  //  in the order found
+    size_t error_count;         //  errors recorded
+    size_t error_total;         //  errors found, recorded or past the bound
+    bool failed;                //  an error was found: the scenario is refused
+    bool fatal;                 //  memory ran out: stop reading
 } scenario_parser_t;
 
-//  Record an error of the file at line about key (NULL: none).
+//  Record an error of the file at line (0: the whole file) about key
+//  (NULL: none). Reading goes on, so that one run shows every mistake.
 void scenario_parser_fail (scenario_parser_t *self, int line, const char *key,
                            const char *format, ...)
     __attribute__ ((format (printf, 4, 5)));
+
+//  Record that memory ran out at line; reading stops.
+void scenario_parser_nomem (scenario_parser_t *self, int line, const char *key);
 
 //  The reader's callbacks (proto/inifile.h): a "[...]" line, a KEY = VALUE
 //  line; user is the scenario_parser_t.

@@ -57,7 +57,7 @@ s_agent_begin (scenario_parser_t *self, const char *header, const char *name)
     }
     ssize_t index = scenario_agent_add (scenario, name, self->line);
     if (index < 0) {
-        scenario_parser_fail (self, self->line, header, "out of memory");
+        scenario_parser_nomem (self, self->line, header);
         return;
     }
     self->section = SCENARIO_SECTION_AGENT;
@@ -79,11 +79,14 @@ s_job_begin (scenario_parser_t *self, const char *header, const char *name)
     int *option_lines = calloc (self->option_count, sizeof (int));
     if (!option_lines
     ||  s_grow ((void **) &scenario->templates, &self->template_capacity,
-                scenario->template_count, sizeof (scenario_template_t))) {
+                scenario->template_count, sizeof (scenario_template_t))
+    ||  s_grow ((void **) &self->refused, &self->refused_capacity,
+                scenario->template_count, 1)) {
         free (option_lines);
-        scenario_parser_fail (self, self->line, header, "out of memory");
+        scenario_parser_nomem (self, self->line, header);
         return;
     }
+    self->refused [scenario->template_count] = 0;
     scenario_template_t *job = &scenario->templates [scenario->template_count++];
     memset (job, 0, sizeof (*job));
     jobspec_defaults (&job->spec);
@@ -183,7 +186,12 @@ scenario_sections_on_header (void *user, int line, char *header)
 {
     scenario_parser_t *self = (scenario_parser_t *) user;
     self->line = line;
+    size_t errors = self->error_total;
     s_section_begin (self, header);
-    return self->failed? -1: 0;
+    //  The keys of a section that is not there would only add errors
+    //  that follow from this one.
+    if (self->error_total != errors)
+        self->section = SCENARIO_SECTION_REFUSED;
+    return self->fatal? -1: 0;
 }
 

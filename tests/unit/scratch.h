@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <ftw.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 //  nftw callback: remove one entry, deepest first.
@@ -26,6 +27,16 @@ static inline int
 scratch_remove (const char *dir)
 {
     return nftw (dir, scratch_remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+//  Make a scratch directory named name.XXXXXX under $TMPDIR (else /tmp)
+//  into dir. Returns 0, or -1 if it cannot be made.
+static inline int
+scratch_make (char *dir, size_t size, const char *name)
+{
+    const char *tmp = getenv ("TMPDIR");
+    snprintf (dir, size, "%s/%s.XXXXXX", tmp && *tmp? tmp: "/tmp", name);
+    return mkdtemp (dir)? 0: -1;
 }
 
 //  Number of entries in a directory, "." and ".." aside; -1 if it cannot
