@@ -122,7 +122,9 @@ static const char *const s_scenario_description =
     "tests) are 1 to 63 letters, digits, '.', '_' and '-'. A mistake is reported as "
     "file:line: key: reason, and then nothing is started. Every mistake of the file "
     "is reported in one run, in line order: the first 25, then how many more; the "
-    "keys of a refused section header are not read.";
+    "keys of a refused section header are not read. A mistyped key, value or "
+    "section kind gets the nearest known one (szie: unknown key: did you mean "
+    "size?), when one is close.";
 
 static const char *const s_units =
     "Sizes are bytes: a number with K, M, G, T or P, powers of 1024 (4K = 4096), with "

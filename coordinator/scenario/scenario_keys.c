@@ -10,6 +10,7 @@
 #include "group.h"
 #include "scenario_parser.h"
 #include "scenario_rules.h"
+#include "../../proto/suggest.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +21,38 @@
 
 //  --------------------------------------------------------------------
 //  Keys
+
+//  Offer the names of a table's keys to suggest; with header false, not
+//  those that come from a section header.
+static void
+s_offer_keys (suggest_t *suggest, const opt_def_t *table, bool header)
+{
+    for (const opt_def_t *opt = table; opt->name; opt++)
+        if (header || !(opt->flags & OPT_HEADER))
+            suggest_offer (suggest, opt->name);
+}
+
+//  The known key nearest to name, or NULL if none is close: the keys of
+//  the current section first, so that they win a tie.
+static const char *
+s_nearest_key (const scenario_parser_t *self, const char *name)
+{
+    suggest_t suggest;
+    suggest_start (&suggest, name);
+    const opt_def_t *own [] = {
+        [SCENARIO_SECTION_GLOBAL] = scenario_run_options,
+        [SCENARIO_SECTION_AGENT] = scenario_agent_options,
+        [SCENARIO_SECTION_GROUP] = scenario_group_options,
+        [SCENARIO_SECTION_JOB] = jobspec_options
+    };
+    if (self->section < sizeof own / sizeof own [0] && own [self->section])
+        s_offer_keys (&suggest, own [self->section], false);
+    s_offer_keys (&suggest, jobspec_options, false);
+    s_offer_keys (&suggest, scenario_run_options, true);
+    s_offer_keys (&suggest, scenario_agent_options, true);
+    s_offer_keys (&suggest, scenario_group_options, true);
+    return suggest_best (&suggest);
+}
 
 //  Why a key that does not belong in the current section is refused:
 //  "unknown key" if it belongs nowhere, else where it does belong.
@@ -56,8 +89,11 @@ s_fail_misplaced (scenario_parser_t *self, const char *name)
     if (job_option && self->section == SCENARIO_SECTION_GROUP)
         scenario_parser_fail (self, self->line, name, "a job option: a [group NAME] section "
                 "takes agents and endpoint");
-    else
-        scenario_parser_fail (self, self->line, name, "unknown key");
+    else {
+        const char *near = s_nearest_key (self, name);
+        scenario_parser_fail (self, self->line, name, "unknown key%s%s%s",
+                              near? ": did you mean ": "", near? near: "", near? "?": "");
+    }
 }
 
 //  Refuse a key given before in the same place; first_line is where it

@@ -8,6 +8,7 @@
 #include "group.h"
 #include "scenario_parser.h"
 #include "scenario_rules.h"
+#include "../../proto/suggest.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -154,8 +155,15 @@ s_section_begin (scenario_parser_t *self, char *text)
     bool is_group = strcmp (kind, "group") == 0;
     bool is_job = strcmp (kind, "job") == 0;
     if (!is_agent && !is_group && !is_job) {
-        scenario_parser_fail (self, self->line, header,
-                "unknown section: use [global], [agent NAME], [group NAME] or [job NAME]");
+        static const char *const kinds [] = { "global", "agent", "group", "job", NULL };
+        const char *near = suggest_among (kind, kinds);
+        if (near)
+            scenario_parser_fail (self, self->line, header, "unknown section: did you mean "
+                                  "[%s%s%s]? (use [global], [agent NAME], [group NAME] or "
+                                  "[job NAME])", near, name_len? " ": "", name);
+        else
+            scenario_parser_fail (self, self->line, header, "unknown section: use [global], "
+                                  "[agent NAME], [group NAME] or [job NAME]");
         return;
     }
     if (name_len == 0) {

@@ -75,6 +75,24 @@ s_lines (const char *errors)
     return lines;
 }
 
+//  One error a test expects.
+typedef struct {
+    int line;                   //  its line
+    const char *key;            //  its key
+    const char *reason;         //  a part of its reason
+} s_expected_t;
+
+//  Assert that errors are exactly count lines, those of expected.
+static void
+s_assert_errors (const char *errors, const s_expected_t *expected, size_t count)
+{
+    if (s_lines (errors) != (int) count)
+        fail_msg ("expected %zu errors, got '%s'", count, errors);
+    for (size_t i = 0; i < count; i++)
+        s_assert_line (errors, (int) i, expected [i].line, expected [i].key,
+                       expected [i].reason);
+}
+
 //  --------------------------------------------------------------------
 //  Tests
 
@@ -100,12 +118,14 @@ test_five_mistakes (void **state)
                   "agent = a\n"
                   "agent = a\n",                        //  14
                   errors, sizeof errors);
-    assert_int_equal (s_lines (errors), 5);
-    s_assert_line (errors, 0, 2, "iteratons", "unknown key");
-    s_assert_line (errors, 1, 3, "agent", "[job zero] needs agent = NAME");
-    s_assert_line (errors, 2, 9, "szie", "unknown key");
-    s_assert_line (errors, 3, 10, "[jbo two]", "unknown section");
-    s_assert_line (errors, 4, 14, "agent", "given twice (first at line 13)");
+    static const s_expected_t expected [] = {
+        { 2, "iteratons", "unknown key" },
+        { 3, "agent", "[job zero] needs agent = NAME" },
+        { 9, "szie", "unknown key" },
+        { 10, "[jbo two]", "unknown section" },
+        { 14, "agent", "given twice (first at line 13)" }
+    };
+    s_assert_errors (errors, expected, sizeof expected / sizeof expected [0]);
 }
 
 //  Past SCENARIO_ERRORS_MAX the errors are counted, not listed.
@@ -147,10 +167,12 @@ test_consequences_left_out (void **state)
                   "[agent a]\n"                         //  8: twice
                   "endpoint = tcp://127.0.0.1:1\n",
                   errors, sizeof errors);
-    assert_int_equal (s_lines (errors), 3);
-    s_assert_line (errors, 0, 3, "[jbo one]", "unknown section");
-    s_assert_line (errors, 1, 7, "agent", "");
-    s_assert_line (errors, 2, 8, "[agent a]", "defined twice (first at line 1)");
+    static const s_expected_t expected [] = {
+        { 3, "[jbo one]", "unknown section" },
+        { 7, "agent", "" },
+        { 8, "[agent a]", "defined twice (first at line 1)" }
+    };
+    s_assert_errors (errors, expected, sizeof expected / sizeof expected [0]);
 }
 
 //  A line the reader cannot split stops it there: its error comes last,
@@ -168,6 +190,39 @@ test_reader_stops (void **state)
     assert_int_equal (s_lines (errors), 2);
     s_assert_line (errors, 0, 2, "nokey", "unknown key");
     assert_non_null (strstr (errors, ":3: "));
+}
+
+//  A mistyped key, value or section kind gets the nearest known one;
+//  a word near nothing gets no suggestion.
+static void
+test_did_you_mean (void **state)
+{
+    (void) state;
+    static char errors [ERRORS_MAX];
+    s_load_fails ("[global]\n"
+                  "iteratons = 2\n"                     //  2: a run option
+                  "[agent a]\n"
+                  "endpont = tcp://127.0.0.1:7654\n"    //  4: the agent's key
+                  "[job one]\n"
+                  "agent = a\n"
+                  "szie = 1M\n"                         //  7
+                  "workload = wirte\n"                  //  8: a value
+                  "colour = blue\n"                     //  9: near nothing
+                  "[jbo two]\n"                         //  10: a section kind
+                  "[xyz three]\n",                      //  11: near nothing
+                  errors, sizeof errors);
+    static const s_expected_t expected [] = {
+        { 2, "iteratons", "unknown key: did you mean iterations?" },
+        { 4, "endpont", "unknown key: did you mean endpoint?" },
+        { 7, "szie", "unknown key: did you mean size?" },
+        { 8, "workload", ": did you mean write?" },
+        { 9, "colour", "unknown key" },
+        { 10, "[jbo two]", "unknown section: did you mean [job two]?" },
+        { 11, "[xyz three]", "unknown section: use [global]" }
+    };
+    s_assert_errors (errors, expected, sizeof expected / sizeof expected [0]);
+    s_assert_line (errors, 3, 8, "workload", "'wirte' is not one of ");
+    assert_null (strstr (errors, "colour: unknown key: did"));
 }
 
 //  --------------------------------------------------------------------
@@ -197,6 +252,7 @@ main (void)
         cmocka_unit_test (test_bounded),
         cmocka_unit_test (test_consequences_left_out),
         cmocka_unit_test (test_reader_stops),
+        cmocka_unit_test (test_did_you_mean),
     };
     return cmocka_run_group_tests (tests, s_setup, s_teardown);
 }
