@@ -39,6 +39,32 @@ for check in --check ""; do
     diff "$SCRATCH/want" "$SCRATCH/got" || fail "run $check: not the five errors in line order"
 done
 grep -q "event=session" "$SCRATCH/a1.log" && fail "a bad scenario reached the agent"
+grep -q "five.ini:8: szie: unknown key: did you mean size?$" "$SCRATCH/err" ||
+    fail "szie does not suggest size"
+grep -q "five.ini:14: workload: 'wirte' is not one of .*: did you mean write?$" "$SCRATCH/err" ||
+    fail "wirte does not suggest write"
+
+# A fio user's keys get their translation, all in one run.
+cat > "$SCRATCH/fio.ini" <<INI
+[agent a1]
+endpoint = $E1
+[job r]
+agent = a1
+filename = f
+rw = randread
+numjobs = 4
+ramp_time = 2
+INI
+rc=0
+"$BIN/iofleet" run --check "$SCRATCH/fio.ini" 2>"$SCRATCH/err" || rc=$?
+cat "$SCRATCH/err"
+[ "$rc" = 2 ] || fail "fio's keys: exit $rc, expected 2"
+for want in "5: filename: filename is fio's; here: path = f" \
+            "6: rw: rw is fio's; here: workload = randrw, mode = rndrd" \
+            "7: numjobs: numjobs is fio's; here: streams = 4" \
+            "8: ramp_time: ramp_time is fio's; here: ramp = 2"; do
+    grep -qx "iofleet: .*fio.ini:$want" "$SCRATCH/err" || fail "no '$want'"
+done
 
 # Forty unknown keys: the first 25 listed, the other 15 counted.
 { echo "[global]"; for i in $(seq 1 40); do echo "nokey$i = 1"; done; } > "$SCRATCH/many.ini"

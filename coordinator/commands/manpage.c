@@ -124,7 +124,9 @@ static const char *const s_scenario_description =
     "is reported in one run, in line order: the first 25, then how many more; the "
     "keys of a refused section header are not read. A mistyped key, value or "
     "section kind gets the nearest known one (szie: unknown key: did you mean "
-    "size?), when one is close.";
+    "size?), when one is close; one of fio's keys gets what it is here (rw = randread: "
+    "rw is fio's; here: workload = randrw, mode = rndrd; filename is path, numjobs "
+    "streams, ramp_time ramp, rwmixread read_pct, ioengine engine).";
 
 static const char *const s_units =
     "Sizes are bytes: a number with K, M, G, T or P, powers of 1024 (4K = 4096), with "

@@ -7,6 +7,7 @@
     line is a wrong record. [global] may appear more than once, but a key
     may still be given only once across all of them.
 */
+#include "fio_keys.h"
 #include "group.h"
 #include "scenario_parser.h"
 #include "scenario_rules.h"
@@ -55,10 +56,12 @@ s_nearest_key (const scenario_parser_t *self, const char *name)
 }
 
 //  Why a key that does not belong in the current section is refused:
-//  "unknown key" if it belongs nowhere, else where it does belong.
+//  "unknown key" if it belongs nowhere, else where it does belong; one of
+//  fio's keys gets what it is here.
 static void
-s_fail_misplaced (scenario_parser_t *self, const char *name)
+s_fail_misplaced (scenario_parser_t *self, const char *name, const char *value)
 {
+    char fio [2 * REASON_MAX];
     const opt_def_t *job_option = jobspec_option (name);
     bool is_run_option = false;
     for (const opt_def_t *opt = scenario_run_options; opt->name; opt++)
@@ -89,6 +92,9 @@ s_fail_misplaced (scenario_parser_t *self, const char *name)
     if (job_option && self->section == SCENARIO_SECTION_GROUP)
         scenario_parser_fail (self, self->line, name, "a job option: a [group NAME] section "
                 "takes agents and endpoint");
+    else
+    if (fio_keys_explain (name, value, fio, sizeof fio) == 0)
+        scenario_parser_fail (self, self->line, name, "%s", fio);
     else {
         const char *near = s_nearest_key (self, name);
         scenario_parser_fail (self, self->line, name, "unknown key%s%s%s",
@@ -144,7 +150,7 @@ s_global_key (scenario_parser_t *self, const char *name, const char *value)
     }
     const opt_def_t *opt = jobspec_option (name);
     if (!opt || !(opt->flags & OPT_GLOBAL) || (opt->flags & OPT_HEADER)) {
-        s_fail_misplaced (self, name);
+        s_fail_misplaced (self, name, value);
         return;
     }
     scenario_default_t *fallback = &self->defaults [opt - jobspec_options];
@@ -170,7 +176,7 @@ s_agent_key (scenario_parser_t *self, const char *name, const char *value)
 {
     const opt_def_t *endpoint = &scenario_agent_options [0];
     if (strcmp (name, endpoint->name) != 0) {
-        s_fail_misplaced (self, name);
+        s_fail_misplaced (self, name, value);
         return;
     }
     if (s_check_twice (self, name, self->endpoint_line))
@@ -192,7 +198,7 @@ s_group_key (scenario_parser_t *self, const char *name, const char *value)
     char reason [REASON_MAX];
     int rc = group_key (self->scenario, name, value, self->line, reason, sizeof (reason));
     if (rc > 0)
-        s_fail_misplaced (self, name);
+        s_fail_misplaced (self, name, value);
     else
     if (rc < 0)
         scenario_parser_fail (self, self->line, name, "%s", reason);
@@ -204,7 +210,7 @@ s_job_key (scenario_parser_t *self, const char *name, const char *value)
 {
     const opt_def_t *opt = jobspec_option (name);
     if (!opt || (opt->flags & OPT_HEADER)) {
-        s_fail_misplaced (self, name);
+        s_fail_misplaced (self, name, value);
         return;
     }
     size_t index = (size_t) (opt - jobspec_options);
