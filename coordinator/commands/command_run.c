@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "../engine/run.h"
 #include "../numbers/aggregate.h"
+#include "../scenario/fio_job.h"
 #include "../scenario/plan.h"
 #include "../scenario/scenario.h"
 #include "../../proto/doc.h"
@@ -12,6 +13,7 @@
 #include "../../proto/workload.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 //  One option as a help row: its name (marked * where it may stand in
@@ -85,8 +87,9 @@ s_check_keys (const scenario_t *scenario, char *err, size_t errlen)
 //  The flags of `iofleet run`.
 enum {
     RUN_AGENT, RUN_OUTPUT, RUN_ITERATIONS, RUN_JSON, RUN_KEYS, RUN_QUIET, RUN_PROGRESS,
-    RUN_UNITS, RUN_ON_LOST, RUN_LABEL, RUN_DB, RUN_NO_DB, RUN_HOSTS, RUN_CHECK
+    RUN_UNITS, RUN_ON_LOST, RUN_LABEL, RUN_DB, RUN_NO_DB, RUN_HOSTS, RUN_CHECK, RUN_FIO
 };
+
 //  Print the errors of a scenario, one a line, each as "iofleet: " and
 //  the file's "file:line: key: reason".
 static void
@@ -97,6 +100,29 @@ s_print_errors (const char *errors)
         fprintf (stderr, "iofleet: %.*s\n", (int) length, line);
         line += length + (line [length] == '\n');
     }
+}
+
+//  A fio job file: with check, print it as a scenario. Returns the exit
+//  status.
+static int
+s_run_fio (const char *path, bool check, char *errors, size_t errlen)
+{
+    char *scenario = fio_job_translate (path, "fleet", errors, errlen);
+    if (!scenario) {
+        s_print_errors (errors);
+        return EXIT_STATUS_USAGE;
+    }
+    int status = EXIT_STATUS_OK;
+    if (check)
+        fputs (scenario, stdout);
+    else {
+        fprintf (stderr, "iofleet run: %s: a fio job file is only translated (with --check) "
+                 "for now: save the translation, add an [agent fleet] or [group fleet] "
+                 "section, and run that\n", path);
+        status = EXIT_STATUS_USAGE;
+    }
+    free (scenario);
+    return status;
 }
 
 static const cli_flag_t s_run_flags [] = {
@@ -128,6 +154,9 @@ static const cli_flag_t s_run_flags [] = {
     [RUN_CHECK] = { "check", 0, NULL,
         "check the scenario and print what it would run (tests, phases, jobs, agents, "
         "streams, bytes), then exit; no agent is contacted" },
+    [RUN_FIO] = { "fio", 0, NULL,
+        "the file is a fio job file (so is a file named *.fio): with --check, print it "
+        "as an iofleet scenario whose jobs run on agent or group fleet" },
     { NULL }
 };
 
@@ -156,6 +185,7 @@ s_run (int argc, char **argv)
     const char *on_lost = NULL;
     const char *hosts_path = NULL;
     bool check_only = false;
+    bool fio = false;
     char err [1024];
     cli_args_t args;
     cli_begin (&args, &command_run, argc, argv);
@@ -195,6 +225,7 @@ s_run (int argc, char **argv)
             case RUN_NO_DB: options.no_db = true; break;
             case RUN_HOSTS: hosts_path = optarg; break;
             case RUN_CHECK: check_only = true; break;
+            case RUN_FIO: fio = true; break;
             case RUN_UNITS:
                 options.units = aggregate_units_parse (optarg);
                 if (options.units < 0) {
@@ -223,6 +254,8 @@ s_run (int argc, char **argv)
     }
     //  Room for every error a file reports, each with its file name.
     static char errors [SCENARIO_ERRORS_MAX * (JOB_PATH_MAX + 512)];
+    if (fio || fio_job_is_fio (argv [optind]))
+        return s_run_fio (argv [optind], check_only, errors, sizeof errors);
     scenario_t *scenario = scenario_load (argv [optind], errors, sizeof errors);
     if (!scenario) {
         s_print_errors (errors);

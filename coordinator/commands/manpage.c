@@ -4,6 +4,7 @@
 */
 #include "manpage.h"
 #include "../exit_status.h"
+#include "../scenario/fio_keys.h"
 #include "../scenario/scenario.h"
 
 #include "../../proto/doc.h"
@@ -144,6 +145,23 @@ static const char *const s_group_text =
     "iofleet run --hosts FILE (one NAME ENDPOINT a line, # comments) or from --agent; "
     "each of these overrides the ones before it, the pattern first.";
 
+static const char *const s_fio_text =
+    "iofleet run --check JOB.fio (a file named *.fio, or --fio) reads a fio job file and "
+    "prints it as a scenario whose jobs run on the agent or group fleet: [global] and job "
+    "sections, KEY=VALUE lines or a bare KEY for a flag (time_based, stonewall), lines "
+    "beginning with ; or # as comments, ${VAR} from the environment. A [global] applies "
+    "to the jobs after it. The jobs of the file are one test until a job with stonewall "
+    "or new_group, which begins the next. fio's defaults are written out where ours "
+    "differ (rw read, bs 4k, no fsync at the end); a random job bound by its size gets "
+    "fio's request count, size / bs per stream, and number_ios is per stream as in fio. "
+    "The keys read are name, filename, directory, nrfiles, size, filesize, number_ios, "
+    "bs, blocksize, rw, readwrite, rwmixread, rwmixwrite, numjobs, iodepth (with "
+    "io_uring), ioengine, direct, buffered, runtime with time_based, ramp_time, fsync, "
+    "end_fsync, rate, rate_iops, random_distribution, randseed, stonewall, new_group, "
+    "wait_for_previous and group_reporting; anything else, and include, is refused at "
+    "file:line with what to use. In a scenario, one of fio's keys is refused with what it "
+    "is here:";
+
 static const char *const s_scenario_example =
     "  [global]\n"
     "  bs = 1M\n"
@@ -214,6 +232,20 @@ s_scenario (FILE *out)
         char text [1024];
         workload_describe (desc, text, sizeof (text));
         doc_roff_item (out, desc->name, NULL, text);
+    }
+    doc_roff_section (out, "FIO JOB FILES");
+    doc_roff_text (out, s_fio_text);
+    for (const fio_key_t *row = fio_keys; row->fio; row++) {
+        char text [512];
+        if (row->ours)
+            snprintf (text, sizeof text, "%s", row->ours);
+        else
+        if (row->values)
+            snprintf (text, sizeof text, "%s %s: %s", row->fio, row->values [0].fio,
+                      row->values [0].ours);
+        else
+            snprintf (text, sizeof text, "%s", row->otherwise);
+        doc_roff_item (out, row->fio, NULL, text);
     }
     doc_roff_section (out, "EXAMPLE");
     doc_roff_text (out, s_scenario_example);

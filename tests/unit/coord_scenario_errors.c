@@ -30,10 +30,7 @@ static char s_path [512];
 static void
 s_load_fails (const char *text, char *errors, size_t errlen)
 {
-    FILE *file = fopen (s_path, "w");
-    assert_non_null (file);
-    assert_true (fputs (text, file) >= 0);
-    assert_int_equal (fclose (file), 0);
+    assert_non_null (scratch_write (s_dir, "bad.ini", text));
     errors [0] = 0;
     scenario_t *scenario = scenario_load (s_path, errors, errlen);
     if (scenario) {
