@@ -102,27 +102,63 @@ s_print_errors (const char *errors)
     }
 }
 
-//  A fio job file: with check, print it as a scenario. Returns the exit
-//  status.
-static int
-s_run_fio (const char *path, bool check, char *errors, size_t errlen)
+//  A fio job file as a scenario on the agents of --hosts and --agent,
+//  all in [group fleet]; with check only its translation is printed
+//  and *status set. Returns the scenario, or NULL with *status set.
+static scenario_t *
+s_load_fio (const char *path, bool check, const char *hosts_path, const char **agents,
+            size_t agent_count, char *errors, size_t errlen, int *status)
 {
-    char *scenario = fio_job_translate (path, "fleet", errors, errlen);
-    if (!scenario) {
+    *status = EXIT_STATUS_USAGE;
+    char *translation = fio_job_translate (path, "fleet", errors, errlen);
+    if (!translation) {
         s_print_errors (errors);
-        return EXIT_STATUS_USAGE;
+        return NULL;
     }
-    int status = EXIT_STATUS_OK;
-    if (check)
-        fputs (scenario, stdout);
-    else {
-        fprintf (stderr, "iofleet run: %s: a fio job file is only translated (with --check) "
-                 "for now: save the translation, add an [agent fleet] or [group fleet] "
-                 "section, and run that\n", path);
-        status = EXIT_STATUS_USAGE;
+    if (check) {
+        fputs (translation, stdout);
+        free (translation);
+        *status = EXIT_STATUS_OK;
+        return NULL;
     }
-    free (scenario);
-    return status;
+    //  The names the flags give, gathered in a scenario of their own.
+    scenario_t *names = calloc (1, sizeof *names);
+    char *text = NULL;
+    size_t length = 0;
+    FILE *out = names? open_memstream (&text, &length): NULL;
+    if (!out) {
+        fprintf (stderr, "iofleet run: out of memory\n");
+        free (names);
+        free (translation);
+        return NULL;
+    }
+    snprintf (names->path, sizeof names->path, "%s", path);
+    bool failed = hosts_path && scenario_load_hosts (names, hosts_path, errors, errlen);
+    if (failed)
+        fprintf (stderr, "iofleet run: --hosts: %s\n", errors);
+    for (size_t i = 0; i < agent_count && !failed; i++)
+        if ((failed = scenario_set_agent (names, agents [i], errors, errlen) != 0))
+            fprintf (stderr, "iofleet run: %s\n", errors);
+    if (!failed && names->agent_count == 0) {
+        fprintf (stderr, "iofleet run: %s: a fio job file runs on the agents of --hosts FILE "
+                 "and --agent NAME=ENDPOINT; none is given\n", path);
+        failed = true;
+    }
+    fprintf (out, "[group fleet]\nagents =");
+    for (size_t i = 0; i < names->agent_count; i++)
+        fprintf (out, " %s", names->agents [i].name);
+    fprintf (out, "\n%s", translation);
+    fclose (out);
+    free (translation);
+    scenario_destroy (&names);
+    if (failed || !text) {
+        free (text);
+        return NULL;
+    }
+    scenario_t *scenario = scenario_load_text (path, text, errors, errlen);
+    if (!scenario)
+        s_print_errors (errors);
+    return scenario;
 }
 
 static const cli_flag_t s_run_flags [] = {
@@ -155,8 +191,8 @@ static const cli_flag_t s_run_flags [] = {
         "check the scenario and print what it would run (tests, phases, jobs, agents, "
         "streams, bytes), then exit; no agent is contacted" },
     [RUN_FIO] = { "fio", 0, NULL,
-        "the file is a fio job file (so is a file named *.fio): with --check, print it "
-        "as an iofleet scenario whose jobs run on agent or group fleet" },
+        "the file is a fio job file (so is a file named *.fio): its jobs run on every "
+        "agent of --hosts and --agent; with --check it is printed as a scenario" },
     { NULL }
 };
 
@@ -254,10 +290,16 @@ s_run (int argc, char **argv)
     }
     //  Room for every error a file reports, each with its file name.
     static char errors [SCENARIO_ERRORS_MAX * (JOB_PATH_MAX + 512)];
-    if (fio || fio_job_is_fio (argv [optind]))
-        return s_run_fio (argv [optind], check_only, errors, sizeof errors);
-    scenario_t *scenario = scenario_load (argv [optind], errors, sizeof errors);
-    if (!scenario) {
+    scenario_t *scenario = NULL;
+    if (fio || fio_job_is_fio (argv [optind])) {
+        int fio_status;
+        scenario = s_load_fio (argv [optind], check_only, hosts_path, agents, agent_count,
+                               errors, sizeof errors, &fio_status);
+        if (!scenario)
+            return fio_status;
+    }
+    else
+    if (!(scenario = scenario_load (argv [optind], errors, sizeof errors))) {
         s_print_errors (errors);
         return EXIT_STATUS_USAGE;
     }

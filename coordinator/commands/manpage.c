@@ -146,8 +146,12 @@ static const char *const s_group_text =
     "each of these overrides the ones before it, the pattern first.";
 
 static const char *const s_fio_text =
-    "iofleet run --check JOB.fio (a file named *.fio, or --fio) reads a fio job file and "
-    "prints it as a scenario whose jobs run on the agent or group fleet: [global] and job "
+    "iofleet run JOB.fio --hosts FILE (a file named *.fio, or --fio) reads a fio job file "
+    "and runs its jobs on every agent of --hosts and --agent, as fio --client would, but "
+    "each test started at one instant on every host; --check prints it as a scenario "
+    "whose jobs run on [group fleet], "
+    "those agents, and runs nothing. Messages about a value point at the lines of that "
+    "translation. The file: [global] and job "
     "sections, KEY=VALUE lines or a bare KEY for a flag (time_based, stonewall), lines "
     "beginning with ; or # as comments, ${VAR} from the environment. A [global] applies "
     "to the jobs after it. The jobs of the file are one test until a job with stonewall "

@@ -1,5 +1,6 @@
 /*  coordinator/scenario/fio_job.h: a fio job file made an iofleet
-    scenario, so that `iofleet run --check JOB.fio` shows what it is here.
+    scenario, so that `iofleet run JOB.fio --hosts FILE` runs it on every
+    agent and `iofleet run --check JOB.fio` shows what it is here.
 
     The file: [global] and [NAME] job sections; KEY=VALUE lines, or a bare
     KEY for fio's flags (time_based, stonewall); lines beginning with ';'

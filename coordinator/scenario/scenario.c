@@ -214,17 +214,22 @@ s_parser_clear (scenario_parser_t *self)
 //  --------------------------------------------------------------------
 //  Public functions
 
-scenario_t *
-scenario_load (const char *path, char *err, size_t errlen)
+//  scenario_load of the file at path, or of text (length bytes, taken)
+//  if it is not NULL.
+static scenario_t *
+s_load (const char *path, char *text, size_t length, char *err, size_t errlen)
 {
     assert (path);
     scenario_parser_t parser = { .scenario = NULL };
     scenario_t *self = calloc (1, sizeof (scenario_t));
     if (!self) {
         scenario_error (err, errlen, path, 0, NULL, "out of memory");
+        free (text);
         return NULL;
     }
     parser.scenario = self;
+    self->text = text;
+    self->text_length = length;
     if (strlen (path) > JOB_PATH_MAX) {
         scenario_error (err, errlen, path, 0, NULL, "the file name is longer than %d characters",
                  JOB_PATH_MAX);
@@ -250,7 +255,7 @@ scenario_load (const char *path, char *err, size_t errlen)
         goto fail;
     }
 
-    if (inifile_load (path, &s_limits, &self->text, &self->text_length, err, errlen))
+    if (!text && inifile_load (path, &s_limits, &self->text, &self->text_length, err, errlen))
         goto fail;
     //  The reader stops at a line it cannot split (its error is the
     //  last, and the jobs are not finished: the rest of the file is
@@ -279,6 +284,19 @@ fail:
     s_parser_clear (&parser);
     scenario_destroy (&self);
     return NULL;
+}
+
+scenario_t *
+scenario_load (const char *path, char *err, size_t errlen)
+{
+    return s_load (path, NULL, 0, err, errlen);
+}
+
+scenario_t *
+scenario_load_text (const char *path, char *text, char *err, size_t errlen)
+{
+    assert (text);
+    return s_load (path, text, strlen (text), err, errlen);
 }
 
 void

@@ -147,6 +147,11 @@ typedef struct {
 //  agents have endpoints: call scenario_check after any --agent overrides.
 scenario_t *scenario_load (const char *path, char *err, size_t errlen);
 
+//  scenario_load of text (taken: the scenario frees it), a scenario made
+//  from the file at path (a fio job file); messages name path, with the
+//  lines of text.
+scenario_t *scenario_load_text (const char *path, char *text, char *err, size_t errlen);
+
 //  Apply one --agent NAME=ENDPOINT: replaces the endpoint of agent NAME,
 //  or adds the agent. Returns 0, or -1 with a reason in err.
 int scenario_set_agent (scenario_t *self, const char *assignment, char *err, size_t errlen);
