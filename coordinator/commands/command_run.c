@@ -323,8 +323,8 @@ s_run (int argc, char **argv)
             goto done;
         }
     }
-    if (scenario_check (scenario, err, sizeof err)) {
-        fprintf (stderr, "iofleet: %s\n", err);
+    if (scenario_check (scenario, errors, sizeof errors)) {
+        s_print_errors (errors);
         goto done;
     }
     if (scenario->options.keys_dir [0] && s_check_keys (scenario, err, sizeof err)) {

@@ -43,10 +43,7 @@ typedef struct {
     int job_line;                   //  line of its header
     char test [JOB_NAME_MAX + 1];   //  the test jobs join, "" before the first
     bool in_global;                 //  the current section is a [global]
-    char *err;                      //  the errors, one a line
-    size_t errlen;                  //  size of err
-    size_t used;                    //  bytes of err written
-    size_t error_count;             //  errors found
+    scenario_errors_t errors;       //  the errors found
 } s_fio_t;
 
 //  Record an error at line about key (NULL: none).
@@ -57,17 +54,12 @@ s_fail (s_fio_t *self, int line, const char *key, const char *format, ...)
 static void
 s_fail (s_fio_t *self, int line, const char *key, const char *format, ...)
 {
-    self->error_count++;
-    if (self->error_count > SCENARIO_ERRORS_MAX || self->used + 1 >= self->errlen)
-        return;
-    if (self->used)
-        self->err [self->used++] = '\n';
+    char text [JOB_PATH_MAX + SCENARIO_KEY_QUOTE_MAX + 2 * SCENARIO_REASON_MAX];
     va_list args;
     va_start (args, format);
-    scenario_error_va (self->err + self->used, self->errlen - self->used, self->path, line,
-                       key, format, args);
+    scenario_error_va (text, sizeof text, self->path, line, key, format, args);
     va_end (args);
-    self->used += strlen (self->err + self->used);
+    scenario_errors_add (&self->errors, self->path, text);
 }
 
 //  Set key to value in pairs, replacing a value given before.
@@ -414,7 +406,7 @@ fio_job_translate (const char *path, const char *agent, char *err, size_t errlen
         free (text);
         return NULL;
     }
-    *self = (s_fio_t) { .path = path, .agent = agent, .out = out, .err = err, .errlen = errlen };
+    *self = (s_fio_t) { .path = path, .agent = agent, .out = out };
     fprintf (out, "; %s, as an iofleet scenario\n", path);
     int line = 0;
     for (char *at = text, *end; at && *at; at = end) {
@@ -430,13 +422,12 @@ fio_job_translate (const char *path, const char *agent, char *err, size_t errlen
         s_line (self, line, at);
     }
     s_job_end (self);
-    if (!self->test [0] && !self->error_count)
+    if (!self->test [0] && !self->errors.total)
         s_fail (self, 0, NULL, "holds no job section");
     fclose (out);
-    if (self->error_count > SCENARIO_ERRORS_MAX && self->used + 1 < errlen)
-        snprintf (err + self->used, errlen - self->used, "\n%s: ... and %zu more errors",
-                  path, self->error_count - SCENARIO_ERRORS_MAX);
-    if (self->error_count) {
+    if (self->errors.total || self->errors.nomem) {
+        scenario_errors_write (&self->errors, path, err, errlen);
+        scenario_errors_clear (&self->errors);
         free (scenario);
         scenario = NULL;
     }

@@ -28,22 +28,6 @@
 //  --------------------------------------------------------------------
 //  Error messages
 
-//  Keep one error, text already written, found at line.
-static void
-s_record (scenario_parser_t *self, int line, const char *text)
-{
-    self->failed = true;
-    self->error_total++;
-    if (self->error_count == SCENARIO_ERRORS_MAX)
-        return;
-    char *copy = strdup (text);
-    if (!copy) {
-        self->fatal = true;
-        return;
-    }
-    self->errors [self->error_count++] = (scenario_parser_error_t) { .line = line, .text = copy };
-}
-
 void
 scenario_parser_fail (scenario_parser_t *self, int line, const char *key, const char *format, ...)
 {
@@ -53,7 +37,9 @@ scenario_parser_fail (scenario_parser_t *self, int line, const char *key, const 
     va_start (args, format);
     scenario_error_va (text, sizeof text, self->scenario->path, line, key, format, args);
     va_end (args);
-    s_record (self, line, text);
+    self->failed = true;
+    scenario_errors_add (&self->errors, self->scenario->path, text);
+    self->fatal = self->fatal || self->errors.nomem;
 }
 
 void
@@ -61,32 +47,6 @@ scenario_parser_nomem (scenario_parser_t *self, int line, const char *key)
 {
     scenario_parser_fail (self, line, key, "out of memory");
     self->fatal = true;
-}
-
-//  Write the errors into err, one a line, in line order (those of the
-//  same line as found), and how many more there were.
-static void
-s_write_errors (scenario_parser_t *self, char *err, size_t errlen)
-{
-    //  Insertion sort, stable: at most SCENARIO_ERRORS_MAX of them.
-    for (size_t i = 1; i < self->error_count; i++) {
-        scenario_parser_error_t error = self->errors [i];
-        size_t j = i;
-        for (; j > 0 && self->errors [j - 1].line > error.line; j--)
-            self->errors [j] = self->errors [j - 1];
-        self->errors [j] = error;
-    }
-    size_t used = 0;
-    err [0] = 0;
-    for (size_t i = 0; i < self->error_count && used < errlen; i++) {
-        int length = snprintf (err + used, errlen - used, "%s%s", i? "\n": "",
-                               self->errors [i].text);
-        used += length > 0? (size_t) length: 0;
-    }
-    size_t more = self->error_total - self->error_count;
-    if (more && used < errlen)
-        snprintf (err + used, errlen - used, "\n%s: ... and %zu more error%s",
-                  self->scenario->path, more, more == 1? "": "s");
 }
 
 //  --------------------------------------------------------------------
@@ -207,8 +167,7 @@ s_parser_clear (scenario_parser_t *self)
     free (self->defaults);
     free (self->run_lines);
     free (self->refused);
-    for (size_t i = 0; i < self->error_count; i++)
-        free (self->errors [i].text);
+    scenario_errors_clear (&self->errors);
 }
 
 //  --------------------------------------------------------------------
@@ -263,8 +222,10 @@ s_load (const char *path, char *text, size_t length, char *err, size_t errlen)
     bool stopped = inifile_parse (path, &s_limits, self->text, self->text_length,
                                   scenario_sections_on_header, scenario_keys_on_key, &parser,
                                   err, errlen) != 0;
-    if (stopped && !parser.fatal)
-        s_record (&parser, INT_MAX, err);
+    if (stopped && !parser.fatal) {
+        parser.failed = true;
+        scenario_errors_add (&parser.errors, path, err);
+    }
     if (!stopped)
         s_finish_jobs (&parser);
     //  Groups and tests are made of what is right, and only then: an
@@ -274,7 +235,7 @@ s_load (const char *path, char *text, size_t length, char *err, size_t errlen)
     if (!parser.failed)
         s_build_tests (&parser);
     if (parser.failed) {
-        s_write_errors (&parser, err, errlen);
+        scenario_errors_write (&parser.errors, path, err, errlen);
         goto fail;
     }
     s_parser_clear (&parser);

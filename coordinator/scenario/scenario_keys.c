@@ -243,9 +243,9 @@ scenario_keys_on_key (void *user, int line, const char *name, const char *value)
             s_group_key (self, name, value);
             break;
         case SCENARIO_SECTION_JOB: {
-            size_t errors = self->error_total;
+            size_t errors = self->errors.total;
             s_job_key (self, name, value);
-            if (self->error_total != errors)
+            if (self->errors.total != errors)
                 self->refused [self->current] = 1;
             break;
         }

@@ -7,7 +7,7 @@
 #ifndef IOFLEET_SCENARIO_PARSER_H
 #define IOFLEET_SCENARIO_PARSER_H
 
-#include "scenario.h"
+#include "scenario_rules.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -29,12 +29,6 @@ typedef struct {
     int line;                   //  line of the key
 } scenario_default_t;
 
-//  One error of the file, as it is to be printed.
-typedef struct {
-    int line;                   //  its line, for the order; 0 for the whole file
-    char *text;                 //  "file:line: key: reason"
-} scenario_parser_error_t;
-
 //  Everything the line reader and the key handler share while one file
 //  is read.
 typedef struct {
@@ -51,9 +45,7 @@ typedef struct {
     unsigned char *refused;     //  per template: a line of its section was refused, so
                                 //  what follows the last line leaves it alone
     size_t refused_capacity;    //  slots allocated in refused
-    scenario_parser_error_t errors [SCENARIO_ERRORS_MAX];  //  in the order found
-    size_t error_count;         //  errors recorded
-    size_t error_total;         //  errors found, recorded or past the bound
+    scenario_errors_t errors;   //  the errors found
     bool failed;                //  an error was found: the scenario is refused
     bool fatal;                 //  memory ran out: stop reading
 } scenario_parser_t;

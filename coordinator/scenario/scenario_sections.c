@@ -194,11 +194,11 @@ scenario_sections_on_header (void *user, int line, char *header)
 {
     scenario_parser_t *self = (scenario_parser_t *) user;
     self->line = line;
-    size_t errors = self->error_total;
+    size_t errors = self->errors.total;
     s_section_begin (self, header);
     //  The keys of a section that is not there would only add errors
     //  that follow from this one.
-    if (self->error_total != errors)
+    if (self->errors.total != errors)
         self->section = SCENARIO_SECTION_REFUSED;
     return self->fatal? -1: 0;
 }

@@ -222,6 +222,47 @@ test_did_you_mean (void **state)
     assert_null (strstr (errors, "colour: unknown key: did"));
 }
 
+//  The checks after the file is read report every error too, and the
+//  error of a job on a group once, not once per member.
+static void
+test_check_all (void **state)
+{
+    (void) state;
+    static char errors [ERRORS_MAX];
+    assert_non_null (scratch_write (s_dir, "bad.ini",
+                                    "[agent a]\n"
+                                    "endpoint = tcp://127.0.0.1:7654\n"
+                                    "[agent b]\n"                      //  3: no endpoint
+                                    "[group g]\n"
+                                    "agents = c[1-3]\n"
+                                    "endpoint = tcp://127.0.0.1:{n+7000}\n"
+                                    "[job one]\n"                      //  7: no path
+                                    "agent = a\n"
+                                    "workload = write\n"
+                                    "[job two]\n"
+                                    "agent = nobody\n"                 //  11
+                                    "path = x\n"
+                                    "size = 1M\n"
+                                    "[job three]\n"
+                                    "agent = g\n"
+                                    "path = y\n"
+                                    "size = 1M\n"
+                                    "src = z\n"));                     //  18, three members
+    char err [4096];
+    scenario_t *scenario = scenario_load (s_path, err, sizeof err);
+    if (!scenario)
+        fail_msg ("expected the file to load, got: %s", err);
+    assert_int_equal (scenario_check (scenario, errors, sizeof errors), -1);
+    scenario_destroy (&scenario);
+    static const s_expected_t expected [] = {
+        { 3, "endpoint", "[agent b] has no endpoint" },
+        { 7, "path", "the write workload needs a path" },
+        { 11, "agent", "no [agent nobody] or [group nobody] section" },
+        { 18, "src", "the write workload does not use src" }
+    };
+    s_assert_errors (errors, expected, sizeof expected / sizeof expected [0]);
+}
+
 //  --------------------------------------------------------------------
 
 static int
@@ -250,6 +291,7 @@ main (void)
         cmocka_unit_test (test_consequences_left_out),
         cmocka_unit_test (test_reader_stops),
         cmocka_unit_test (test_did_you_mean),
+        cmocka_unit_test (test_check_all),
     };
     return cmocka_run_group_tests (tests, s_setup, s_teardown);
 }
