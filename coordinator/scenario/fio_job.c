@@ -114,6 +114,19 @@ s_bytes (const char *text)
     return spec.size_bytes;
 }
 
+//  True if pair's value is a count (a number_ios); else an error at it.
+static bool
+s_count (s_fio_t *self, const s_pair_t *pair)
+{
+    jobspec_t scratch;
+    char reason [SCENARIO_REASON_MAX];
+    jobspec_defaults (&scratch);
+    if (opt_parse (jobspec_option ("requests"), pair->value, &scratch, reason, sizeof reason) == 0)
+        return true;
+    s_fail (self, pair->line, pair->key, "%s", reason);
+    return false;
+}
+
 //  --------------------------------------------------------------------
 //  A job written as a [job] section
 
@@ -125,6 +138,20 @@ static const char *const s_read_keys [] = {
     "rate_iops", "random_distribution", "randseed", "stonewall", "new_group",
     "wait_for_previous", "group_reporting", "nrfiles", "number_ios", NULL
 };
+
+//  Write key = value, checked as our option key parses it: an error is
+//  that of fio's key at its line (from; NULL for a value of our own).
+static void
+s_emit (s_fio_t *self, const char *key, const char *value, const s_pair_t *from)
+{
+    const opt_def_t *opt = jobspec_option (key);
+    jobspec_t scratch;
+    char reason [SCENARIO_REASON_MAX];
+    jobspec_defaults (&scratch);
+    if (from && opt && opt_parse (opt, value, &scratch, reason, sizeof reason))
+        s_fail (self, from->line, from->key, "%s", reason);
+    fprintf (self->out, "%s = %s\n", key, value);
+}
 
 //  Write "K = V, K = V (a remark)" from fio_keys' table as lines.
 static void
@@ -228,10 +255,10 @@ s_job_end (s_fio_t *self)
     for (size_t i = 0; i < sizeof same / sizeof same [0]; i++) {
         const s_pair_t *pair = s_get (self, same [i].fio);
         if (pair)
-            fprintf (out, "%s = %s\n", same [i].ours, pair->value);
+            s_emit (self, same [i].ours, pair->value, pair);
     }
     const s_pair_t *bs = s_get (self, "bs")? s_get (self, "bs"): s_get (self, "blocksize");
-    fprintf (out, "bs = %s\n", bs? bs->value: "4k");
+    s_emit (self, "bs", bs? bs->value: "4k", bs);
     const s_pair_t *buffered = s_get (self, "buffered");
     if (buffered)
         fprintf (out, "direct = %s\n", strcmp (buffered->value, "0")? "no": "yes");
@@ -240,13 +267,16 @@ s_job_end (s_fio_t *self)
     const s_pair_t *mixwrite = s_get (self, "rwmixwrite");
     bool mixed = rw && strstr (rw, "mode = rndrw");
     if (mixed && mixread)
-        fprintf (out, "read_pct = %s\n", mixread->value);
+        s_emit (self, "read_pct", mixread->value, mixread);
     else
-    if (mixed && mixwrite)
-        fprintf (out, "read_pct = %ld\n", 100 - strtol (mixwrite->value, NULL, 10));
+    if (mixed && mixwrite) {
+        char value [32];
+        snprintf (value, sizeof value, "%ld", 100 - strtol (mixwrite->value, NULL, 10));
+        s_emit (self, "read_pct", value, mixwrite);
+    }
     const s_pair_t *iodepth = s_get (self, "iodepth");
     if (iodepth && engine && strstr (engine, "io_uring"))
-        fprintf (out, "iodepth = %s\n", iodepth->value);
+        s_emit (self, "iodepth", iodepth->value, iodepth);
     if (writes)
         fprintf (out, "fsync = %s\n", s_flag (self, "end_fsync")? "end": "none");
 
@@ -254,7 +284,7 @@ s_job_end (s_fio_t *self)
     const s_pair_t *runtime = s_get (self, "runtime");
     bool time_based = s_flag (self, "time_based");
     if (runtime && time_based)
-        fprintf (out, "runtime = %s\n", runtime->value);
+        s_emit (self, "runtime", runtime->value, runtime);
     else
     if (runtime)
         s_fail (self, runtime->line, "runtime", "without time_based fio ends the job at its "
@@ -267,8 +297,9 @@ s_job_end (s_fio_t *self)
     uint64_t streams = numjobs? (uint64_t) strtoull (numjobs->value, NULL, 10): 1;
     const s_pair_t *ios = s_get (self, "number_ios");
     const s_pair_t *size = s_get (self, "size")? s_get (self, "size"): s_get (self, "filesize");
-    if (ios)
-        fprintf (out, "requests = %" PRIu64 "\n", (uint64_t) strtoull (ios->value, NULL, 10) * streams);
+    if (ios && s_count (self, ios))
+        fprintf (out, "requests = %" PRIu64 "\n",
+                 (uint64_t) strtoull (ios->value, NULL, 10) * streams);
     else
     if (random && !time_based && size && bs && s_bytes (bs->value))
         fprintf (out, "requests = %" PRIu64 "\n",

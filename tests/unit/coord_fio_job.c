@@ -145,7 +145,10 @@ test_refused (void **state)
                                            "stonewall=1\n"
                                            "time_based\n"
                                            "size=${IOFLEET_TEST_UNSET}\n"
-                                           "include other.fio\n");
+                                           "include other.fio\n"
+                                           "bs=4Q\n"
+                                           "numjobs=0\n"
+                                           "number_ios=many\n");
     unsetenv ("IOFLEET_TEST_UNSET");
     assert_null (fio_job_translate (path, "fleet", s_errors, sizeof s_errors));
     char want [1024];
@@ -153,6 +156,9 @@ test_refused (void **state)
         ":3: verify: not supported in a fio job file here",
         ":6: size: ${IOFLEET_TEST_UNSET} is not set in the environment",
         ":7: include: not supported here",
+        ":8: bs: '4Q'",
+        ":9: numjobs: ",
+        ":10: number_ios: 'many'",
         ":2: rw: rw = trim is not supported here; use workload = read, write or randrw",
         ":5: time_based: needs a runtime",
         NULL
