@@ -3,7 +3,8 @@
 # JOB.fio --hosts FILE` runs it on every agent of the file, and each agent
 # makes as many requests as fio itself makes of the same file on this
 # host (request-bound jobs: random, mixed, numjobs, sequential, in two
-# tests by a stonewall). Unsupported keys are refused at file:line.
+# tests by a stonewall); a time-based job with a ramp runs its runtime.
+# Unsupported keys are refused at file:line.
 . "$(dirname "$0")/lib.sh"
 
 command -v fio >/dev/null || fail "fio is not installed (scripts/deps.sh test)"
@@ -91,6 +92,25 @@ for agent in ("a1", "a2"):
         print(agent, name, "fio", counts, "iofleet", mine, mark)
 sys.exit(1 if bad else 0)
 PY
+
+# A time-based job with a ramp runs on both agents for its runtime.
+cat > "$SCRATCH/timed.fio" <<'FIO'
+[timed]
+rw=randread
+filename=timed.dat
+size=1m
+runtime=2
+ramp_time=1
+time_based
+FIO
+RESULTS=$SCRATCH/timed
+start=$(date +%s%N)
+"$BIN/iofleet" run "$SCRATCH/timed.fio" --hosts "$SCRATCH/hosts" -o "$RESULTS" -q --no-db \
+    > /dev/null 2> "$SCRATCH/timed.err" || { cat "$SCRATCH/timed.err"; fail "the timed run failed"; }
+elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+[ "$elapsed_ms" -ge 2000 ] || fail "a 2 s time-based job took $elapsed_ms ms"
+[ "$(json 'sorted(set(s["agent"] for s in r["tests"][0]["streams"] if s["reads"] > 0))')" = "['a1', 'a2']" ] ||
+    fail "the timed job did not read on both agents"
 
 # Unsupported keys: refused at their lines, all of them, exit 2.
 printf '[j]\nrw=randread\nverify=md5\nioengine=mmap\nsize=1m\n' > "$SCRATCH/bad.fio"
