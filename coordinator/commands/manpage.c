@@ -162,8 +162,9 @@ static const char *const s_fio_text =
     "bs, blocksize, rw, readwrite, rwmixread, rwmixwrite, numjobs, iodepth (with "
     "io_uring), ioengine, direct, buffered, runtime with time_based, ramp_time, fsync, "
     "end_fsync, rate, rate_iops, random_distribution, randseed, stonewall, new_group, "
-    "wait_for_previous and group_reporting; anything else, and include, is refused at "
-    "file:line with what to use. In a scenario, one of fio's keys is refused with what it "
+    "wait_for_previous and group_reporting, and include FILE (relative to the including "
+    "file) reads a file's lines where it stands; anything else is refused at file:line "
+    "with what to use. In a scenario, one of fio's keys is refused with what it "
     "is here:";
 
 static const char *const s_scenario_example =

@@ -19,11 +19,16 @@
 #define S_KEY_MAX   63
 #define S_VALUE_MAX 1023
 
+//  Files included, in all and one in another.
+#define S_INCLUDES_MAX 16
+#define S_DEPTH_MAX    4
+
 //  One KEY=VALUE line.
 typedef struct {
     char key [S_KEY_MAX + 1];       //  as written
     char value [S_VALUE_MAX + 1];   //  ${VAR} replaced; "1" for a bare flag
-    int line;                       //  its line
+    const char *path;               //  the file it is in (the job file or an include)
+    int line;                       //  its line there
 } s_pair_t;
 
 //  The keys of a section, a later one replacing an earlier of its name.
@@ -34,7 +39,10 @@ typedef struct {
 
 //  The translator's state while one file is read.
 typedef struct {
-    const char *path;               //  the job file, for messages
+    const char *path;               //  the file being read, for messages
+    char *includes [S_INCLUDES_MAX];    //  the paths of the files included
+    size_t include_count;           //  includes read
+    int depth;                      //  includes within includes being read
     const char *agent;              //  where the jobs run
     FILE *out;                      //  the scenario being written
     s_pairs_t global;               //  the [global] keys so far
@@ -46,7 +54,17 @@ typedef struct {
     scenario_errors_t errors;       //  the errors found
 } s_fio_t;
 
-//  Record an error at line about key (NULL: none).
+//  Record an error of the file at path, at line about key (NULL: none).
+static void
+s_fail_in (s_fio_t *self, const char *path, int line, const char *key, const char *format,
+           va_list args)
+{
+    char text [JOB_PATH_MAX + SCENARIO_KEY_QUOTE_MAX + 2 * SCENARIO_REASON_MAX];
+    scenario_error_va (text, sizeof text, path, line, key, format, args);
+    scenario_errors_add (&self->errors, path, text);
+}
+
+//  An error of the file being read.
 static void
 s_fail (s_fio_t *self, int line, const char *key, const char *format, ...)
     __attribute__ ((format (printf, 4, 5)));
@@ -54,12 +72,24 @@ s_fail (s_fio_t *self, int line, const char *key, const char *format, ...)
 static void
 s_fail (s_fio_t *self, int line, const char *key, const char *format, ...)
 {
-    char text [JOB_PATH_MAX + SCENARIO_KEY_QUOTE_MAX + 2 * SCENARIO_REASON_MAX];
     va_list args;
     va_start (args, format);
-    scenario_error_va (text, sizeof text, self->path, line, key, format, args);
+    s_fail_in (self, self->path, line, key, format, args);
     va_end (args);
-    scenario_errors_add (&self->errors, self->path, text);
+}
+
+//  An error at the line of pair, in its file.
+static void
+s_fail_at (s_fio_t *self, const s_pair_t *pair, const char *key, const char *format, ...)
+    __attribute__ ((format (printf, 4, 5)));
+
+static void
+s_fail_at (s_fio_t *self, const s_pair_t *pair, const char *key, const char *format, ...)
+{
+    va_list args;
+    va_start (args, format);
+    s_fail_in (self, pair->path, pair->line, key, format, args);
+    va_end (args);
 }
 
 //  Set key to value in pairs, replacing a value given before.
@@ -76,6 +106,7 @@ s_set (s_fio_t *self, s_pairs_t *pairs, const char *key, const char *value, int 
     s_pair_t *pair = &pairs->pairs [i];
     snprintf (pair->key, sizeof pair->key, "%s", key);
     snprintf (pair->value, sizeof pair->value, "%s", value);
+    pair->path = self->path;
     pair->line = line;
     if (i == pairs->count)
         pairs->count++;
@@ -123,7 +154,7 @@ s_count (s_fio_t *self, const s_pair_t *pair)
     jobspec_defaults (&scratch);
     if (opt_parse (jobspec_option ("requests"), pair->value, &scratch, reason, sizeof reason) == 0)
         return true;
-    s_fail (self, pair->line, pair->key, "%s", reason);
+    s_fail_at (self, pair, pair->key, "%s", reason);
     return false;
 }
 
@@ -149,7 +180,7 @@ s_emit (s_fio_t *self, const char *key, const char *value, const s_pair_t *from)
     char reason [SCENARIO_REASON_MAX];
     jobspec_defaults (&scratch);
     if (from && opt && opt_parse (opt, value, &scratch, reason, sizeof reason))
-        s_fail (self, from->line, from->key, "%s", reason);
+        s_fail_at (self, from, from->key, "%s", reason);
     fprintf (self->out, "%s = %s\n", key, value);
 }
 
@@ -183,7 +214,7 @@ s_mapped (s_fio_t *self, const char *key, const char *fallback)
     for (const fio_value_t *each = row->values; each->fio; each++)
         if (strcmp (each->fio, value) == 0)
             return each->ours;
-    s_fail (self, pair->line, key, "%s = %s is not supported here; use %s", key, value,
+    s_fail_at (self, pair, key, "%s = %s is not supported here; use %s", key, value,
             row->otherwise);
     return NULL;
 }
@@ -220,7 +251,7 @@ s_job_end (s_fio_t *self)
             const s_pair_t *name = &self->job.pairs [i];
             char reason [SCENARIO_REASON_MAX];
             if (scenario_check_name (name->value, strlen (name->value), reason, sizeof reason))
-                s_fail (self, name->line, "name", "%s", reason);
+                s_fail_at (self, name, "name", "%s", reason);
             else
                 snprintf (job, sizeof job, "%s", name->value);
         }
@@ -287,12 +318,12 @@ s_job_end (s_fio_t *self)
         s_emit (self, "runtime", runtime->value, runtime);
     else
     if (runtime)
-        s_fail (self, runtime->line, "runtime", "without time_based fio ends the job at its "
+        s_fail_at (self, runtime, "runtime", "without time_based fio ends the job at its "
                 "size or its runtime, whichever comes first; here a runtime ends it: add "
                 "time_based, or leave runtime out");
     else
     if (time_based)
-        s_fail (self, s_get (self, "time_based")->line, "time_based", "needs a runtime");
+        s_fail_at (self, s_get (self, "time_based"), "time_based", "needs a runtime");
     const s_pair_t *numjobs = s_get (self, "numjobs");
     uint64_t streams = numjobs? (uint64_t) strtoull (numjobs->value, NULL, 10): 1;
     const s_pair_t *ios = s_get (self, "number_ios");
@@ -352,6 +383,8 @@ s_expand (s_fio_t *self, int line, const char *key, const char *value, char *out
     return 0;
 }
 
+static void s_include (s_fio_t *self, int line, const char *name);
+
 //  One line of the file, trimmed, at line.
 static void
 s_line (s_fio_t *self, int line, char *text)
@@ -387,8 +420,9 @@ s_line (s_fio_t *self, int line, char *text)
     *key_end = 0;
     while (isspace ((unsigned char) *value))
         value++;
-    if (strcmp (text, "include") == 0 || strncmp (text, "include ", 8) == 0) {
-        s_fail (self, line, "include", "not supported here: put the included keys in the file");
+    if (strncmp (text, "include", 7) == 0
+    &&  (text [7] == 0 || isspace ((unsigned char) text [7]))) {
+        s_include (self, line, text + 7);
         return;
     }
     if (strlen (text) > S_KEY_MAX) {
@@ -408,37 +442,10 @@ s_line (s_fio_t *self, int line, char *text)
         s_fail (self, line, text, "comes before any section: start with [global] or [NAME]");
 }
 
-//  --------------------------------------------------------------------
-//  Public functions
-
-bool
-fio_job_is_fio (const char *path)
+//  Every line of text, the file being read.
+static void
+s_lines (s_fio_t *self, char *text)
 {
-    size_t length = strlen (path);
-    return length > 4 && strcmp (path + length - 4, ".fio") == 0;
-}
-
-char *
-fio_job_translate (const char *path, const char *agent, char *err, size_t errlen)
-{
-    static const inifile_limits_t limits = {
-        .what = "fio job", .file_max = SCENARIO_FILE_MAX, .line_max = SCENARIO_LINE_MAX
-    };
-    char *text = NULL, *scenario = NULL;
-    size_t length = 0, scenario_length = 0;
-    err [0] = 0;
-    if (inifile_load (path, &limits, &text, &length, err, errlen))
-        return NULL;
-    s_fio_t *self = calloc (1, sizeof *self);
-    FILE *out = self? open_memstream (&scenario, &scenario_length): NULL;
-    if (!out) {
-        scenario_error (err, errlen, path, 0, NULL, "out of memory");
-        free (self);
-        free (text);
-        return NULL;
-    }
-    *self = (s_fio_t) { .path = path, .agent = agent, .out = out };
-    fprintf (out, "; %s, as an iofleet scenario\n", path);
     int line = 0;
     for (char *at = text, *end; at && *at; at = end) {
         end = strchr (at, '\n');
@@ -452,6 +459,82 @@ fio_job_translate (const char *path, const char *agent, char *err, size_t errlen
             at++;
         s_line (self, line, at);
     }
+}
+
+//  What a fio job file may hold.
+static const inifile_limits_t s_limits = {
+    .what = "fio job", .file_max = SCENARIO_FILE_MAX, .line_max = SCENARIO_LINE_MAX
+};
+
+//  An include line at line: read the file it names (relative to the
+//  directory of the file being read) as if its lines stood here.
+static void
+s_include (s_fio_t *self, int line, const char *name)
+{
+    while (isspace ((unsigned char) *name))
+        name++;
+    if (!*name) {
+        s_fail (self, line, "include", "names no file");
+        return;
+    }
+    if (self->depth == S_DEPTH_MAX || self->include_count == S_INCLUDES_MAX) {
+        s_fail (self, line, "include", "more than %d files included, or %d within each other",
+                S_INCLUDES_MAX, S_DEPTH_MAX);
+        return;
+    }
+    const char *slash = strrchr (self->path, '/');
+    char *path = NULL;
+    if (asprintf (&path, "%.*s%s", name [0] == '/' || !slash? 0: (int) (slash - self->path + 1),
+                  self->path, name) < 0) {
+        s_fail (self, line, "include", "out of memory");
+        return;
+    }
+    self->includes [self->include_count++] = path;
+    char *text = NULL;
+    size_t length = 0;
+    char reason [JOB_PATH_MAX + SCENARIO_REASON_MAX];
+    if (inifile_load (path, &s_limits, &text, &length, reason, sizeof reason)) {
+        s_fail (self, line, "include", "%s", reason);
+        return;
+    }
+    const char *outer = self->path;
+    self->path = path;
+    self->depth++;
+    s_lines (self, text);
+    self->depth--;
+    self->path = outer;
+    free (text);
+}
+
+//  --------------------------------------------------------------------
+//  Public functions
+
+bool
+fio_job_is_fio (const char *path)
+{
+    size_t length = strlen (path);
+    return length > 4 && strcmp (path + length - 4, ".fio") == 0;
+}
+
+char *
+fio_job_translate (const char *path, const char *agent, char *err, size_t errlen)
+{
+    char *text = NULL, *scenario = NULL;
+    size_t length = 0, scenario_length = 0;
+    err [0] = 0;
+    if (inifile_load (path, &s_limits, &text, &length, err, errlen))
+        return NULL;
+    s_fio_t *self = calloc (1, sizeof *self);
+    FILE *out = self? open_memstream (&scenario, &scenario_length): NULL;
+    if (!out) {
+        scenario_error (err, errlen, path, 0, NULL, "out of memory");
+        free (self);
+        free (text);
+        return NULL;
+    }
+    *self = (s_fio_t) { .path = path, .agent = agent, .out = out };
+    fprintf (out, "; %s, as an iofleet scenario\n", path);
+    s_lines (self, text);
     s_job_end (self);
     if (!self->test [0] && !self->errors.total)
         s_fail (self, 0, NULL, "holds no job section");
@@ -462,6 +545,8 @@ fio_job_translate (const char *path, const char *agent, char *err, size_t errlen
         free (scenario);
         scenario = NULL;
     }
+    for (size_t i = 0; i < self->include_count; i++)
+        free (self->includes [i]);
     free (self);
     free (text);
     return scenario;

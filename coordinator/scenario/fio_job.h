@@ -4,7 +4,8 @@
 
     The file: [global] and [NAME] job sections; KEY=VALUE lines, or a bare
     KEY for fio's flags (time_based, stonewall); lines beginning with ';'
-    or '#' are comments; ${VAR} is the environment's VAR. A [global]
+    or '#' are comments; ${VAR} is the environment's VAR; include FILE
+    reads FILE (relative to the including file) where it stands. A [global]
     applies to the jobs after it, as in fio. Every job of the file runs at
     once (one test) until a job with stonewall or new_group, which begins
     the next test. The keys are translated by the table of fio_keys.c and

@@ -155,7 +155,7 @@ test_refused (void **state)
     static const char *const parts [] = {
         ":3: verify: not supported in a fio job file here",
         ":6: size: ${IOFLEET_TEST_UNSET} is not set in the environment",
-        ":7: include: not supported here",
+        ":7: include: ",
         ":8: bs: '4Q'",
         ":9: numjobs: ",
         ":10: number_ios: 'many'",
@@ -168,9 +168,36 @@ test_refused (void **state)
         if (!strstr (s_errors, want))
             fail_msg ("expected '%s' in:\n%s", want, s_errors);
     }
+    assert_non_null (strstr (s_errors, "other.fio: cannot open: No such file"));
     assert_null (fio_job_translate (s_write ("empty.fio", "; nothing\n[global]\nbs=4k\n"),
                                     "fleet", s_errors, sizeof s_errors));
     assert_non_null (strstr (s_errors, "holds no job section"));
+}
+
+//  An include reads the file it names, relative to the including file,
+//  as if its lines stood there; its errors are at its own lines.
+static void
+test_include (void **state)
+{
+    (void) state;
+    s_write ("common.fio", "; shared\n[global]\nbs=8k\nsize=1m\n");
+    char *scenario = s_translate ("include common.fio\n[r]\nrw=randread\n");
+    s_assert_holds (scenario, "bs = 8k");
+    s_assert_holds (scenario, "requests = 128");
+    free (scenario);
+    const char *common = s_write ("wrong.fio", "[global]\nverify=md5\n");
+    char path [1024];
+    snprintf (path, sizeof path, "%s", common);
+    assert_null (fio_job_translate (s_write ("main.fio", "include wrong.fio\n[r]\nsize=1m\n"),
+                                    "fleet", s_errors, sizeof s_errors));
+    char want [1100];
+    snprintf (want, sizeof want, "%s:2: verify: not supported", path);
+    if (!strstr (s_errors, want))
+        fail_msg ("expected '%s' in:\n%s", want, s_errors);
+    //  A file that includes itself stops at the bound.
+    assert_null (fio_job_translate (s_write ("loop.fio", "include loop.fio\n[r]\nsize=1m\n"),
+                                    "fleet", s_errors, sizeof s_errors));
+    assert_non_null (strstr (s_errors, "include: more than"));
 }
 
 //  Which files are fio job files.
@@ -208,6 +235,7 @@ main (void)
         cmocka_unit_test (test_keys),
         cmocka_unit_test (test_tests_and_ends),
         cmocka_unit_test (test_refused),
+        cmocka_unit_test (test_include),
         cmocka_unit_test (test_is_fio),
     };
     return cmocka_run_group_tests (tests, s_setup, s_teardown);
