@@ -533,7 +533,8 @@ fio_job_translate (const char *path, const char *agent, char *err, size_t errlen
         return NULL;
     }
     *self = (s_fio_t) { .path = path, .agent = agent, .out = out };
-    fprintf (out, "; %s, as an iofleet scenario\n", path);
+    fprintf (out, "; %s, as an iofleet scenario; its jobs run on %s, which run JOB.fio\n"
+             "; makes a [group %s] of the agents of --hosts and --agent\n", path, agent, agent);
     s_lines (self, text);
     s_job_end (self);
     if (!self->test [0] && !self->errors.total)
