@@ -149,7 +149,8 @@ $(FUZZ_B)/fuzz_histogram: tests/fuzz/fuzz_histogram.c tests/unit/histogram_bytes
                           $(wildcard proto/*.h)
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_histogram.c $(PROTO_SRC) $(LDLIBS) -o $@
-SCENARIO_SRC := $(wildcard coordinator/scenario/scenario*.c) coordinator/scenario/group.c
+SCENARIO_SRC := $(wildcard coordinator/scenario/scenario*.c coordinator/scenario/group*.c) \
+                coordinator/scenario/fio_keys.c
 $(FUZZ_B)/fuzz_scenario: tests/fuzz/fuzz_scenario.c $(SCENARIO_SRC) \
                          $(PROTO_SRC) $(wildcard coordinator/scenario/*.h proto/*.h)
 	@mkdir -p $(dir $@)

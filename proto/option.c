@@ -10,6 +10,7 @@
 */
 #include "option.h"
 #include "clock.h"
+#include "suggest.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -463,7 +464,9 @@ opt_parse (const opt_def_t *opt, const char *text, void *base,
             if (index < 0) {
                 char list [256];
                 s_choice_list (opt->choices, list, sizeof (list));
-                snprintf (err, errlen, "%s is not one of %s", quoted, list);
+                const char *near = suggest_among (text, (const char *const *) opt->choices);
+                snprintf (err, errlen, "%s is not one of %s%s%s%s", quoted, list,
+                          near? ": did you mean ": "", near? near: "", near? "?": "");
                 return -1;
             }
             *(int *) field = index;

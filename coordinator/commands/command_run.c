@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "../engine/run.h"
 #include "../numbers/aggregate.h"
+#include "../scenario/fio_job.h"
 #include "../scenario/plan.h"
 #include "../scenario/scenario.h"
 #include "../../proto/clock.h"
@@ -13,6 +14,7 @@
 #include "../../proto/workload.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 //  One option as a help row: its name (marked * where it may stand in
@@ -87,8 +89,80 @@ s_check_keys (const scenario_t *scenario, char *err, size_t errlen)
 enum {
     RUN_AGENT, RUN_OUTPUT, RUN_ITERATIONS, RUN_JSON, RUN_KEYS, RUN_QUIET, RUN_PROGRESS,
     RUN_UNITS, RUN_ON_LOST, RUN_LABEL, RUN_DB, RUN_NO_DB, RUN_HOSTS, RUN_CHECK,
-    RUN_AGENTS, RUN_METRICS, RUN_METRICS_LINGER
+    RUN_AGENTS, RUN_METRICS, RUN_METRICS_LINGER, RUN_FIO
 };
+
+//  Print the errors of a scenario, one a line, each as "iofleet: " and
+//  the file's "file:line: key: reason".
+static void
+s_print_errors (const char *errors)
+{
+    for (const char *line = errors; *line; ) {
+        size_t length = strcspn (line, "\n");
+        fprintf (stderr, "iofleet: %.*s\n", (int) length, line);
+        line += length + (line [length] == '\n');
+    }
+}
+
+//  A fio job file as a scenario on the agents of --hosts and --agent,
+//  all in [group fleet]; with check only its translation is printed
+//  and *status set. Returns the scenario, or NULL with *status set.
+static scenario_t *
+s_load_fio (const char *path, bool check, const char *hosts_path, const char **agents,
+            size_t agent_count, char *errors, size_t errlen, int *status)
+{
+    *status = EXIT_STATUS_USAGE;
+    char *translation = fio_job_translate (path, "fleet", errors, errlen);
+    if (!translation) {
+        s_print_errors (errors);
+        return NULL;
+    }
+    if (check) {
+        fputs (translation, stdout);
+        free (translation);
+        *status = EXIT_STATUS_OK;
+        return NULL;
+    }
+    //  The names the flags give, gathered in a scenario of their own.
+    scenario_t *names = calloc (1, sizeof *names);
+    char *text = NULL;
+    size_t length = 0;
+    FILE *out = names? open_memstream (&text, &length): NULL;
+    if (!out) {
+        fprintf (stderr, "iofleet run: out of memory\n");
+        free (names);
+        free (translation);
+        return NULL;
+    }
+    snprintf (names->path, sizeof names->path, "%s", path);
+    bool failed = hosts_path && scenario_load_hosts (names, hosts_path, errors, errlen);
+    if (failed)
+        fprintf (stderr, "iofleet run: --hosts: %s\n", errors);
+    for (size_t i = 0; i < agent_count && !failed; i++)
+        if ((failed = scenario_set_agent (names, agents [i], errors, errlen) != 0))
+            fprintf (stderr, "iofleet run: %s\n", errors);
+    if (!failed && names->agent_count == 0) {
+        fprintf (stderr, "iofleet run: %s: a fio job file runs on the agents of --hosts FILE "
+                 "and --agent NAME=ENDPOINT; none is given\n", path);
+        failed = true;
+    }
+    fprintf (out, "[group fleet]\nagents =");
+    for (size_t i = 0; i < names->agent_count; i++)
+        fprintf (out, " %s", names->agents [i].name);
+    fprintf (out, "\n%s", translation);
+    fclose (out);
+    free (translation);
+    scenario_destroy (&names);
+    if (failed || !text) {
+        free (text);
+        return NULL;
+    }
+    scenario_t *scenario = scenario_load_text (path, text, errors, errlen);
+    if (!scenario)
+        s_print_errors (errors);
+    return scenario;
+}
+
 static const cli_flag_t s_run_flags [] = {
     [RUN_AGENT] = { "agent", 0, "NAME=ENDPOINT",
         "set the endpoint of agent NAME, or add the agent; repeatable" },
@@ -128,6 +202,9 @@ static const cli_flag_t s_run_flags [] = {
     [RUN_METRICS_LINGER] = { "metrics-linger", 0, "DURATION",
         "keep the last figures up this long after the run (default 0), so that a "
         "scrape interval cannot miss the end" },
+    [RUN_FIO] = { "fio", 0, NULL,
+        "the file is a fio job file (so is a file named *.fio): its jobs run on every "
+        "agent of --hosts and --agent; with --check it is printed as a scenario" },
     { NULL }
 };
 
@@ -172,6 +249,7 @@ s_run (int argc, char **argv)
     const char *on_lost = NULL;
     const char *hosts_path = NULL;
     bool check_only = false;
+    bool fio = false;
     char err [1024];
     cli_args_t args;
     cli_begin (&args, &command_run, argc, argv);
@@ -219,6 +297,7 @@ s_run (int argc, char **argv)
                     return EXIT_STATUS_USAGE;
                 }
                 break;
+            case RUN_FIO: fio = true; break;
             case RUN_UNITS:
                 options.units = aggregate_units_parse (optarg);
                 if (options.units < 0) {
@@ -245,9 +324,19 @@ s_run (int argc, char **argv)
         cli_usage (&command_run, stderr);
         return EXIT_STATUS_USAGE;
     }
-    scenario_t *scenario = scenario_load (argv [optind], err, sizeof err);
-    if (!scenario) {
-        fprintf (stderr, "iofleet: %s\n", err);
+    //  Room for every error a file reports, each with its file name.
+    static char errors [SCENARIO_ERRORS_MAX * (JOB_PATH_MAX + 512)];
+    scenario_t *scenario = NULL;
+    if (fio || fio_job_is_fio (argv [optind])) {
+        int fio_status;
+        scenario = s_load_fio (argv [optind], check_only, hosts_path, agents, agent_count,
+                               errors, sizeof errors, &fio_status);
+        if (!scenario)
+            return fio_status;
+    }
+    else
+    if (!(scenario = scenario_load (argv [optind], errors, sizeof errors))) {
+        s_print_errors (errors);
         return EXIT_STATUS_USAGE;
     }
     int status = EXIT_STATUS_USAGE;
@@ -270,8 +359,8 @@ s_run (int argc, char **argv)
             goto done;
         }
     }
-    if (scenario_check (scenario, err, sizeof err)) {
-        fprintf (stderr, "iofleet: %s\n", err);
+    if (scenario_check (scenario, errors, sizeof errors)) {
+        s_print_errors (errors);
         goto done;
     }
     if (scenario->options.keys_dir [0] && s_check_keys (scenario, err, sizeof err)) {

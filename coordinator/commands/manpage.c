@@ -5,6 +5,7 @@
 #include "manpage.h"
 #include "../exit_status.h"
 #include "../metrics/metrics_render.h"
+#include "../scenario/fio_keys.h"
 #include "../scenario/scenario.h"
 #include "../report/report.h"
 
@@ -218,7 +219,13 @@ static const char *const s_scenario_description =
     "Lines are KEY = VALUE; ; and # at the start of a line begin a comment, and so "
     "does ; after a blank. A key may be given once per section. Names (agents, jobs, "
     "tests) are 1 to 63 letters, digits, '.', '_' and '-'. A mistake is reported as "
-    "file:line: key: reason, and then nothing is started.";
+    "file:line: key: reason, and then nothing is started. Every mistake of the file "
+    "is reported in one run, in line order: the first 25, then how many more; the "
+    "keys of a refused section header are not read. A mistyped key, value or "
+    "section kind gets the nearest known one (szie: unknown key: did you mean "
+    "size?), when one is close; one of fio's keys gets what it is here (rw = randread: "
+    "rw is fio's; here: workload = randrw, mode = rndrd; filename is path, numjobs "
+    "streams, ramp_time ramp, rwmixread read_pct, ioengine engine).";
 
 static const char *const s_units =
     "Sizes are bytes: a number with K, M, G, T or P, powers of 1024 (4K = 4096), with "
@@ -235,6 +242,28 @@ static const char *const s_group_text =
     "Members without an endpoint pattern take theirs from [agent NAME] sections, from "
     "iofleet run --hosts FILE (one NAME ENDPOINT a line, # comments) or from --agent; "
     "each of these overrides the ones before it, the pattern first.";
+
+static const char *const s_fio_text =
+    "iofleet run JOB.fio --hosts FILE (a file named *.fio, or --fio) reads a fio job file "
+    "and runs its jobs on every agent of --hosts and --agent, as fio --client would, but "
+    "each test started at one instant on every host; --check prints it as a scenario "
+    "whose jobs run on [group fleet], "
+    "those agents, and runs nothing. Messages about a value point at the lines of that "
+    "translation. The file: [global] and job "
+    "sections, KEY=VALUE lines or a bare KEY for a flag (time_based, stonewall), lines "
+    "beginning with ; or # as comments, ${VAR} from the environment. A [global] applies "
+    "to the jobs after it. The jobs of the file are one test until a job with stonewall "
+    "or new_group, which begins the next. fio's defaults are written out where ours "
+    "differ (rw read, bs 4k, no fsync at the end); a random job bound by its size gets "
+    "fio's request count, size / bs per stream, and number_ios is per stream as in fio. "
+    "The keys read are name, filename, directory, nrfiles, size, filesize, number_ios, "
+    "bs, blocksize, rw, readwrite, rwmixread, rwmixwrite, numjobs, iodepth (with "
+    "io_uring), ioengine, direct, buffered, runtime with time_based, ramp_time, fsync, "
+    "end_fsync, rate, rate_iops, random_distribution, randseed, stonewall, new_group, "
+    "wait_for_previous and group_reporting, and include FILE (relative to the including "
+    "file) reads a file's lines where it stands; anything else is refused at file:line "
+    "with what to use. In a scenario, one of fio's keys is refused with what it "
+    "is here:";
 
 static const char *const s_scenario_example =
     "  [global]\n"
@@ -306,6 +335,20 @@ s_scenario (FILE *out)
         char text [1024];
         workload_describe (desc, text, sizeof (text));
         doc_roff_item (out, desc->name, NULL, text);
+    }
+    doc_roff_section (out, "FIO JOB FILES");
+    doc_roff_text (out, s_fio_text);
+    for (const fio_key_t *row = fio_keys; row->fio; row++) {
+        char text [512];
+        if (row->ours)
+            snprintf (text, sizeof text, "%s", row->ours);
+        else
+        if (row->values)
+            snprintf (text, sizeof text, "%s %s: %s", row->fio, row->values [0].fio,
+                      row->values [0].ours);
+        else
+            snprintf (text, sizeof text, "%s", row->otherwise);
+        doc_roff_item (out, row->fio, NULL, text);
     }
     doc_roff_section (out, "EXAMPLE");
     doc_roff_text (out, s_scenario_example);

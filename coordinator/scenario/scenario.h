@@ -28,6 +28,10 @@
 #define SCENARIO_FILE_MAX (1024 * 1024)
 #define SCENARIO_LINE_MAX 4096
 
+//  The most errors of one file a message lists, in line order; past it
+//  they are counted: "FILE: ... and N more errors".
+#define SCENARIO_ERRORS_MAX 25
+
 //  Run options: [global] keys that are not job options. Described by
 //  scenario_run_options[] (an opt_def_t table with offsets into this
 //  struct), so parsing and --help come from one place.
@@ -138,9 +142,15 @@ typedef struct {
 //  Read and parse a scenario file: a regular file or a pipe, at most
 //  SCENARIO_FILE_MAX bytes. Returns a new scenario, or NULL with
 //  "file:line: key: reason" in err (or "file: reason" for a file that
-//  cannot be read, is too large or is no text). Does not check that
+//  cannot be read, is too large or is no text): every error of the file,
+//  one a line in line order, up to SCENARIO_ERRORS_MAX. Does not check that
 //  agents have endpoints: call scenario_check after any --agent overrides.
 scenario_t *scenario_load (const char *path, char *err, size_t errlen);
+
+//  scenario_load of text (taken: the scenario frees it), a scenario made
+//  from the file at path (a fio job file); messages name path, with the
+//  lines of text.
+scenario_t *scenario_load_text (const char *path, char *text, char *err, size_t errlen);
 
 //  Apply one --agent NAME=ENDPOINT: replaces the endpoint of agent NAME,
 //  or adds the agent. Returns 0, or -1 with a reason in err.

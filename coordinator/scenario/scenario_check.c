@@ -501,7 +501,9 @@ s_check_endpoints (const scenario_t *self, char *err, size_t errlen)
     return rc;
 }
 
-//  The checks once the file and the command line have had their say.
+//  The checks once the file and the command line have had their say:
+//  every error, but none that only follows from another (endpoints are
+//  compared once every agent has one, tests once every job is right).
 int
 scenario_check (const scenario_t *self, char *err, size_t errlen)
 {
@@ -510,38 +512,47 @@ scenario_check (const scenario_t *self, char *err, size_t errlen)
         scenario_error (err, errlen, self->path, 0, NULL, "no [job] sections");
         return -1;
     }
+    scenario_errors_t errors = { .count = 0 };
+    char one [2 * JOB_PATH_MAX + 1024];
     for (size_t i = 0; i < self->agent_count; i++) {
         const scenario_agent_t *agent = &self->agents [i];
-        if (agent->endpoint [0] == 0 && agent->group) {
-            scenario_error (err, errlen, self->path, agent->line, "agents",
+        if (agent->endpoint [0] == 0 && agent->group)
+            scenario_error (one, sizeof one, self->path, agent->line, "agents",
                             "member %s of [group %s] has no endpoint: give the group an "
                             "endpoint = pattern, --hosts FILE or --agent %s=ENDPOINT",
                             agent->name, self->groups [agent->group - 1].name, agent->name);
-            return -1;
-        }
-        if (agent->endpoint [0] == 0) {
-            scenario_error (err, errlen, self->path, agent->line, "endpoint",
+        else
+        if (agent->endpoint [0] == 0)
+            scenario_error (one, sizeof one, self->path, agent->line, "endpoint",
                            "[agent %s] has no endpoint and no --agent %s=ENDPOINT was given",
                            agent->name, agent->name);
-            return -1;
-        }
+        else
+            continue;
+        scenario_errors_add (&errors, self->path, one);
     }
-    if (s_check_endpoints (self, err, errlen))
-        return -1;
+    if (errors.total == 0 && s_check_endpoints (self, one, sizeof one))
+        scenario_errors_add (&errors, self->path, one);
+    size_t before_jobs = errors.total;
     for (size_t j = 0; j < self->job_count; j++) {
         const scenario_job_t *job = &self->jobs [j];
-        if (!scenario_agent (self, job->agent)) {
-            return s_job_error (self, job, "agent", err, errlen,
-                                "no [agent %s] or [group %s] section, and no --agent "
-                                "%s=ENDPOINT", job->agent, job->agent, job->agent);
-        }
-        if (s_check_workload (self, job, err, errlen))
-            return -1;
+        if (!scenario_agent (self, job->agent))
+            s_job_error (self, job, "agent", one, sizeof one,
+                         "no [agent %s] or [group %s] section, and no --agent %s=ENDPOINT",
+                         job->agent, job->agent, job->agent);
+        else
+        if (s_check_workload (self, job, one, sizeof one) == 0)
+            continue;
+        scenario_errors_add (&errors, self->path, one);
     }
-    for (size_t t = 0; t < self->test_count; t++)
-        if (s_check_test (self, &self->tests [t], err, errlen))
-            return -1;
-    return 0;
+    for (size_t t = 0; t < self->test_count && errors.total == before_jobs; t++)
+        if (s_check_test (self, &self->tests [t], one, sizeof one))
+            scenario_errors_add (&errors, self->path, one);
+    if (errors.total == 0 && !errors.nomem)
+        return 0;
+    if (errors.nomem && errors.count == 0)
+        scenario_error (err, errlen, self->path, 0, NULL, "out of memory");
+    else
+        scenario_errors_write (&errors, self->path, err, errlen);
+    scenario_errors_clear (&errors);
+    return -1;
 }
-
-

@@ -9,6 +9,7 @@
 #include "scenario.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 //  How much of a value an error message quotes, and of a key or a
@@ -36,6 +37,31 @@ void scenario_error_va (char *err, size_t errlen, const char *path, int line,
 void scenario_error (char *err, size_t errlen, const char *path, int line,
                      const char *key, const char *format, ...)
     __attribute__ ((format (printf, 6, 7)));
+
+//  The errors of one file, for a message that lists them all: at most
+//  SCENARIO_ERRORS_MAX kept, the rest counted; one given twice (a job
+//  on a group fails once per member) is kept once.
+typedef struct {
+    struct {
+        int line;                   //  its line, for the order; 0 for the whole file
+        char *text;                 //  "file:line: key: reason"
+    } items [SCENARIO_ERRORS_MAX];
+    size_t count;                   //  errors kept
+    size_t total;                   //  errors found, kept or past the bound
+    bool nomem;                     //  memory ran out keeping one
+} scenario_errors_t;
+
+//  Keep text, an error "path:line: key: reason" (or "path: reason") of
+//  the file at path.
+void scenario_errors_add (scenario_errors_t *self, const char *path, const char *text);
+
+//  Write the errors into err, one a line, in line order (those of one
+//  line as found), then "path: ... and N more errors" past the bound.
+void scenario_errors_write (scenario_errors_t *self, const char *path, char *err,
+                            size_t errlen);
+
+//  Free what the errors hold.
+void scenario_errors_clear (scenario_errors_t *self);
 
 //  Check a name of len bytes (agent, job, test): 1 to JOB_NAME_MAX
 //  letters, digits, '.', '_' and '-'. Returns 0, or -1 with a reason.

@@ -26,12 +26,8 @@ static char s_dir [256];
 static const char *
 s_write (const char *name, const char *text)
 {
-    static char path [512];
-    snprintf (path, sizeof path, "%s/%s", s_dir, name);
-    FILE *file = fopen (path, "w");
-    assert_non_null (file);
-    assert_true (fputs (text, file) >= 0);
-    assert_int_equal (fclose (file), 0);
+    const char *path = scratch_write (s_dir, name, text);
+    assert_non_null (path);
     return path;
 }
 

@@ -388,8 +388,9 @@ test_unknown_key (void **state)
     (void) state;
     s_expect_load_error ("[global]\ncolour = blue\n", 2, "colour", "unknown key");
     s_expect_load_error ("[agent a]\nendpoint = tcp://h:1\nport = 7654\n", 3, "port", "unknown key");
+    //  One of fio's keys is told what it is here.
     s_expect_load_error (AGENT_A "[job a]\nagent = a\nblocksize = 4K\n", 5, "blocksize",
-                         "unknown key");
+                         "blocksize is fio's; here: bs = 4K");
     //  Keys are case-sensitive.
     s_expect_load_error (AGENT_A "[job a]\nBS = 4K\n", 4, "BS", "unknown key");
 }

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# fio job files: `run --check JOB.fio` prints the translation, `run
+# JOB.fio --hosts FILE` runs it on every agent of the file, and each agent
+# makes as many requests as fio itself makes of the same file on this
+# host (request-bound jobs: random, mixed, numjobs, sequential, in two
+# tests by a stonewall); a time-based job with a ramp runs its runtime.
+# Unsupported keys are refused at file:line.
+. "$(dirname "$0")/lib.sh"
+
+command -v fio >/dev/null || fail "fio is not installed (scripts/deps.sh test)"
+start_agent a1; E1=$ENDPOINT
+start_agent a2; E2=$ENDPOINT
+printf 'a1 %s\na2 %s\n' "$E1" "$E2" > "$SCRATCH/hosts"
+
+cat > "$SCRATCH/mix.fio" <<'FIO'
+; request-bound jobs of every kind the translation knows
+[global]
+ioengine=psync
+bs=${BS}
+size=2m
+# one test: these three at once
+[rr]
+rw=randread
+filename=rr.dat
+numjobs=2
+[rw]
+rw=randrw
+rwmixread=70
+filename=rw.dat
+[seqw]
+rw=write
+[seqr]
+stonewall
+rw=read
+filename=seqw
+[rn]
+rw=randwrite
+filename=rn.dat
+number_ios=100
+numjobs=3
+FIO
+export BS=4k
+
+# --check: the translation, nothing run.
+"$BIN/iofleet" run --check "$SCRATCH/mix.fio" > "$SCRATCH/check.ini"
+cat "$SCRATCH/check.ini"
+grep -qx "mode = rndrd" "$SCRATCH/check.ini" || fail "--check: rw=randread not translated"
+grep -qx "requests = 300" "$SCRATCH/check.ini" || fail "--check: number_ios times numjobs"
+[ "$(grep -c '^test = rr$' "$SCRATCH/check.ini")" = 3 ] || fail "--check: not one test until the stonewall"
+[ "$(grep -c '^test = seqr$' "$SCRATCH/check.ini")" = 2 ] || fail "--check: the stonewall makes no test"
+grep -q "event=session" "$SCRATCH/a1.log" && fail "--check reached an agent"
+
+# The run on both agents.
+RESULTS=$SCRATCH/res
+"$BIN/iofleet" run "$SCRATCH/mix.fio" --hosts "$SCRATCH/hosts" -o "$RESULTS" -q --no-db \
+    > "$SCRATCH/run.txt" 2> "$SCRATCH/run.err" || { cat "$SCRATCH/run.err"; fail "the run failed"; }
+
+# fio itself on the same file, in a directory of its own.
+mkdir -p "$SCRATCH/fio"
+(cd "$SCRATCH/fio" && fio --output-format=json --output="$SCRATCH/fio.json" "$SCRATCH/mix.fio") ||
+    fail "fio could not run the job file"
+
+python3 - "$RESULTS/results.json" "$SCRATCH/fio.json" <<'PY' || fail "request counts differ from fio's"
+import json, sys
+ours = json.load(open(sys.argv[1]))
+fio = json.load(open(sys.argv[2]))
+want = {}
+for job in fio["jobs"]:
+    name = job["jobname"]
+    reads, writes = want.get(name, (0, 0))
+    want[name] = (reads + job["read"]["total_ios"], writes + job["write"]["total_ios"])
+bad = 0
+for agent in ("a1", "a2"):
+    got = {}
+    for test in ours["tests"]:
+        for stream in test["streams"]:
+            if stream["agent"] != agent:
+                continue
+            name = stream["job"].rsplit(".", 1)[0]
+            reads, writes = got.get(name, (0, 0))
+            got[name] = (reads + stream["reads"], writes + stream["writes"])
+    for name, counts in sorted(want.items()):
+        mine = got.get(name, (0, 0))
+        # A mix: fio draws each request's direction, so its split is
+        # within noise of the ratio; the total is exact.
+        if counts[0] and counts[1]:
+            same = sum(mine) == sum(counts) and abs(mine[0] - counts[0]) <= 0.05 * sum(counts)
+        else:
+            same = mine == counts
+        mark = "ok" if same else "DIFFERS"
+        bad += mark != "ok"
+        print(agent, name, "fio", counts, "iofleet", mine, mark)
+sys.exit(1 if bad else 0)
+PY
+
+# A time-based job with a ramp runs on both agents for its runtime.
+cat > "$SCRATCH/timed.fio" <<'FIO'
+[timed]
+rw=randread
+filename=timed.dat
+size=1m
+runtime=2
+ramp_time=1
+time_based
+FIO
+RESULTS=$SCRATCH/timed
+start=$(date +%s%N)
+"$BIN/iofleet" run "$SCRATCH/timed.fio" --hosts "$SCRATCH/hosts" -o "$RESULTS" -q --no-db \
+    > /dev/null 2> "$SCRATCH/timed.err" || { cat "$SCRATCH/timed.err"; fail "the timed run failed"; }
+elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+[ "$elapsed_ms" -ge 2000 ] || fail "a 2 s time-based job took $elapsed_ms ms"
+[ "$(json 'sorted(set(s["agent"] for s in r["tests"][0]["streams"] if s["reads"] > 0))')" = "['a1', 'a2']" ] ||
+    fail "the timed job did not read on both agents"
+
+# Unsupported keys: refused at their lines, all of them, exit 2.
+printf '[j]\nrw=randread\nverify=md5\nioengine=mmap\nsize=1m\n' > "$SCRATCH/bad.fio"
+rc=0
+"$BIN/iofleet" run "$SCRATCH/bad.fio" --hosts "$SCRATCH/hosts" 2> "$SCRATCH/bad.err" || rc=$?
+cat "$SCRATCH/bad.err"
+[ "$rc" = 2 ] || fail "unsupported keys: exit $rc, expected 2"
+grep -q "bad.fio:3: verify: not supported in a fio job file here" "$SCRATCH/bad.err" || fail "verify not refused at its line"
+grep -q "bad.fio:4: ioengine: ioengine = mmap is not supported here; use engine = psync or io_uring" \
+    "$SCRATCH/bad.err" || fail "ioengine=mmap not refused at its line"
+
+# Without agents a fio job file says where they come from.
+rc=0
+"$BIN/iofleet" run "$SCRATCH/mix.fio" 2> "$SCRATCH/none.err" || rc=$?
+[ "$rc" = 2 ] && grep -q "runs on the agents of --hosts FILE" "$SCRATCH/none.err" ||
+    fail "a fio job file without agents: exit $rc, $(cat "$SCRATCH/none.err")"
+echo ok
