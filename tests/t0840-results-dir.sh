@@ -15,7 +15,7 @@ start_agent a1; E1=$ENDPOINT
 start_agent a2; E2=$ENDPOINT
 
 # scenario AGENT ENDPOINT [small]: a short test with few samples, then
-# (unless "small") one with many: eight streams, 10 ms apart, for about
+# (unless "small") one with many: sixteen streams, 10 ms apart, for about
 # four seconds.
 scenario () {
     cat <<INI
@@ -31,20 +31,22 @@ path = s
 size = 2M
 rate = 8M
 INI
-    # 1M requests: 48 a stream, so that the latency histograms in the
+    # 1M requests: 24 a stream, so that the latency histograms in the
     # reports have few buckets whatever the spread (64K ones gave them
     # 110 to 280 kB, as the host was quiet or loaded).
     [ "${3:-}" = small ] ||
-        printf '[job many]\nagent = %s\npath = m\nsize = 48M\nrate = 12M\nbs = 1M\nstreams = 8\n' "$1"
+        printf '[job many]\nagent = %s\npath = m\nsize = 24M\nrate = 6M\nbs = 1M\nstreams = 16\n' "$1"
 }
 scenario a1 "$E1" > "$SCRATCH/fill.ini"
 scenario a1 "$E1" small > "$SCRATCH/short.ini"
 
-# A tmpfs that holds the reports (some 115 kB) but not the samples of the
-# second test (some 345 kB, written before the reports): 256 kB leaves a
-# margin of 90 kB either way.
+# A tmpfs that holds the reports (some 380 kB, and the new results.json
+# beside the old one while it is written: results.json keeps each 10 ms
+# interval's latency histogram) but not the samples of the second test
+# (some 650 kB, written before the reports): 600 kB leaves a margin of
+# about 100 kB either way.
 mkdir -p "$SCRATCH/small"
-mount -t tmpfs -o size=256k tmpfs "$SCRATCH/small" || fail "cannot mount a tmpfs (root needed)"
+mount -t tmpfs -o size=600k tmpfs "$SCRATCH/small" || fail "cannot mount a tmpfs (root needed)"
 MOUNTS+=("$SCRATCH/small")
 rc=0
 "$BIN/iofleet" run "$SCRATCH/fill.ini" -o "$SCRATCH/small" -q > "$SCRATCH/fill.txt" \
