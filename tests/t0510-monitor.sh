@@ -20,6 +20,7 @@ test = watched
 agent = writer
 path = big
 size = 256M
+rate = 256M             ; a second at least: intervals enough for the page's chart
 [job watch]
 test = watched
 agent = server
