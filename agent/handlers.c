@@ -43,6 +43,7 @@ s_send_welcome (agent_t *self, zframe_t *peer, uint64_t session_id)
     msg_welcome_t *welcome = &out->u.welcome;
     msg_strcpy (welcome->name, self->name, sizeof (welcome->name));
     msg_strcpy (welcome->hostname, hostinfo_hostname (self->hostinfo), sizeof (welcome->hostname));
+    msg_strcpy (welcome->boot_id, hostinfo_boot_id (self->hostinfo), sizeof (welcome->boot_id));
     msg_strcpy (welcome->kernel, hostinfo_kernel (self->hostinfo), sizeof (welcome->kernel));
     welcome->cpus = hostinfo_cpus (self->hostinfo);
     welcome->mem_bytes = hostinfo_mem_bytes (self->hostinfo);

@@ -13,6 +13,7 @@
 struct _hostinfo_t {
     char hostname [MSG_HOST_MAX + 1];   //  uname nodename
     char kernel [MSG_HOST_MAX + 1];     //  uname release
+    char boot_id [MSG_BOOT_ID_MAX + 2]; //  its line, newline and all, then cut
     uint32_t cpus;                      //  online CPUs
     uint64_t mem_bytes;                 //  MemTotal
 };
@@ -52,6 +53,15 @@ hostinfo_new (void)
     long cpus = sysconf (_SC_NPROCESSORS_ONLN);
     self->cpus = cpus > 0? (uint32_t) cpus: 0;
     self->mem_bytes = s_mem_total_bytes ("/proc/meminfo");
+    //  Agents on one machine (containers, a test fleet on loopback) share
+    //  it: the console adds their streams up against the one host's
+    //  counters. Without /proc, "": never the same as another's.
+    FILE *file = fopen ("/proc/sys/kernel/random/boot_id", "r");
+    if (file) {
+        if (fgets (self->boot_id, sizeof self->boot_id, file))
+            self->boot_id [strcspn (self->boot_id, "\n")] = 0;
+        fclose (file);
+    }
     return self;
 }
 
@@ -70,6 +80,13 @@ const char *
 hostinfo_hostname (hostinfo_t *self)
 {
     return self->hostname;
+}
+
+//  The kernel's boot id, "" if unknown.
+const char *
+hostinfo_boot_id (hostinfo_t *self)
+{
+    return self->boot_id;
 }
 
 //  uname release.

@@ -18,6 +18,7 @@ void hostinfo_destroy (hostinfo_t **self_p);
 
 //  uname nodename, e.g. "client1".
 const char *hostinfo_hostname (hostinfo_t *self);
+const char *hostinfo_boot_id (hostinfo_t *self);
 
 //  uname release, e.g. "6.1.0-18-amd64".
 const char *hostinfo_kernel (hostinfo_t *self);

@@ -56,6 +56,7 @@
 #define MSG_FRAME_MAX   (64 * 1024) //  largest frame either side accepts
 #define MSG_TEXT_MAX    511         //  error texts, reasons, names of peers
 #define MSG_HOST_MAX    255         //  host names, kernel releases
+#define MSG_BOOT_ID_MAX 36          //  /proc/sys/kernel/random/boot_id, a UUID
 
 //  --------------------------------------------------------------------------
 //  The messages
@@ -90,6 +91,8 @@
     X (M, BOOL, insecure, 0)            /* running without CURVE */ \
     X (M, STR,  serving, MSG_TEXT_MAX + 1)  /* coordinator it serves, "" when idle */ \
     X (M, STR,  version, 32)            /* the agent's program version */ \
+    X (M, STR,  boot_id, MSG_BOOT_ID_MAX + 1)   /* the kernel's boot id: agents that share \
+                                           one are on one machine */ \
     X (M, U64,  session_id, 0)          /* names the session it opened or renewed, 0 for a \
                                            probe: PONGs carry it back */
 

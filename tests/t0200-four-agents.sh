@@ -65,6 +65,11 @@ for t in r["tests"]:
 # by tens of ms, so two of the three must be within 5 ms and none past
 # 100 ms; t0210 measures the skew itself, over many runs.
 skews = sorted(t["summary"]["host_skew_ns"] for t in r["tests"])
+# Four agents on one machine say so: one boot id, this kernel's, on every
+# agent and on every host's figures.
+boot_id = open("/proc/sys/kernel/random/boot_id").read().strip()
+assert [a["boot_id"] for a in r["agents"]] == [boot_id] * 4, r["agents"]
+assert all(h["boot_id"] == boot_id for t in r["tests"] for h in t["hosts"])
 assert skews[1] < 5e6 and skews[2] < 100e6, "host skews %s ms with 4 agents" % (
     ", ".join("%.3f" % (k / 1e6) for k in skews))
 PY

@@ -256,8 +256,10 @@ testrun_new_phase_result (testrun_t *tr, uint32_t phase)
         }
         if (desc->host_figures && tr->host_index [index] == SIZE_MAX) {
             tr->host_index [index] = result->host_count;
-            msg_strcpy (result->hosts [result->host_count++].agent, spec->agent,
-                        sizeof result->hosts [0].agent);
+            host_result_t *host = &result->hosts [result->host_count++];
+            msg_strcpy (host->agent, spec->agent, sizeof host->agent);
+            msg_strcpy (host->boot_id, session_info (tr->job_session [j])->boot_id,
+                        sizeof host->boot_id);
         }
     }
     timeline_builder_destroy (&tr->timeline);

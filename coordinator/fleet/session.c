@@ -162,6 +162,7 @@ session_take_welcome (session_t *self, const msg_welcome_t *welcome, int64_t rec
 {
     msg_strcpy (self->info.hostname, welcome->hostname, sizeof self->info.hostname);
     msg_strcpy (self->info.kernel, welcome->kernel, sizeof self->info.kernel);
+    msg_strcpy (self->info.boot_id, welcome->boot_id, sizeof self->info.boot_id);
     self->info.cpus = welcome->cpus;
     self->info.mem_bytes = welcome->mem_bytes;
     msg_strcpy (self->info.version, welcome->version, sizeof self->info.version);

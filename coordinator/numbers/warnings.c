@@ -3,8 +3,10 @@
 #include "warnings.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 //  Add a warning to the test (formatted), unless the list is full.
@@ -38,11 +40,109 @@ warning_is_notice (const warning_t *warning)
     return false;
 }
 
+//  The machines of a test's hosts: agents that share a boot id (a fleet
+//  of containers, agents on loopback) share one page cache, one set of
+//  dirty pages and one set of disks, so their streams add up against the
+//  one machine's counters. Each host that sent figures and moved bytes
+//  gets the first such host of its machine as its leader; the leader
+//  holds the machine's sums.
+typedef struct {
+    size_t *leader;                 //  per host: its machine's first host, SIZE_MAX if none
+    aggregate_host_sums_t *sum;     //  per leader: its machine's streams
+    size_t *members;                //  per leader: its machine's hosts, itself included
+} s_machines_t;
+
+static const test_result_t *s_sorting;
+
+static int
+s_by_boot_id (const void *a, const void *b)
+{
+    size_t x = *(const size_t *) a, y = *(const size_t *) b;
+    int order = strcmp (s_sorting->hosts [x].boot_id, s_sorting->hosts [y].boot_id);
+    return order? order: (x > y) - (x < y);
+}
+
+//  Sorted by boot id, a machine's hosts are one run: n log n for a fleet.
+//  Returns -1 if memory ran out.
+static int
+s_machines (const test_result_t *test, const aggregate_host_sums_t *sums, s_machines_t *m)
+{
+    size_t n = test->host_count;
+    m->leader = (size_t *) malloc ((n? n: 1) * sizeof (size_t));
+    m->sum = (aggregate_host_sums_t *) calloc (n? n: 1, sizeof (aggregate_host_sums_t));
+    m->members = (size_t *) calloc (n? n: 1, sizeof (size_t));
+    size_t *order = (size_t *) malloc ((n? n: 1) * sizeof (size_t));
+    if (!m->leader || !m->sum || !m->members || !order) {
+        free (order);
+        return -1;
+    }
+    size_t count = 0;
+    for (size_t h = 0; h < n; h++) {
+        m->leader [h] = SIZE_MAX;
+        if (test->hosts [h].received && test->hosts [h].stream_bytes)
+            order [count++] = h;
+    }
+    s_sorting = test;
+    qsort (order, count, sizeof order [0], s_by_boot_id);
+    for (size_t k = 0; k < count; k++) {
+        size_t h = order [k];
+        const char *boot_id = test->hosts [h].boot_id;
+        bool same = k > 0 && boot_id [0] && strcmp (boot_id, test->hosts [order [k - 1]].boot_id) == 0;
+        m->leader [h] = same? m->leader [order [k - 1]]: h;
+    }
+    free (order);
+    for (size_t h = 0; h < n; h++) {
+        if (m->leader [h] == SIZE_MAX)
+            continue;
+        aggregate_host_sums_t one = { 0 };
+        if (sums)
+            one = sums [h];
+        else
+            for (size_t s = 0; s < test->stream_count; s++)
+                if (strcmp (test->streams [s].agent, test->hosts [h].agent) == 0)
+                    aggregate_host_add (&one, &test->streams [s]);
+        m->members [m->leader [h]]++;
+        aggregate_host_sums_t *sum = &m->sum [m->leader [h]];
+        sum->bytes += one.bytes;
+        sum->written_bytes += one.written_bytes;
+        sum->cached_bytes += one.cached_bytes;
+        sum->cached_read_bytes += one.cached_read_bytes;
+        sum->set_bytes += one.set_bytes;
+    }
+    return 0;
+}
+
+static void
+s_machines_free (s_machines_t *m)
+{
+    free (m->leader);
+    free (m->sum);
+    free (m->members);
+}
+
+//  A machine's name: its leader's agent, "+ N more" for the others.
+static void
+s_machine_name (const test_result_t *test, const s_machines_t *m, size_t leader,
+                char *name, size_t namelen)
+{
+    size_t others = m->members [leader] - 1;
+    if (others == 0)
+        snprintf (name, namelen, "%s", test->hosts [leader].agent);
+    else
+        snprintf (name, namelen, "%s and %zu more agent%s on its machine",
+                  test->hosts [leader].agent, others, others == 1? "": "s");
+}
+
 void
 warnings_fill (test_result_t *test, const aggregate_host_sums_t *sums)
 {
     const test_summary_t *summary = &test->summary;
     test->warning_count = 0;
+    s_machines_t machines;
+    if (s_machines (test, sums, &machines)) {
+        s_machines_free (&machines);
+        return;
+    }
     if (test->laid_out_bytes)
         s_warn (test, "layout", "", "%.1f MB laid out at prepare, untimed (%.1f s), before "
                 "the test read them", test->laid_out_bytes / 1e6, test->laid_out_ns / 1e9);
@@ -51,15 +151,15 @@ warnings_fill (test_result_t *test, const aggregate_host_sums_t *sums)
         if (!host->received || host->stream_bytes == 0)
             continue;
         const msg_host_t *c = &host->counters;
-        //  Bytes its streams wrote, and those they read without O_DIRECT
-        //  from a local file on a page cache that was not dropped.
-        aggregate_host_sums_t sum = { 0 };
-        if (sums)
-            sum = sums [h];
-        else
-            for (size_t s = 0; s < test->stream_count; s++)
-                if (strcmp (test->streams [s].agent, host->agent) == 0)
-                    aggregate_host_add (&sum, &test->streams [s]);
+        //  Bytes its machine's streams wrote, and those they read without
+        //  O_DIRECT from a local file on a page cache that was not
+        //  dropped, against that machine's counters: two agents on one
+        //  machine are one host here, whose share is never above 100%.
+        if (machines.leader [h] != h)
+            continue;               //  its machine's first host warns for all
+        aggregate_host_sums_t sum = machines.sum [h];
+        char machine [JOB_NAME_MAX + 64];
+        s_machine_name (test, &machines, h, machine, sizeof machine);
         uint64_t written_bytes = sum.written_bytes, cached_read_bytes = sum.cached_read_bytes;
         //  Measured, the page cache answering says more than the size
         //  of the working set could: one warning of the two.
@@ -69,13 +169,13 @@ warnings_fill (test_result_t *test, const aggregate_host_sums_t *sums)
             s_warn (test, "cached-read", host->agent,
                     "%s: its disks read %.1f MB of the %.1f MB its streams read (%.0f%%): "
                     "the page cache answered; read with direct = yes or after drop_caches = yes",
-                    host->agent, c->disk_read_bytes / 1e6, cached_read_bytes / 1e6,
+                    machine, c->disk_read_bytes / 1e6, cached_read_bytes / 1e6,
                     100.0 * (double) c->disk_read_bytes / (double) cached_read_bytes);
         if (cached_read_bytes && !cache_answered && cached_read_bytes < 2 * c->mem_total_bytes)
             s_warn (test, "cache", host->agent,
                     "%s: %.1f MB read with neither O_DIRECT nor a dropped page cache is less "
                     "than twice the host's %.1f GB of memory: the page cache can hold all of it",
-                    host->agent, cached_read_bytes / 1e6, c->mem_total_bytes / 1e9);
+                    machine, cached_read_bytes / 1e6, c->mem_total_bytes / 1e9);
         if (written_bytes == 0)
             continue;
         double bytes = (double) written_bytes;
@@ -86,12 +186,12 @@ warnings_fill (test_result_t *test, const aggregate_host_sums_t *sums)
             s_warn (test, "dirty", host->agent,
                     "%s: %.1f MB still dirty or under writeback when the window closed "
                     "(%.0f%% of the %.1f MB its streams wrote): the rate counts the page cache",
-                    host->agent, dirtied / 1e6, 100.0 * dirtied / bytes, bytes / 1e6);
+                    machine, dirtied / 1e6, 100.0 * dirtied / bytes, bytes / 1e6);
         if ((double) c->settle_written_bytes > WARNINGS_SETTLE_SHARE * bytes)
             s_warn (test, "writeback", host->agent,
                     "%s: %.1f MB written to disk in the %.1f s after the window "
                     "(%.0f%% of the %.1f MB its streams wrote)",
-                    host->agent, c->settle_written_bytes / 1e6,
+                    machine, c->settle_written_bytes / 1e6,
                     (double) (host->settle_end_ns - host->window_end_ns) / 1e9,
                     100.0 * c->settle_written_bytes / bytes, bytes / 1e6);
         //  What neither O_DIRECT nor an fsync forced to disk may never
@@ -105,14 +205,15 @@ warnings_fill (test_result_t *test, const aggregate_host_sums_t *sums)
                     "%s: a file set of %.1f MB used without O_DIRECT is less than twice the "
                     "host's %.1f GB of memory: the page cache can hold all of it; give a set "
                     "of twice the memory, or direct = yes, to measure the disks",
-                    host->agent, set_bytes / 1e6, c->mem_total_bytes / 1e9);
+                    machine, set_bytes / 1e6, c->mem_total_bytes / 1e9);
         else
         if (cached_bytes > 0 && cached_bytes < 2 * c->mem_total_bytes)
             s_warn (test, "cache", host->agent,
                     "%s: %.1f MB written with neither O_DIRECT nor fsync is less than twice "
                     "the host's %.1f GB of memory: the page cache can hold all of it",
-                    host->agent, cached_bytes / 1e6, c->mem_total_bytes / 1e9);
+                    machine, cached_bytes / 1e6, c->mem_total_bytes / 1e9);
     }
+    s_machines_free (&machines);
     //  A test of requests whose streams completed none: its rate of 0
     //  is no measure of anything, and says so with the likely reason.
     uint64_t requests = 0, fsyncs = 0;

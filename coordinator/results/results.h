@@ -165,6 +165,7 @@ typedef struct {
 //  One agent's host over one test: its HOST message and what it means.
 typedef struct {
     char agent [JOB_NAME_MAX + 1];          //  agent name
+    char boot_id [MSG_BOOT_ID_MAX + 1];     //  its machine's (agent_info_t), "" if unknown
     bool received;                          //  the HOST message arrived
     bool excused;                           //  lost or absent: owes none
     msg_host_t counters;                    //  raw, as the agent sent them
@@ -310,6 +311,7 @@ typedef struct {
     char endpoint [256];
     char hostname [MSG_HOST_MAX + 1];
     char kernel [MSG_HOST_MAX + 1];
+    char boot_id [MSG_BOOT_ID_MAX + 1];     //  agents that share one are on one machine
     uint32_t cpus;
     uint64_t mem_bytes;
     char version [32];                      //  the agent's program version

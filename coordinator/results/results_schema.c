@@ -297,6 +297,8 @@ static const results_field_t s_agent_fields [] = {
     { .name = "endpoint", .kind = FIELD_TEXT, RESULTS_AT (agent_info_t, endpoint) },
     { .name = "hostname", .kind = FIELD_TEXT, RESULTS_AT (agent_info_t, hostname) },
     { .name = "kernel", .kind = FIELD_TEXT, RESULTS_AT (agent_info_t, kernel) },
+    { .name = "boot_id", .kind = FIELD_TEXT, RESULTS_AT (agent_info_t, boot_id),
+      .optional = true, .not_archived = true },
     { .name = "cpus", .kind = FIELD_U32, RESULTS_AT (agent_info_t, cpus) },
     { .name = "mem_bytes", .kind = FIELD_U64, RESULTS_AT (agent_info_t, mem_bytes) },
     { .name = "version", .kind = FIELD_TEXT, RESULTS_AT (agent_info_t, version) },
@@ -507,6 +509,8 @@ const results_table_t results_stream_table = S_TABLE ("stream", s_stream_fields)
 //  A host's shares of CPU time, and every raw counter of its HOST message.
 static const results_field_t s_host_fields [] = {
     { .name = "agent", .kind = FIELD_TEXT, RESULTS_AT (host_result_t, agent) },
+    { .name = "boot_id", .kind = FIELD_TEXT, RESULTS_AT (host_result_t, boot_id),
+      .optional = true, .not_archived = true },
     { .name = "received", .kind = FIELD_BOOL, RESULTS_AT (host_result_t, received) },
     { .name = "window_start_ns", .kind = FIELD_I64, RESULTS_AT (host_result_t, window_start_ns) },
     { .name = "window_end_ns", .kind = FIELD_I64, RESULTS_AT (host_result_t, window_end_ns) },

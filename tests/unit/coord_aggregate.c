@@ -704,6 +704,55 @@ test_warnings (void **state)
     assert_int_equal (test.warning_count, 4);
 }
 
+//  Two agents on one machine (one boot id) are one host to the warnings:
+//  each wrote 67.1 MB, the machine's counters say 94.7 MB still dirty and
+//  134.9 MB written after the window. Against one agent's bytes that was
+//  141% and 201%; against the machine's, 71% and 101%, once, named as
+//  the machine. A third agent elsewhere keeps its own figures.
+static void
+test_warnings_per_machine (void **state)
+{
+    (void) state;
+    stream_result_t streams [3] = {
+        s_stream ("a1", CLASS_DISK, 0, 67100000, 0, 1 * SEC, 1 * SEC),
+        s_stream ("a2", CLASS_DISK, 0, 67100000, 0, 1 * SEC, 1 * SEC),
+        s_stream ("a3", CLASS_DISK, 0, 67100000, 0, 1 * SEC, 1 * SEC),
+    };
+    for (int s = 0; s < 3; s++)
+        streams [s].fsync_mode = FSYNC_NONE;
+    host_result_t hosts [3] = {
+        s_host ("a1", 100, 10, 10, 10), s_host ("a2", 100, 10, 10, 10),
+        s_host ("a3", 100, 10, 10, 10),
+    };
+    for (int h = 0; h < 3; h++) {
+        snprintf (hosts [h].boot_id, sizeof hosts [h].boot_id, "%s",
+                  h < 2? "0b6e1e9c-8c5f-4c1a-9a3e-5d2f7a1c0e11": "7d3a1f00-2b4c-4e5d-8f6a-9b0c1d2e3f40");
+        hosts [h].counters.dirty_end_bytes = 94700000;
+        hosts [h].counters.settle_written_bytes = 134900000;
+        hosts [h].window_end_ns = 1 * SEC;
+        hosts [h].settle_end_ns = 3 * SEC;
+    }
+    test_result_t test = s_test (streams, 3);
+    test.hosts = hosts;
+    test.host_count = 3;
+    aggregate_test (&test);
+    const warning_t *dirty = s_warning (&test, "dirty", "a1");
+    assert_non_null (dirty);
+    assert_non_null (strstr (dirty->text, "a1 and 1 more agent on its machine: 94.7 MB still "
+                                          "dirty or under writeback when the window closed "
+                                          "(71% of the 134.2 MB its streams wrote)"));
+    assert_null (s_warning (&test, "dirty", "a2"));
+    const warning_t *writeback = s_warning (&test, "writeback", "a1");
+    assert_non_null (writeback);
+    assert_non_null (strstr (writeback->text, "(101% of the 134.2 MB"));
+    assert_null (s_warning (&test, "writeback", "a2"));
+    //  a3, alone on its machine: its own 67.1 MB, 141%.
+    dirty = s_warning (&test, "dirty", "a3");
+    assert_non_null (dirty);
+    assert_non_null (strstr (dirty->text, "a3: 94.7 MB still dirty or under writeback when the "
+                                          "window closed (141% of the 67.1 MB"));
+}
+
 //  A randrw file set that fits in memory twice over is warned of, once
 //  for the job however many streams share it, whatever the fsyncs; with
 //  O_DIRECT it is not.
@@ -835,6 +884,7 @@ main (void)
         cmocka_unit_test (test_add_sample_grows),
         cmocka_unit_test (test_host_cpu_shares),
         cmocka_unit_test (test_warnings),
+        cmocka_unit_test (test_warnings_per_machine),
         cmocka_unit_test (test_warning_file_set),
         cmocka_unit_test (test_operations),
         cmocka_unit_test (test_stats),

@@ -405,7 +405,7 @@ test_csv (void **state)
     assert_non_null (strstr (text, ",name,test,phase,phase_index,rate,"));
     assert_non_null (strstr (text, ",announced_wall_ns,agent,job,class,stream,path,"));
     assert_non_null (strstr (text, ",fsync,sys_s_per_gb,reads_per_s,writes_per_s,fsyncs_per_s,"));
-    assert_non_null (strstr (text, ",agent_kernel,agent_cpus,"));
+    assert_non_null (strstr (text, ",agent_kernel,agent_boot_id,agent_cpus,"));
     assert_non_null (strstr (text, ",agent_malformed_frames,test_streams,test_hosts,"));
     assert_non_null (strstr (text, ",\"agent lost: no word, \"\"for\"\" 5.0 s\","));
     assert_non_null (strstr (text, ",mix3,mix3,"));
