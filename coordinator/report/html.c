@@ -319,7 +319,9 @@ html_report (const run_result_t *run, FILE *out)
     s_tests_table (run, out);
     s_latency_table (run, out);
     latency_timeline_html (run, out);
-    fprintf (out, "<h2>Timelines</h2>\n<p class=\"meta\">%s of each sample interval, per "
+    fprintf (out, "<h2>Timelines</h2>\n<p class=\"meta\">%s (requests/s or seeks/s for a "
+                  "test counted in requests, its bytes divided by its block size) of each "
+                  "sample interval, per "
                   "stream (thin lines) and per host running several streams (thick pale lines); "
                   "a stream with fewer than two intervals, as a bar of its rate over its whole "
                   "window; iterations of a test share its chart, one dash pattern each. A test "

@@ -14,7 +14,9 @@
 
     Each SVG carries its scale (data-x-origin-px, data-px-per-s,
     data-y-origin-px, data-px-per-mbps: always MB/s, whatever the units
-    of the labels, which data-units names) and each polyline says what it draws (data-kind,
+    of the labels, which data-units names; a chart of requests, in
+    requests/s or seeks/s, also data-bytes-per-request: the block size its
+    bytes are divided by) and each polyline says what it draws (data-kind,
     data-test, data-iteration, data-agent, data-job, data-stream), so that
     a program can read the figures back from the points.
 */
@@ -53,7 +55,9 @@ static const char *const s_dashes [] = { "", "7 3", "2 3", "10 3 2 3", "4 4" };
 typedef struct {
     double t_min_s;                 //  left end of the time axis
     double t_max_s;                 //  right end
-    int units;                      //  units_t of the labels; the scale itself is MB/s
+    double per_mbps;                //  the labels' units per MB/s; the scale itself is MB/s
+    const char *units_name;         //  the labels' units: MB/s, MiB/s, requests/s, seeks/s
+    uint64_t request_bytes;         //  a chart of requests: the bytes of each, else 0
     double rate_max_mbps;           //  top of the rate axis
     double rate_step;               //  between two ticks of it, in units
     double x_origin_px;             //  x of t = 0
@@ -91,12 +95,12 @@ static void
 s_clipped_mark (const scale_t *scale, int64_t t_ns, double rate_mbps, const char *what, FILE *out)
 {
     char rate [32];
-    aggregate_format_rate (aggregate_in_units (rate_mbps, scale->units), rate, sizeof rate);
+    aggregate_format_rate (rate_mbps * scale->per_mbps, rate, sizeof rate);
     fprintf (out, "<path class=\"clipped\" d=\"M%.1f,%.1f l-4,7 h8 z\" data-rate-mbps=\"%.6f\">"
                   "<title>", s_x (scale, t_ns), s_y (scale, scale->rate_max_mbps), rate_mbps);
     html_escaped (what, out);
     fprintf (out, ": %s %s over a short interval, above the axis</title></path>\n", rate,
-             aggregate_units_name (scale->units));
+             scale->units_name);
 }
 
 //  The scale of the chart of the tests [first, last) of one name: every
@@ -104,9 +108,32 @@ s_clipped_mark (const scale_t *scale, int64_t t_ns, double rate_mbps, const char
 //  rate axis is set by whole intervals (series_interval_full): a short
 //  last interval's spike is drawn at the top, clipped and marked, and does
 //  not flatten every other line.
+//  The units of a chart: a test counted in requests (randrw) or seeks
+//  (bonnie's) whose streams all move one block size a request is drawn
+//  in requests/s or seeks/s, its bytes per interval divided by that size;
+//  any other in the run's units.
+static void
+s_units (const test_result_t *tests, size_t count, int units, scale_t *scale)
+{
+    uint64_t bs = 0;
+    bool one_size = tests [0].rate_ops;
+    for (size_t t = 0; t < count && one_size; t++)
+        for (size_t nbr = 0; nbr < tests [t].stream_count && one_size; nbr++) {
+            uint64_t stream_bs = tests [t].streams [nbr].bs_bytes;
+            one_size = stream_bs > 0 && (bs == 0 || stream_bs == bs);
+            bs = stream_bs;
+        }
+    scale->request_bytes = one_size? bs: 0;
+    scale->per_mbps = one_size? 1e6 / (double) bs: aggregate_in_units (1, units);
+    scale->units_name = !one_size? aggregate_units_name (units):
+                        tests [0].rate_requests? "requests/s": "seeks/s";
+}
+
 static scale_t
 s_scale (const test_result_t *tests, size_t count, int units)
 {
+    scale_t scale;
+    s_units (tests, count, units, &scale);
     int64_t t_min_ns = 0, t_max_ns = 0;
     double rate_max_mbps = 0;
     for (size_t test_nbr = 0; test_nbr < count; test_nbr++) {
@@ -129,8 +156,9 @@ s_scale (const test_result_t *tests, size_t count, int units)
                     rate_max_mbps = rate_mbps;
             }
         }
-        //  A monitored host's disks may write faster than any stream.
-        for (size_t m = 0; m < test->monitor_count; m++)
+        //  A monitored host's disks may write faster than any stream (a
+        //  chart of requests does not draw them).
+        for (size_t m = 0; m < test->monitor_count && !scale.request_bytes; m++)
             for (size_t k = 1; k < test->monitors [m].point_count; k++) {
                 if (!series_monitor_full (&test->monitors [m], k))
                     continue;
@@ -155,17 +183,14 @@ s_scale (const test_result_t *tests, size_t count, int units)
             }
         }
     }
-    scale_t scale;
     scale.t_min_s = (double) t_min_ns / NS_PER_SEC;
     scale.t_max_s = (double) t_max_ns / NS_PER_SEC;
     if (scale.t_max_s - scale.t_min_s < 1e-3)
         scale.t_max_s = scale.t_min_s + 1;
     //  The top of the axis and its ticks are round in the units shown.
-    double top = rate_max_mbps > 0? aggregate_in_units (rate_max_mbps, units) * 1.05: 1;
-    scale.units = units;
+    double top = rate_max_mbps > 0? rate_max_mbps * scale.per_mbps * 1.05: 1;
     scale.rate_step = html_tick_step (top, CHART_TICKS);
-    scale.rate_max_mbps = ceil (top / scale.rate_step) * scale.rate_step
-                        / aggregate_in_units (1, units);
+    scale.rate_max_mbps = ceil (top / scale.rate_step) * scale.rate_step / scale.per_mbps;
     double plot_width = CHART_WIDTH - CHART_LEFT - CHART_RIGHT;
     double plot_height = CHART_HEIGHT - CHART_TOP - CHART_BOTTOM;
     scale.px_per_s = plot_width / (scale.t_max_s - scale.t_min_s);
@@ -190,7 +215,7 @@ s_axes (const scale_t *scale, FILE *out)
     double left = CHART_LEFT, right = CHART_WIDTH - CHART_RIGHT;
     double top = CHART_TOP, bottom = scale->y_origin_px;
     char label [32];
-    double per_mbps = aggregate_in_units (1, scale->units);
+    double per_mbps = scale->per_mbps;
     double top_rate = scale->rate_max_mbps * per_mbps;
     for (double rate = 0; rate <= top_rate * (1 + 1e-9); rate += scale->rate_step) {
         double y = s_y (scale, rate / per_mbps);
@@ -218,7 +243,7 @@ s_axes (const scale_t *scale, FILE *out)
              (left + right) / 2, CHART_HEIGHT - 6);
     fprintf (out, "<text transform=\"translate(14 %.1f) rotate(-90)\" text-anchor=\"middle\">"
                   "%s per interval</text>\n", (top + bottom) / 2,
-             aggregate_units_name (scale->units));
+             scale->units_name);
 }
 
 //  The attributes every series of a test iteration carries.
@@ -280,8 +305,8 @@ s_stream_series (const scale_t *scale, const test_result_t *test, size_t nbr, FI
     fprintf (out, " stream %" PRIu32 " #%" PRIu32, stream->index, test->iteration);
     if (window) {
         char rate [32];
-        aggregate_format_rate (aggregate_in_units (window_mbps, scale->units), rate, sizeof rate);
-        fprintf (out, ": %s %s over its whole window", rate, aggregate_units_name (scale->units));
+        aggregate_format_rate (window_mbps * scale->per_mbps, rate, sizeof rate);
+        fprintf (out, ": %s %s over its whole window", rate, scale->units_name);
     }
     fputs ("</title></polyline>\n", out);
     for (size_t k = 0; !window && k < stream->sample_count; k++) {
@@ -352,7 +377,7 @@ s_monitor_series (const scale_t *scale, const test_result_t *test, const monitor
         fputs ("\"><title>", out);
         html_escaped (monitor->agent, out);
         if (kind == 0)
-            fprintf (out, " disk write %s (monitor)", aggregate_units_name (scale->units));
+            fprintf (out, " disk write %s (monitor)", scale->units_name);
         else
             fputs (" %sys (monitor)", out);
         fprintf (out, " #%" PRIu32 "</title></polyline>\n", test->iteration);
@@ -393,7 +418,7 @@ s_swatch (const char *colour, const char *dash, const char *class_name, FILE *ou
 
 //  The legend: streams by colour, host totals, iterations by dash.
 static void
-s_legend (const test_result_t *tests, size_t count, int units, FILE *out)
+s_legend (const test_result_t *tests, size_t count, const scale_t *scale, FILE *out)
 {
     const test_result_t *first = &tests [0];
     fputs ("<figcaption class=\"legend\">", out);
@@ -425,10 +450,10 @@ s_legend (const test_result_t *tests, size_t count, int units, FILE *out)
         }
         host_nbr++;
     }
-    for (size_t m = 0; m < first->monitor_count; m++) {
+    for (size_t m = 0; m < first->monitor_count && !scale->request_bytes; m++) {
         s_swatch ("#555", "", "monitor", out);
         html_escaped (first->monitors [m].agent, out);
-        fprintf (out, " disk write %s (monitor)</span>", aggregate_units_name (units));
+        fprintf (out, " disk write %s (monitor)</span>", scale->units_name);
         s_swatch ("#b35806", "", "monitor", out);
         html_escaped (first->monitors [m].agent, out);
         fputs (" %sys, right axis (monitor)</span>", out);
@@ -475,9 +500,12 @@ timeline_draw (size_t section, const test_result_t *tests, size_t count, int uni
              CHART_WIDTH, CHART_HEIGHT);
     html_escaped (tests [0].name, out);
     fprintf (out, "\" data-x-origin-px=\"%.6f\" data-px-per-s=\"%.6f\" "
-                  "data-y-origin-px=\"%.6f\" data-px-per-mbps=\"%.9f\" data-units=\"%s\">\n",
+                  "data-y-origin-px=\"%.6f\" data-px-per-mbps=\"%.9f\" data-units=\"%s\"",
              scale.x_origin_px, scale.px_per_s, scale.y_origin_px, scale.px_per_mbps,
-             aggregate_units_name (units));
+             scale.units_name);
+    if (scale.request_bytes)
+        fprintf (out, " data-bytes-per-request=\"%" PRIu64 "\"", scale.request_bytes);
+    fputs (">\n", out);
     s_axes (&scale, out);
     bool any_drawn = false;
     for (size_t test_nbr = 0; test_nbr < count; test_nbr++) {
@@ -492,16 +520,16 @@ timeline_draw (size_t section, const test_result_t *tests, size_t count, int uni
         }
         for (size_t nbr = 0; nbr < test->stream_count; nbr++)
             any_drawn |= s_stream_series (&scale, test, nbr, out);
-        for (size_t m = 0; m < test->monitor_count; m++)
+        for (size_t m = 0; m < test->monitor_count && !scale.request_bytes; m++)
             s_monitor_series (&scale, test, &test->monitors [m], out);
     }
-    if (tests [0].monitor_count)
+    if (tests [0].monitor_count && !scale.request_bytes)
         s_pct_axis (&scale, out);
     if (!any_drawn)
         fprintf (out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">nothing to draw: no "
                       "stream has samples or a rate</text>\n", CHART_WIDTH / 2, CHART_HEIGHT / 2);
     fputs ("</svg>\n", out);
-    s_legend (tests, count, units, out);
+    s_legend (tests, count, &scale, out);
     fputs ("</figure>\n</section>\n", out);
 }
 

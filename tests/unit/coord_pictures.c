@@ -5,7 +5,9 @@
       100 ms and a last one of 20 ms that moves 10 MB (500 MB/s);
     - seeks, two iterations counted in operations;
     - short, one stream of two intervals;
-    - idle, the null workload.
+    - idle, the null workload;
+    - rr, a test of requests (randrw) of 4 KiB blocks, 1000 a second over
+      six intervals of 100 ms.
 
     The bar chart has a bar for seq and short (MB/s) and one for seeks
     (seeks/s), none for idle; seq's timeline is scaled by its whole
@@ -82,6 +84,12 @@ s_run (run_result_t *run)
     }
     const int64_t idle_ms [] = { 1, 2 };
     s_stream (s_test (run, "idle", "null", 1), idle_ms, 2, 400 * MB);
+    const int64_t rr_ms [] = { 100, 200, 300, 400, 500, 600 };
+    test_result_t *rr = s_test (run, "rr", "randrw", 1);
+    s_stream (rr, rr_ms, 6, 100 * 4096);
+    rr->rate_ops = rr->rate_requests = true;
+    rr->streams [0].bs_bytes = 4096;
+    rr->streams [0].reads = 600;
     for (size_t t = 0; t < run->test_count; t++)
         aggregate_test (&run->tests [t]);
 }
@@ -125,10 +133,12 @@ test_bar_chart (void **state)
     run_result_t run;
     s_run (&run);
     char *page = s_page (&run);
-    //  Two charts: MB/s (seq, short) and seeks/s (seeks); idle has no bar.
-    assert_int_equal (s_count (page, "<svg class=\"bars\""), 2);
-    assert_non_null (strstr (page, "data-units=\"seeks/s\""));
-    assert_int_equal (s_count (page, "<g class=\"bar-row\""), 3);
+    //  Three charts: MB/s (seq, short), seeks/s (seeks) and requests/s
+    //  (rr); idle has no bar.
+    assert_int_equal (s_count (page, "<svg class=\"bars\""), 3);
+    assert_non_null (strstr (page, "<svg class=\"bars\" xmlns=\"http://www.w3.org/2000/svg\" "
+                                   "viewBox=\"0 0 960 76\" role=\"img\" data-units=\"seeks/s\""));
+    assert_int_equal (s_count (page, "<g class=\"bar-row\""), 4);
     assert_null (strstr (page, "<g class=\"bar-row\" data-test=\"idle\""));
     const char *seq = strstr (page, "<g class=\"bar-row\" data-test=\"seq\"");
     assert_non_null (seq);
@@ -157,8 +167,8 @@ test_timelines_chosen_by_the_data (void **state)
     run_result_t run;
     s_run (&run);
     char *page = s_page (&run);
-    //  Only seq has enough intervals for a chart of its own.
-    assert_int_equal (s_count (page, "<svg class=\"timeline\""), 1);
+    //  Only seq and rr have enough intervals for a chart of their own.
+    assert_int_equal (s_count (page, "<svg class=\"timeline\""), 2);
     const char *seq = strstr (page, "<svg class=\"timeline\"");
     assert_non_null (strstr (seq, "data-test=\"seq\""));
     //  The axis is set by the whole intervals (100 MB/s), not the last 20 ms.
@@ -170,6 +180,21 @@ test_timelines_chosen_by_the_data (void **state)
     assert_int_equal (s_count (page, "class=\"clipped\""), 3);
     double clipped = s_attribute (strstr (page, "class=\"clipped\""), "data-rate-mbps");
     assert_true (fabs (clipped - 500) < 1e-6);
+    //  rr is drawn in requests/s: its 1000 a second under an axis of
+    //  1000 to 2000, each point a rate of 1000.
+    const char *rr = strstr (page, "<svg class=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" "
+                                   "viewBox=\"0 0 960 340\" role=\"img\" data-test=\"rr\"");
+    assert_non_null (rr);
+    assert_non_null (strstr (rr, "data-units=\"requests/s\" data-bytes-per-request=\"4096\""));
+    double rr_origin = s_attribute (rr, "data-y-origin-px");
+    double rr_per_mbps = s_attribute (rr, "data-px-per-mbps");
+    double top_per_s = (rr_origin - 14) / rr_per_mbps * 1e6 / 4096;
+    assert_true (top_per_s >= 1000 && top_per_s < 2000);
+    assert_non_null (strstr (rr, ">requests/s per interval</text>"));
+    const char *points = strstr (strstr (rr, "data-kind=\"stream\""), "points=\"");
+    assert_non_null (points);
+    double y = strtod (strchr (points + 8, ',') + 1, NULL);
+    assert_true (fabs ((rr_origin - y) / rr_per_mbps * 1e6 / 4096 - 1000) < 10);
     free (page);
     run_result_clear (&run);
 }
