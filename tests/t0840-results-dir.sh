@@ -15,8 +15,8 @@ start_agent a1; E1=$ENDPOINT
 start_agent a2; E2=$ENDPOINT
 
 # scenario AGENT ENDPOINT [small]: a short test with few samples, then
-# (unless "small") one with many: sixteen streams, 10 ms apart, for about
-# four seconds.
+# (unless "small") one with many: 24 streams, samples 10 ms apart, for
+# about four seconds.
 scenario () {
     cat <<INI
 [global]
@@ -31,22 +31,40 @@ path = s
 size = 2M
 rate = 8M
 INI
-    # 1M requests: 24 a stream, so that the latency histograms in the
+    # 1M requests: 16 a stream, so that the latency histograms in the
     # reports have few buckets whatever the spread (64K ones gave them
     # 110 to 280 kB, as the host was quiet or loaded).
     [ "${3:-}" = small ] ||
-        printf '[job many]\nagent = %s\npath = m\nsize = 24M\nrate = 6M\nbs = 1M\nstreams = 16\n' "$1"
+        printf '[job many]\nagent = %s\npath = m\nsize = 16M\nrate = 4M\nbs = 1M\nstreams = 24\n' "$1"
 }
 scenario a1 "$E1" > "$SCRATCH/fill.ini"
 scenario a1 "$E1" small > "$SCRATCH/short.ini"
 
-# A tmpfs that holds the reports (some 380 kB, and the new results.json
-# beside the old one while it is written: results.json keeps each 10 ms
-# interval's latency histogram) but not the samples of the second test
-# (some 650 kB, written before the reports): 600 kB leaves a margin of
-# about 100 kB either way.
+# A tmpfs that holds the reports but not the samples of the second test
+# (written before the reports). Their sizes vary with the latency
+# histograms (results.json keeps each 10 ms interval's), so a first run
+# into a plain directory measures them: the reports, the first test's
+# samples and some slack (the first test's own reports, replaced) must
+# fit; those samples and the second test's must not. The tmpfs is sized
+# half way.
+"$BIN/iofleet" run "$SCRATCH/fill.ini" -o "$SCRATCH/sizes" -q --no-db > /dev/null 2>&1 ||
+    fail "the run that measures the files failed"
+size=$(python3 - "$SCRATCH/sizes" <<'PY'
+import json, os, sys
+d = sys.argv[1]
+sizes = {f: os.path.getsize(os.path.join(d, f)) for f in os.listdir(d)}
+first = sum(len(line) for line in open(d + "/samples.jsonl", "rb")
+            if json.loads(line)["test"] == "small")
+reports = sum(v for f, v in sizes.items() if f != "samples.jsonl")
+low = first + reports + 64 * 1024
+high = sizes["samples.jsonl"]
+assert low < high, "the reports (%d bytes) do not fit beside what the samples leave (%d)" % (low, high)
+print((low + high) // 2 // 4096 * 4096)
+PY
+) || fail "the scenario cannot fill a file system on its samples alone"
+echo "tmpfs for the full file system: $size bytes"
 mkdir -p "$SCRATCH/small"
-mount -t tmpfs -o size=600k tmpfs "$SCRATCH/small" || fail "cannot mount a tmpfs (root needed)"
+mount -t tmpfs -o size="$size" tmpfs "$SCRATCH/small" || fail "cannot mount a tmpfs (root needed)"
 MOUNTS+=("$SCRATCH/small")
 rc=0
 "$BIN/iofleet" run "$SCRATCH/fill.ini" -o "$SCRATCH/small" -q > "$SCRATCH/fill.txt" \
