@@ -56,7 +56,9 @@ t = json.load(open(sys.argv[1]))["tests"][0]
 lost = [st for st in t["streams"] if st["agent"] == "a2"][0]
 whole = [st for st in t["streams"] if st["agent"] == "a1"][0]
 samples = [json.loads(l) for l in open(sys.argv[2])]
-last = max((s for s in samples if s["agent"] == "a2"), key=lambda s: s["bytes"])
+# The furthest sample, the later of two with the same bytes (a stalled
+# stream), as the report takes it.
+last = max((s for s in samples if s["agent"] == "a2"), key=lambda s: (s["bytes"], s["t_ns"]))
 assert lost["lost"] and not lost["finished"] and lost["bytes_from_sample"], lost
 assert lost["bytes"] == last["bytes"] > 0 and lost["sampled_ns"] == last["t_ns"], (lost, last)
 assert not whole["bytes_from_sample"] and whole["bytes"] == 8 * 2**20, whole
