@@ -1,6 +1,7 @@
 /*  coordinator/engine/testrun_state.h: the state of one test run, shared by
-    the stages (testrun.c) and what agents say (testrun_msg.c). Not for
-    other modules: they see testrun.h.
+    the stages (testrun.c), the result of a phase (testrun_result.c) and
+    what agents say (testrun_msg.c). Not for other modules: they see
+    testrun.h.
 */
 #ifndef IOFLEET_TESTRUN_STATE_H
 #define IOFLEET_TESTRUN_STATE_H
