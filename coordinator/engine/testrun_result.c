@@ -2,6 +2,7 @@
     into, laid out before it runs; see testrun_state.h. */
 #include "testrun_state.h"
 #include "../numbers/latency_timeline.h"
+#include "../../proto/array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,14 +44,8 @@ int
 testrun_new_phase_result (testrun_t *tr, uint32_t phase)
 {
     run_result_t *run = tr->config.run;
-    if (run->test_count == run->test_capacity) {
-        size_t capacity = run->test_capacity? run->test_capacity * 2: 8;
-        test_result_t *tests = realloc (run->tests, capacity * sizeof *tests);
-        if (!tests)
-            return -1;
-        run->tests = tests;
-        run->test_capacity = capacity;
-    }
+    if (array_grow (&run->tests, &run->test_capacity, run->test_count, sizeof *run->tests, 8))
+        return -1;
     tr->result_index = run->test_count;
     tr->phase = phase;
     test_result_t *result = &run->tests [run->test_count];

@@ -10,6 +10,7 @@
     fleet_poll.c's.
 */
 #include "fleet_state.h"
+#include "../../proto/array.h"
 #include "../../proto/clock.h"
 
 #include <inttypes.h>
@@ -121,18 +122,14 @@ fleet_set_lost_handler (fleet_t *self, fleet_lost_fn *handler, void *arg)
 session_t *
 fleet_add (fleet_t *self, const char *name, const char *endpoint, char *err, size_t errlen)
 {
-    if (self->count == self->capacity) {
-        size_t capacity = self->capacity? self->capacity * 2: 8;
-        session_t **sessions = realloc (self->sessions, capacity * sizeof *sessions);
-        if (!sessions)
-            goto nomem;
-        self->sessions = sessions;
-        size_t *same = realloc (self->same_endpoint, capacity * sizeof *same);
-        if (!same)
-            goto nomem;
-        self->same_endpoint = same;
-        self->capacity = capacity;
-    }
+    //  The two arrays grow together: what one holds for a session, the
+    //  other does too.
+    size_t sessions_capacity = self->capacity, same_capacity = self->capacity;
+    if (array_grow (&self->sessions, &sessions_capacity, self->count, sizeof *self->sessions, 8)
+    ||  array_grow (&self->same_endpoint, &same_capacity, self->count,
+                    sizeof *self->same_endpoint, 8))
+        goto nomem;
+    self->capacity = same_capacity;
     if (fleetsock_reserve (self->sock, self->count + 1, err, errlen))
         return NULL;
     session_t *session = session_new (name, endpoint, self->count, self->sock, self->keys,

@@ -3,6 +3,7 @@
 */
 #include "latency_timeline.h"
 #include "latency.h"
+#include "../../proto/array.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,15 +95,7 @@ s_interval (timeline_builder_t *self, uint32_t index)
 static int
 s_host_room (s_host_t *host)
 {
-    if (host->count < host->capacity)
-        return 0;
-    size_t capacity = host->capacity? host->capacity * 2: 16;
-    timeline_point_t *grown = realloc (host->points, capacity * sizeof (timeline_point_t));
-    if (!grown)
-        return -1;
-    host->points = grown;
-    host->capacity = capacity;
-    return 0;
+    return array_grow (&host->points, &host->capacity, host->count, sizeof *host->points, 16);
 }
 
 int
