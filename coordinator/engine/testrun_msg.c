@@ -18,17 +18,6 @@
 //  --------------------------------------------------------------------------
 //  Small things
 
-//  True if session is one the test began with, and ready: an agent lost
-//  and found again during the test is a new session, whose word on this
-//  test no longer counts.
-bool
-testrun_current (testrun_t *tr, session_t *session)
-{
-    uint32_t generation = tr->generation [session_index (session)];
-    return generation != 0 && generation == session_generation (session)
-        && session_state (session) == SESSION_READY;
-}
-
 //  Agent time to the phase's timeline: coordinator clock, 0 = T0.
 static int64_t
 s_timeline (testrun_t *tr, session_t *session, int64_t agent_ns)
@@ -59,50 +48,6 @@ s_stream (testrun_t *tr, session_t *session, uint32_t test_id, uint32_t job_id,
     if (j < 0 || phase != tr->phase || index >= testrun_timed_streams (tr->job_options [j]))
         return NULL;
     return &testrun_result (tr)->streams [tr->first_stream [j] + index];
-}
-
-//  The host entry of a session in the phase's result, or NULL.
-static host_result_t *
-s_host (testrun_t *tr, session_t *session)
-{
-    size_t h = tr->host_index [session_index (session)];
-    return h == SIZE_MAX? NULL: &testrun_result (tr)->hosts [h];
-}
-
-//  Mark every unfinished stream of a job (or of all jobs of a session,
-//  job_id < 0) as failed with a reason; lost when its agent is.
-void
-testrun_fail_streams (testrun_t *tr, session_t *session, int32_t job_id, const char *reason)
-{
-    //  Lost: it was in the test and is gone; an agent absent from the
-    //  start is not.
-    bool lost = tr->generation [session_index (session)] != 0 && !testrun_current (tr, session);
-    test_result_t *result = testrun_result (tr);
-    for (size_t j = tr->first_job [session_index (session)]; j != SIZE_MAX; j = tr->next_job [j]) {
-        if (job_id >= 0 && (size_t) job_id != j)
-            continue;
-        for (uint64_t k = 0; k < testrun_timed_streams (tr->job_options [j]); k++) {
-            stream_result_t *stream = &result->streams [tr->first_stream [j] + k];
-            if (stream->finished || stream->error)
-                continue;
-            stream_result_set_error (stream, reason [0]? reason: "failed");
-            stream->lost = lost;
-            tr->streams_reported++;
-        }
-    }
-    tr->failed = true;
-}
-
-//  A host lost or absent owes the phase no figures: nobody waits for them.
-void
-testrun_excuse_host (testrun_t *tr, session_t *session)
-{
-    tr->excused [session_index (session)] = true;
-    host_result_t *host = s_host (tr, session);
-    if (host && !host->received && !host->excused) {
-        host->excused = true;
-        tr->hosts_excused++;
-    }
 }
 
 //  A job has its answer to PREPARE (or never will); count it once.
@@ -164,7 +109,7 @@ s_on_monitor (testrun_t *tr, session_t *session, const msg_monitor_t *sample)
 static void
 s_on_host (testrun_t *tr, session_t *session, const msg_host_t *counters)
 {
-    host_result_t *host = s_host (tr, session);
+    host_result_t *host = testrun_host (tr, session);
     if (counters->test_id != tr->config.test_id || counters->phase != tr->phase
     ||  !host || host->received || tr->stage < STAGE_RUNNING) {
         tr->dropped++;

@@ -1,5 +1,6 @@
 /*  coordinator/engine/testrun_result.c: the result a phase of a test goes
-    into, laid out before it runs; see testrun_state.h. */
+    into: laid out before it runs, its streams failed and its hosts
+    excused as agents are lost; see testrun_state.h. */
 #include "testrun_state.h"
 #include "../numbers/latency_timeline.h"
 #include "../../proto/array.h"
@@ -20,6 +21,61 @@ uint64_t
 testrun_timed_streams (const jobspec_t *spec)
 {
     return workload_desc (spec->workload)->stream_results? spec->streams: 0;
+}
+
+//  True if session is one the test began with, and ready: an agent lost
+//  and found again during the test is a new session, whose word on this
+//  test no longer counts.
+bool
+testrun_current (testrun_t *tr, session_t *session)
+{
+    uint32_t generation = tr->generation [session_index (session)];
+    return generation != 0 && generation == session_generation (session)
+        && session_state (session) == SESSION_READY;
+}
+
+//  The host entry of a session in the phase's result, or NULL.
+host_result_t *
+testrun_host (testrun_t *tr, session_t *session)
+{
+    size_t h = tr->host_index [session_index (session)];
+    return h == SIZE_MAX? NULL: &testrun_result (tr)->hosts [h];
+}
+
+//  Mark every unfinished stream of a job (or of all jobs of a session,
+//  job_id < 0) as failed with a reason; lost when its agent is.
+void
+testrun_fail_streams (testrun_t *tr, session_t *session, int32_t job_id, const char *reason)
+{
+    //  Lost: it was in the test and is gone; an agent absent from the
+    //  start is not.
+    bool lost = tr->generation [session_index (session)] != 0 && !testrun_current (tr, session);
+    test_result_t *result = testrun_result (tr);
+    for (size_t j = tr->first_job [session_index (session)]; j != SIZE_MAX; j = tr->next_job [j]) {
+        if (job_id >= 0 && (size_t) job_id != j)
+            continue;
+        for (uint64_t k = 0; k < testrun_timed_streams (tr->job_options [j]); k++) {
+            stream_result_t *stream = &result->streams [tr->first_stream [j] + k];
+            if (stream->finished || stream->error)
+                continue;
+            stream_result_set_error (stream, reason [0]? reason: "failed");
+            stream->lost = lost;
+            tr->streams_reported++;
+        }
+    }
+    tr->failed = true;
+}
+
+//  A host lost or absent owes the phase no figures: nobody waits for them.
+void
+testrun_excuse_host (testrun_t *tr, session_t *session)
+{
+    tr->excused [session_index (session)] = true;
+    host_result_t *host = testrun_host (tr, session);
+    if (host && !host->received && !host->excused) {
+        host->excused = true;
+        tr->hosts_excused++;
+    }
 }
 
 //  The name of the row of phase: the test's, or TEST/PHASE.

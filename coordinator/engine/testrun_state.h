@@ -84,6 +84,9 @@ test_result_t *testrun_result (testrun_t *tr);
 //  True if session is one the test began with, and ready.
 bool testrun_current (testrun_t *tr, session_t *session);
 
+//  The host entry of a session in the phase's result, or NULL.
+host_result_t *testrun_host (testrun_t *tr, session_t *session);
+
 //  Streams of a job that report figures of the test.
 uint64_t testrun_timed_streams (const jobspec_t *spec);
 
