@@ -82,8 +82,8 @@ s_on_interval (testrun_t *tr, session_t *session, const msg_interval_t *interval
     char err [128];
     if (interval->test_id != tr->config.test_id || interval->phase != tr->phase
     ||  tr->stage < STAGE_RUNNING || h == SIZE_MAX
-    ||  timeline_builder_add (tr->timeline, h, interval->index, interval->length_ns,
-                              interval->latency, err, sizeof err))
+    ||  latency_timeline_builder_add (tr->timeline, h, interval->index, interval->length_ns,
+                                      interval->latency, err, sizeof err))
         tr->dropped++;
 }
 

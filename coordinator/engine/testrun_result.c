@@ -188,8 +188,8 @@ testrun_new_phase_result (testrun_t *tr, uint32_t phase)
                         sizeof result->hosts [0].agent);
         }
     }
-    timeline_builder_destroy (&tr->timeline);
-    tr->timeline = timeline_builder_new (result->host_count);
+    latency_timeline_builder_destroy (&tr->timeline);
+    tr->timeline = latency_timeline_builder_new (result->host_count);
     if (!tr->timeline)
         return -1;
     if (phase == 0) {

@@ -75,7 +75,7 @@ typedef struct {
     uint64_t dropped;               //  messages that did not fit the test
     bool lost;                      //  an agent was lost or absent
     bool failed;                    //  a stream failed or an agent was lost
-    struct _timeline_builder_t *timeline;   //  the phase's latency over time, so far
+    struct _latency_timeline_builder_t *timeline;   //  the phase's latency over time, so far
 } testrun_t;
 
 //  The result of the phase under way.
