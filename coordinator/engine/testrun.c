@@ -366,7 +366,7 @@ s_setup (testrun_t *tr)
         //  may be the job's own.
         jobspec_t whole;
         scenario_job_spec (job, &whole);
-        tr->job_class [j] = jobspec_class (&whole);
+        tr->job_class [j] = workload_job_class (&whole);
         if (spec->settle_ns > tr->settle_ns)
             tr->settle_ns = spec->settle_ns;
         //  The scenario check makes every reporting job of a test run
