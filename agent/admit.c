@@ -164,7 +164,7 @@ s_resolve_set (admit_t *self, size_t f, char *err, size_t errlen)
 static int
 s_resolve_files (admit_t *self, char *err, size_t errlen)
 {
-    self->job_class = jobspec_class (self->spec);
+    self->job_class = workload_job_class (self->spec);
     const char *shared_read = NULL;
     for (size_t f = 0; f < WORKLOAD_FILES_MAX && self->desc->files [f].option; f++) {
         const workload_file_t *file = &self->desc->files [f];

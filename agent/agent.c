@@ -1,6 +1,6 @@
 /*  agent/agent.c: the daemon: its socket, the poll loop and the agent's
     lifecycle; see agent.h. What it does with each message is
-    handlers.c's; both share agent_state.h.
+    agent_handlers.c's; both share agent_state.h.
 
     State, in short. The agent is idle or in a session with one
     coordinator (agent/session.h). It holds at most one test

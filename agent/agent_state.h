@@ -1,5 +1,5 @@
 /*  agent/agent_state.h: the agent's state, shared by the loop and its
-    lifecycle (agent.c) and what it does with each message (handlers.c).
+    lifecycle (agent.c) and what it does with each message (agent_handlers.c).
     Not for other modules: they see agent.h.
 */
 #ifndef IOFLEET_AGENT_STATE_H
@@ -65,7 +65,7 @@ void agent_poll_test (agent_t *self);
 void agent_end_session (agent_t *self, const char *event, const char *reason);
 
 //  One decoded message (self->in) from peer, received at received_ns;
-//  from_peer if peer is the session's coordinator (handlers.c).
+//  from_peer if peer is the session's coordinator (agent_handlers.c).
 void agent_dispatch (agent_t *self, zframe_t *peer, bool from_peer, int64_t received_ns);
 
 #endif

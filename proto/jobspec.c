@@ -9,7 +9,7 @@
 */
 #include "jobspec.h"
 #include "clock.h"
-#include "workload.h"
+#include "workload_list.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -24,6 +24,13 @@ static const char *const s_pattern_names [] = { "zero", "random", NULL };
 static const char *const s_class_names [] = { "auto", "disk", "network", NULL };
 static const char *const s_rw_mode_names [] = { "rndrw", "rndrd", "rndwr", NULL };
 static const char *const s_engine_names [] = { "psync", "io_uring", NULL };
+
+const char *const jobspec_workload_names [] = {
+#define S_WORKLOAD_NAME(id, name) #name,
+    WORKLOAD_LIST (S_WORKLOAD_NAME)
+#undef S_WORKLOAD_NAME
+    NULL
+};
 
 _Static_assert (FSYNC_NONE == 0 && FSYNC_END == 1 && FSYNC_CLOSE == 2, "s_fsync_names order");
 _Static_assert (PATTERN_ZERO == 0 && PATTERN_RANDOM == 1, "s_pattern_names order");
@@ -55,7 +62,7 @@ const opt_def_t jobspec_options [] = {
       .help = "agent that runs the job, an [agent NAME] section; or a [group NAME]: "
               "then one job per member, named JOB.MEMBER" },
     { .name = "workload", .type = OPT_ENUM, .offset = AT (workload),
-      .choices = workload_names, .default_text = "write",
+      .choices = jobspec_workload_names, .default_text = "write",
       .flags = OPT_WIRE,
       .help = "what the job does (each is described under Workloads in --help and the manual)" },
     { .name = "path", .type = OPT_STRING, .offset = AT (path),
@@ -246,7 +253,7 @@ s_name_or_unknown (const char *const *choices, int value)
 const char *
 jobspec_workload_name (int workload)
 {
-    return s_name_or_unknown (workload_names, workload);
+    return s_name_or_unknown (jobspec_workload_names, workload);
 }
 
 const char *
@@ -284,21 +291,6 @@ bool
 jobspec_src_is_nfs (const char *src)
 {
     return strncmp (src, "nfs://", 6) == 0;
-}
-
-//  The class of a job from its options alone: network if a file its
-//  workload reads is an nfs:// URL (a copy's src, a read's path).
-int
-jobspec_class (const jobspec_t *spec)
-{
-    if (spec->job_class != CLASS_AUTO)
-        return spec->job_class;
-    const workload_desc_t *desc = workload_desc (spec->workload);
-    for (size_t f = 0; desc && f < WORKLOAD_FILES_MAX && desc->files [f].option; f++)
-        if (desc->files [f].nfs_url
-        &&  jobspec_src_is_nfs (workload_option_text (spec, desc->files [f].option)))
-            return CLASS_NETWORK;
-    return CLASS_DISK;
 }
 
 //  The file of stream index of a job.

@@ -62,7 +62,7 @@ typedef struct {
     char name [JOB_NAME_MAX + 1];           //  the [job NAME] section
     char test [JOB_NAME_MAX + 1];           //  the test it belongs to
     char agent [JOB_NAME_MAX + 1];          //  the agent that runs it
-    int workload;                           //  workload_t (proto/workload.h)
+    int workload;                           //  workload_t (proto/workload_list.h)
     char path [JOB_PATH_MAX + 1];           //  file to write or read; stream k of n>1 uses path.k
     char src [JOB_PATH_MAX + 1];            //  copy: source path or nfs:// URL
     char dst [JOB_PATH_MAX + 1];            //  copy: destination path
@@ -107,18 +107,15 @@ void jobspec_defaults (jobspec_t *spec);
 
 //  Name of an enum value, for logs and reports ("end", "random", "disk").
 const char *jobspec_workload_name (int workload);
+
+//  The names of the workloads (workload_list.h), indexed by value and
+//  NULL-terminated: the choices of the `workload` option.
+extern const char *const jobspec_workload_names [];
 const char *jobspec_fsync_name (int fsync_mode);
 const char *jobspec_pattern_name (int pattern);
 const char *jobspec_class_name (int job_class);
 const char *jobspec_rw_mode_name (int rw_mode);
 const char *jobspec_engine_name (int engine);
-
-//  The class of a job as both sides see it from its options: job_class
-//  unless auto, else CLASS_NETWORK if a file its workload reads is an
-//  nfs:// URL (a copy's src, a read's path), else CLASS_DISK.
-//  (An agent may learn more, e.g. that a source path is on an NFS mount,
-//  and say so in READY.)
-int jobspec_class (const jobspec_t *spec);
 
 //  True if src is an nfs:// URL.
 bool jobspec_src_is_nfs (const char *src);

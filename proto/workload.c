@@ -9,13 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const workload_names [] = {
-#define WORKLOAD_NAME(id, name) #name,
-    WORKLOAD_LIST (WORKLOAD_NAME)
-#undef WORKLOAD_NAME
-    NULL
-};
-
 //  Options every job has, whatever its workload.
 const char *const workload_common_keys [] = {
     "name", "test", "agent", "workload", "class", "interval", "settle", "drop_caches",
@@ -126,9 +119,6 @@ static const workload_desc_t s_workloads [WORKLOAD_COUNT] = {
         .derive = s_randrw_derive,
     },
 };
-
-_Static_assert (sizeof (workload_names) / sizeof (workload_names [0]) == WORKLOAD_COUNT + 1,
-                "one name per workload");
 
 const workload_desc_t *
 workload_desc (int workload)
@@ -425,6 +415,21 @@ workload_apply_defaults (jobspec_t *spec, workload_given_fn *given, void *arg,
         }
     }
     return desc->derive? desc->derive (spec, given, arg, key, err, errlen): 0;
+}
+
+//  The class of a job from its options alone: network if a file its
+//  workload reads is an nfs:// URL (a copy's src, a read's path).
+int
+workload_job_class (const jobspec_t *spec)
+{
+    if (spec->job_class != CLASS_AUTO)
+        return spec->job_class;
+    const workload_desc_t *desc = workload_desc (spec->workload);
+    for (size_t f = 0; desc && f < WORKLOAD_FILES_MAX && desc->files [f].option; f++)
+        if (desc->files [f].nfs_url
+        &&  jobspec_src_is_nfs (workload_option_text (spec, desc->files [f].option)))
+            return CLASS_NETWORK;
+    return CLASS_DISK;
 }
 
 workload_bound_t

@@ -7,8 +7,8 @@
     samples are the host's counters, and its phases. The scenario
     checker, the run engine and the agent derive every rule from it;
     nothing outside proto/ and agent/workloads/ asks which workload a job
-    runs. Adding a workload: a line in WORKLOAD_LIST, its row in
-    workload.c, and its ops table in agent/workloads/.
+    runs. Adding a workload: a line in WORKLOAD_LIST (workload_list.h),
+    its row in workload.c, and its ops table in agent/workloads/.
 
     Phases. A workload may run as a sequence of timed phases (rewrite:
     write, then rewrite in place). Every phase starts at one instant on
@@ -20,34 +20,19 @@
 #define IOFLEET_WORKLOAD_DESC_H
 
 #include "jobspec.h"
+#include "workload_list.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-//  Every workload this protocol knows, in the order of their values.
-//  The values never travel: the wire and the scenario use the names.
-#define WORKLOAD_LIST(X) \
-    X (NULL, null)          \
-    X (WRITE, write)        \
-    X (COPY, copy)          \
-    X (FILL, fill)          \
-    X (MONITOR, monitor)    \
-    X (READ, read)          \
-    X (REWRITE, rewrite)    \
-    X (BONNIE, bonnie)      \
-    X (RANDRW, randrw)
 
-typedef enum {
-#define WORKLOAD_ENUM(id, name) WORKLOAD_##id,
-    WORKLOAD_LIST (WORKLOAD_ENUM)
-#undef WORKLOAD_ENUM
-    WORKLOAD_COUNT                  //  one past the last
-} workload_t;
-
-//  The names, indexed by value and NULL-terminated: the choices of the
-//  `workload` option.
-extern const char *const workload_names [];
+//  The class of a job as both sides see it from its options: job_class
+//  unless auto, else CLASS_NETWORK if a file its workload reads is an
+//  nfs:// URL (a copy's src, a read's path), else CLASS_DISK.
+//  (An agent may learn more, e.g. that a source path is on an NFS mount,
+//  and say so in READY.)
+int workload_job_class (const jobspec_t *spec);
 
 //  The options every job has, whatever its workload, NULL-terminated.
 extern const char *const workload_common_keys [];

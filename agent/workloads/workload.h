@@ -1,8 +1,9 @@
 /*  agent/workloads/workload.h: how a workload plugs into the agent.
 
     A workload is one ops table, declared with designated initializers in
-    the workload's own file (null.c, write.c, ...) and registered in the one
-    table in workloads.c, indexed by workload_t from proto/workload.h. What
+    the workload's own file (null.c, write.c, ...) as workload_NAME_ops, and
+    found by the one table in workloads.c, which WORKLOAD_LIST (proto/
+    workload_list.h) fills, indexed by workload_t. What
     the workload means (timed or not, its files, its phases) is its row in
     proto/workload.c; the ops are only how this agent does it.
 

@@ -1,7 +1,8 @@
 /*  agent/workloads/workloads.c: the one table of workloads this agent runs.
 
-    Adding a workload: write its file with its ops table, declare the table
-    here and give it its row, indexed by its workload_t value. No
+    Adding a workload: write its file with its ops table, named
+    workload_NAME_ops after its line in WORKLOAD_LIST (proto/
+    workload_list.h), which declares it here and gives it its row. No
     constructor tricks, no registration at start-up: this table is all.
 
     Below the table: the pieces the workloads share (random data, open
@@ -31,26 +32,16 @@
 #include <time.h>
 #include <unistd.h>
 
-extern const workload_ops_t workload_null_ops;
-extern const workload_ops_t workload_write_ops;
-extern const workload_ops_t workload_copy_ops;
-extern const workload_ops_t workload_fill_ops;
-extern const workload_ops_t workload_monitor_ops;
-extern const workload_ops_t workload_read_ops;
-extern const workload_ops_t workload_rewrite_ops;
-extern const workload_ops_t workload_bonnie_ops;
-extern const workload_ops_t workload_randrw_ops;
+//  Every workload's ops table, named after it (workload_NAME_ops, in
+//  its own file), indexed by workload_t: one per line of WORKLOAD_LIST.
+#define S_OPS_DECLARE(id, name) extern const workload_ops_t workload_##name##_ops;
+WORKLOAD_LIST (S_OPS_DECLARE)
+#undef S_OPS_DECLARE
 
 static const workload_ops_t *const s_workloads [] = {
-    [WORKLOAD_NULL] = &workload_null_ops,
-    [WORKLOAD_WRITE] = &workload_write_ops,
-    [WORKLOAD_COPY] = &workload_copy_ops,
-    [WORKLOAD_FILL] = &workload_fill_ops,
-    [WORKLOAD_MONITOR] = &workload_monitor_ops,
-    [WORKLOAD_READ] = &workload_read_ops,
-    [WORKLOAD_REWRITE] = &workload_rewrite_ops,
-    [WORKLOAD_BONNIE] = &workload_bonnie_ops,
-    [WORKLOAD_RANDRW] = &workload_randrw_ops,
+#define S_OPS_ROW(id, name) [WORKLOAD_##id] = &workload_##name##_ops,
+    WORKLOAD_LIST (S_OPS_ROW)
+#undef S_OPS_ROW
 };
 
 #define S_WORKLOAD_COUNT (sizeof (s_workloads) / sizeof (s_workloads [0]))

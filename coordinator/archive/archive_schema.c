@@ -173,6 +173,22 @@ s_exec (sqlite3 *db, char *sql, char *err, size_t errlen)
     return rc == SQLITE_OK? 0: -1;
 }
 
+//  ", NAME" (with typed, ", NAME TYPE") of each column of table that
+//  schema version had.
+static void
+s_column_list (FILE *stream, const archive_table_t *table, int version, bool typed)
+{
+    s_columns_t columns = s_columns (table);
+    for (size_t nbr = 0; nbr < columns.count; nbr++) {
+        const results_column_t *column = &columns.column [nbr];
+        if (s_column_since (column) > version)
+            continue;
+        fprintf (stream, ", %s", column->name);
+        if (typed)
+            fprintf (stream, " %s", s_sql_type (column));
+    }
+}
+
 //  CREATE TABLE with the columns a schema version had.
 static char *
 s_create_sql (const archive_table_t *table, int version)
@@ -181,11 +197,7 @@ s_create_sql (const archive_table_t *table, int version)
     if (!s_sql_open (&sql))
         return NULL;
     fprintf (sql.stream, "CREATE TABLE %s (id INTEGER PRIMARY KEY, %s", table->name, table->bound);
-    s_columns_t columns = s_columns (table);
-    for (size_t nbr = 0; nbr < columns.count; nbr++)
-        if (s_column_since (&columns.column [nbr]) <= version)
-            fprintf (sql.stream, ", %s %s", columns.column [nbr].name,
-                     s_sql_type (&columns.column [nbr]));
+    s_column_list (sql.stream, table, version, true);
     fprintf (sql.stream, "%s)", table->constraints);
     return s_sql_close (&sql);
 }
@@ -236,9 +248,8 @@ archive_insert_sql (const archive_table_t *table)
     if (!s_sql_open (&sql))
         return NULL;
     fprintf (sql.stream, "INSERT INTO %s (%s", table->name, table->bound_names);
+    s_column_list (sql.stream, table, ARCHIVE_SCHEMA_VERSION, false);
     s_columns_t columns = s_columns (table);
-    for (size_t nbr = 0; nbr < columns.count; nbr++)
-        fprintf (sql.stream, ", %s", columns.column [nbr].name);
     fprintf (sql.stream, ") VALUES (");
     for (size_t nbr = 0; nbr < (size_t) table->bound_count + columns.count; nbr++)
         fprintf (sql.stream, "%s?", nbr? ", ": "");

@@ -12,6 +12,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+//  A format's printer of the table.
+typedef int (compare_print_fn) (const set_t *sets, size_t count, const row_t *rows,
+                                size_t row_count, FILE *out);
+
+//  The printers, by format. The exports of one run (fio-json,
+//  bonnie-csv) have none: the command refuses them.
+static compare_print_fn *const s_printers [REPORT_FORMAT_COUNT] = {
+    [REPORT_FORMAT_TEXT] = compare_print_text,
+    [REPORT_FORMAT_HTML] = compare_print_html,
+    [REPORT_FORMAT_CSV] = compare_print_csv,
+    [REPORT_FORMAT_JSON] = compare_print_json,
+};
+
 //  Compare runs: sets, rows, the table, then the gate.
 int
 compare_run (const run_result_t *runs, const char *const *origins,
@@ -30,24 +43,10 @@ compare_run (const run_result_t *runs, const char *const *origins,
     rows = compare_rows (sets, count, options->tests, options->test_count, &row_count);
     if (!rows)
         goto done;
-    switch (options->format) {
-        case REPORT_FORMAT_TEXT:
-            rc = compare_print_text (sets, count, rows, row_count, out);
-            break;
-        case REPORT_FORMAT_HTML:
-            rc = compare_print_html (sets, count, rows, row_count, out);
-            break;
-        case REPORT_FORMAT_CSV:
-            rc = compare_print_csv (sets, count, rows, row_count, out);
-            break;
-        case REPORT_FORMAT_JSON:
-            rc = compare_print_json (sets, count, rows, row_count, out);
-            break;
-        case REPORT_FORMAT_FIO_JSON:        //  exports of one run: refused by the command
-        case REPORT_FORMAT_BONNIE_CSV:
-        case REPORT_FORMAT_COUNT:
-            break;
-    }
+    compare_print_fn *print = options->format < REPORT_FORMAT_COUNT?
+                              s_printers [options->format]: NULL;
+    if (print)
+        rc = print (sets, count, rows, row_count, out);
     if (rc == 0)
         rc = compare_gate (sets, count, rows, row_count, options->bounds,
                            options->bound_count, log);

@@ -170,7 +170,7 @@ s_record (testrun_t *tr)
         fprintf (stderr, "iofleet: test=%s event=dropped messages=%" PRIu64 "\n",
                  result->name, tr->dropped);
     tr->dropped = 0;
-    if (tr->timeline && timeline_builder_store (tr->timeline, result))
+    if (tr->timeline && latency_timeline_builder_store (tr->timeline, result))
         fprintf (stderr, "iofleet: test=%s event=timeline error=\"out of memory\"\n",
                  result->name);
     aggregate_test (result);
@@ -366,7 +366,7 @@ s_setup (testrun_t *tr)
         //  may be the job's own.
         jobspec_t whole;
         scenario_job_spec (job, &whole);
-        tr->job_class [j] = jobspec_class (&whole);
+        tr->job_class [j] = workload_job_class (&whole);
         if (spec->settle_ns > tr->settle_ns)
             tr->settle_ns = spec->settle_ns;
         //  The scenario check makes every reporting job of a test run
@@ -411,7 +411,7 @@ s_teardown (testrun_t *tr)
     free (tr->progress_ns);
     free (tr->excused);
     free (tr->drop_pending);
-    timeline_builder_destroy (&tr->timeline);
+    latency_timeline_builder_destroy (&tr->timeline);
     status_plan_clear (&tr->status);
 }
 

@@ -1,6 +1,7 @@
 /*  coordinator/engine/testrun_state.h: the state of one test run, shared by
-    the stages (testrun.c) and what agents say (testrun_msg.c). Not for
-    other modules: they see testrun.h.
+    the stages (testrun.c), the result of a phase (testrun_result.c) and
+    what agents say (testrun_msg.c). Not for other modules: they see
+    testrun.h.
 */
 #ifndef IOFLEET_TESTRUN_STATE_H
 #define IOFLEET_TESTRUN_STATE_H
@@ -74,7 +75,7 @@ typedef struct {
     uint64_t dropped;               //  messages that did not fit the test
     bool lost;                      //  an agent was lost or absent
     bool failed;                    //  a stream failed or an agent was lost
-    struct _timeline_builder_t *timeline;   //  the phase's latency over time, so far
+    struct _latency_timeline_builder_t *timeline;   //  the phase's latency over time, so far
 } testrun_t;
 
 //  The result of the phase under way.
@@ -82,6 +83,9 @@ test_result_t *testrun_result (testrun_t *tr);
 
 //  True if session is one the test began with, and ready.
 bool testrun_current (testrun_t *tr, session_t *session);
+
+//  The host entry of a session in the phase's result, or NULL.
+host_result_t *testrun_host (testrun_t *tr, session_t *session);
 
 //  Streams of a job that report figures of the test.
 uint64_t testrun_timed_streams (const jobspec_t *spec);

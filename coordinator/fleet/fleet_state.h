@@ -1,6 +1,7 @@
-/*  coordinator/fleet/fleet_state.h: the fleet's state, shared by the poll loop
-    (fleet.c) and the hello and clock measurements (fleet_hello.c). Not
-    for other modules: they see fleet.h.
+/*  coordinator/fleet/fleet_state.h: the fleet's state, shared by its
+    sessions and their liveness (fleet.c), the poll loop (fleet_poll.c)
+    and the hello and clock measurements (fleet_hello.c). Not for other
+    modules: they see fleet.h.
 */
 #ifndef IOFLEET_FLEET_STATE_H
 #define IOFLEET_FLEET_STATE_H
@@ -85,6 +86,13 @@ void fleet_set_state (fleet_t *self, session_t *session, session_state_t state,
 
 //  Look at every session, at most every FLEET_CHECK_NS (fleet.c).
 void fleet_check_sessions (fleet_t *self, int64_t now_ns);
+
+//  The fleet's own share of a message (fleet.c). Returns true if the
+//  message was the fleet's, false if it goes to the caller's handler.
+bool fleet_take (fleet_t *self, session_t *session, const msg_t *msg, int64_t received_ns);
+
+//  Keepalives to every ready session when a round is due (fleet.c).
+void fleet_keepalives (fleet_t *self, int64_t now_ns);
 
 //  Begin clock measurements until the window is full (fleet_hello.c).
 void fleet_clock_fill (fleet_t *self);

@@ -6,8 +6,8 @@
     stream has a window only once its RESULT arrived and its end lies after
     its start; a stream that failed before it began reports zeros and has
     none. Rates are bytes per nanosecond times 1000, which is MB/s with
-    MB = 10^6 bytes. How together the streams started and ended is
-    aggregate_skews.c's.
+    MB = 10^6 bytes. A stream's own figures are aggregate_stream.c's,
+    how together the streams started and ended aggregate_skews.c's.
 */
 #include "aggregate.h"
 #include "latency.h"
@@ -27,120 +27,6 @@ typedef struct {
     int64_t first_start_ns;         //  earliest start among them
     int64_t last_end_ns;            //  latest end among them
 } span_t;
-
-
-//  --------------------------------------------------------------------------
-//  Per stream
-
-//  Times come from agents and are not trusted to be sane: differences
-//  are taken in double for rates, and saturate for durations, so that
-//  absurd values give absurd figures rather than an overflow.
-
-//  later - earlier in ns, saturated to the int64_t range.
-int64_t
-aggregate_difference_ns (int64_t later_ns, int64_t earlier_ns)
-{
-    int64_t difference_ns;
-    if (__builtin_sub_overflow (later_ns, earlier_ns, &difference_ns))
-        return later_ns > earlier_ns? INT64_MAX: INT64_MIN;
-    return difference_ns;
-}
-
-//  Bytes over a nanosecond interval, in MB/s; NAN for an empty interval.
-static double
-s_rate_mbps (double bytes, int64_t from_ns, int64_t to_ns)
-{
-    if (to_ns <= from_ns)
-        return NAN;
-    return bytes * 1e3 / ((double) to_ns - (double) from_ns);
-}
-
-//  The stream's window in *start_ns .. *end_ns; false if it has none.
-//  When the end after fsync was never reached (the fsync failed) but
-//  writes were made, the window closes at the last write: the stream did
-//  run until then, and the test's span should say so.
-bool
-aggregate_stream_window (const stream_result_t *stream, int64_t *start_ns, int64_t *end_ns)
-{
-    if (!stream->finished)
-        return false;
-    int64_t end = stream->end_ns > stream->start_ns? stream->end_ns: stream->last_write_ns;
-    if (end <= stream->start_ns)
-        return false;
-    *start_ns = stream->start_ns;
-    *end_ns = end;
-    return true;
-}
-
-//  The stream's rate over its whole window, fsync included.
-double
-aggregate_stream_rate_mbps (const stream_result_t *stream)
-{
-    assert (stream);
-    if (!stream->finished)
-        return NAN;
-    return s_rate_mbps ((double) stream->bytes, stream->start_ns, stream->end_ns);
-}
-
-//  The stream's operations per second, over its window.
-double
-aggregate_stream_ops_per_s (const stream_result_t *stream)
-{
-    int64_t start_ns, end_ns;
-    if (!aggregate_stream_window (stream, &start_ns, &end_ns) || end_ns <= start_ns)
-        return NAN;
-    return (double) aggregate_stream_ops (stream) / ((double) (end_ns - start_ns) / 1e9);
-}
-
-double
-aggregate_stream_write_rate_mbps (const stream_result_t *stream)
-{
-    assert (stream);
-    if (!stream->finished)
-        return NAN;
-    return s_rate_mbps ((double) stream->bytes, stream->start_ns, stream->last_write_ns);
-}
-
-//  Value at t of the line through (t0, b0) and (t1, b1), with t0 < t1.
-static double
-s_interpolate (int64_t t0, double b0, int64_t t1, double b1, int64_t t)
-{
-    return b0 + (b1 - b0) * ((double) t - (double) t0) / ((double) t1 - (double) t0);
-}
-
-//  Bytes the stream had done at t_ns, read off its curve.
-double
-aggregate_bytes_at (const stream_result_t *stream, int64_t t_ns)
-{
-    assert (stream);
-    const int64_t start_ns = stream->start_ns;
-    const int64_t last_ns = stream->last_write_ns;
-    const double total = (double) stream->bytes;
-    if (t_ns <= start_ns)
-        return 0;
-    if (t_ns >= last_ns)
-        return total;
-
-    //  Walk the points (start, 0), samples..., (last write, bytes). Samples
-    //  come from the wire and are not trusted to be ordered or to agree
-    //  with the final figures: one that does not move strictly forward in
-    //  time, goes backwards in bytes or lies outside the window is skipped,
-    //  so the curve stays monotonic and ends at the stream's total.
-    int64_t prev_ns = start_ns;
-    double prev_bytes = 0;
-    for (size_t nbr = 0; nbr < stream->sample_count; nbr++) {
-        const sample_point_t *sample = &stream->samples [nbr];
-        double sample_bytes = (double) sample->bytes;
-        if (sample->t_ns <= prev_ns || sample->t_ns >= last_ns
-        ||  sample_bytes < prev_bytes || sample_bytes > total)
-            continue;
-        if (t_ns <= sample->t_ns)
-            return s_interpolate (prev_ns, prev_bytes, sample->t_ns, sample_bytes, t_ns);
-        prev_ns = sample->t_ns;
-        prev_bytes = sample_bytes;
-    }
-    return s_interpolate (prev_ns, prev_bytes, last_ns, total, t_ns);
-}
 
 
 //  --------------------------------------------------------------------------
@@ -189,7 +75,7 @@ s_fill_totals (const test_result_t *test, test_summary_t *summary)
     if (span.any) {
         summary->first_start_ns = span.first_start_ns;
         summary->last_end_ns = span.last_end_ns;
-        summary->combined_mbps = s_rate_mbps ((double) summary->bytes,
+        summary->combined_mbps = aggregate_rate_mbps ((double) summary->bytes,
                                               span.first_start_ns, span.last_end_ns);
     }
     //  Operations per second: of every stream in a test of operations;
@@ -207,15 +93,6 @@ s_fill_totals (const test_result_t *test, test_summary_t *summary)
     if (ops_span.any && ops_span.last_end_ns > ops_span.first_start_ns)
         summary->combined_ops_per_s = (double) ops
             / ((double) (ops_span.last_end_ns - ops_span.first_start_ns) / 1e9);
-}
-
-bool
-aggregate_test_mixed (const test_result_t *test)
-{
-    for (size_t nbr = 0; !test->rate_ops && nbr < test->stream_count; nbr++)
-        if (test->streams [nbr].ops_writes)
-            return true;
-    return false;
 }
 
 //  The rate while every stream was running: the window from the latest
@@ -247,7 +124,7 @@ s_fill_all_running (const test_result_t *test, test_summary_t *summary)
                - aggregate_bytes_at (stream, latest_start_ns);
     }
     summary->all_running_ns = aggregate_difference_ns (earliest_end_ns, latest_start_ns);
-    summary->all_running_mbps = s_rate_mbps (bytes, latest_start_ns, earliest_end_ns);
+    summary->all_running_mbps = aggregate_rate_mbps (bytes, latest_start_ns, earliest_end_ns);
 }
 
 //  Figures of one class: its streams, bytes, combined rate over its own
@@ -267,18 +144,10 @@ s_fill_class (const test_result_t *test, int job_class, class_summary_t *class_s
         s_span_add (&span, stream);
     }
     if (span.any)
-        class_summary->combined_mbps = s_rate_mbps ((double) class_summary->bytes,
+        class_summary->combined_mbps = aggregate_rate_mbps ((double) class_summary->bytes,
                                                     span.first_start_ns, span.last_end_ns);
     aggregate_class_notation (test, job_class, UNITS_MB, class_summary->notation,
                               sizeof (class_summary->notation));
-}
-
-double
-aggregate_stream_sys_s_per_gb (const stream_result_t *stream)
-{
-    if (stream->bytes == 0)
-        return NAN;
-    return ((double) stream->sys_ns / NS_PER_SEC) / ((double) stream->bytes / 1e9);
 }
 
 //  Percent of part in whole, NAN for an empty whole.
@@ -355,43 +224,6 @@ s_fill_monitor (monitor_result_t *monitor)
     monitor->disk_write_mbps = s_counter_mbps (a->disk_written_bytes, b->disk_written_bytes, ns);
     monitor->nfsd_read_mbps = s_counter_mbps (a->nfsd_read_bytes, b->nfsd_read_bytes, ns);
     monitor->nfsd_write_mbps = s_counter_mbps (a->nfsd_written_bytes, b->nfsd_written_bytes, ns);
-}
-
-//  For qsort: ascending doubles.
-static int
-s_compare_doubles (const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return (x > y) - (x < y);
-}
-
-aggregate_stats_t
-aggregate_stats (const double *values, size_t count)
-{
-    aggregate_stats_t stats = { .min = NAN, .median = NAN, .max = NAN, .mean = NAN, .stddev = NAN };
-    double *sorted = (double *) malloc ((count? count: 1) * sizeof (double));
-    if (!sorted)
-        return stats;
-    for (size_t i = 0; i < count; i++)
-        if (!isnan (values [i]))
-            sorted [stats.count++] = values [i];
-    size_t n = stats.count;
-    if (n > 0) {
-        qsort (sorted, n, sizeof (double), s_compare_doubles);
-        stats.min = sorted [0];
-        stats.max = sorted [n - 1];
-        stats.median = n % 2? sorted [n / 2]: (sorted [n / 2 - 1] + sorted [n / 2]) / 2;
-        double sum = 0;
-        for (size_t i = 0; i < n; i++)
-            sum += sorted [i];
-        stats.mean = sum / (double) n;
-        double squares = 0;
-        for (size_t i = 0; i < n; i++)
-            squares += (sorted [i] - stats.mean) * (sorted [i] - stats.mean);
-        stats.stddev = n > 1? sqrt (squares / (double) (n - 1)): 0;
-    }
-    free (sorted);
-    return stats;
 }
 
 aggregate_iterations_t

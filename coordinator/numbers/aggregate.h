@@ -1,5 +1,6 @@
 /*  coordinator/numbers/aggregate.h: the arithmetic behind every number in a report
-    (aggregate.c), and how a rate is written (notation.c).
+    (aggregate.c), and how a rate is written (aggregate_notation.c); a
+    stream's own figures are aggregate_stream.h's.
 
     Kept apart from the run engine and the writers so that it can be
     checked against hand-computed cases. Rates are MB/s = 10^6 bytes per
@@ -8,45 +9,14 @@
 #ifndef IOFLEET_AGGREGATE_H
 #define IOFLEET_AGGREGATE_H
 
+#include "aggregate_stats.h"
+#include "aggregate_stream.h"
 #include "../results/results.h"
-
-//  bytes / (end - start): the stream's rate including its fsync when fsync
-//  is on. NAN when the stream never ran (no start or end).
-double aggregate_stream_rate_mbps (const stream_result_t *stream);
-
-//  bytes / (last write - start): the rate up to the last write call.
-double aggregate_stream_write_rate_mbps (const stream_result_t *stream);
-
-//  operations / (end - start): a stream's operations per second, for a
-//  test whose rate counts operations (seeks, randrw's requests). NAN when
-//  it never ran.
-double aggregate_stream_ops_per_s (const stream_result_t *stream);
-
-//  Whether a test of bytes has streams of requests too (a write beside a
-//  randrw): its figures are MB/s, and those streams' requests/s beside.
-bool aggregate_test_mixed (const test_result_t *test);
-
-//  The operations its rate counts: its reads (bonnie's seeks), and its
-//  writes too where they are operations of their own (randrw).
-static inline uint64_t
-aggregate_stream_ops (const stream_result_t *stream)
-{
-    return stream->reads + (stream->ops_writes? stream->writes: 0);
-}
 
 //  Requests a stream had in flight on the mean: the time of its reads
 //  and writes summed, over its window of requests (start to the end of
 //  the last). NAN for a stream whose agent reports no depth.
 double aggregate_stream_depth (const stream_result_t *stream);
-
-//  System CPU seconds the stream's thread spent per GB (10^9 bytes) it
-//  moved: what a smaller block or a new kernel costs. NAN without bytes.
-double aggregate_stream_sys_s_per_gb (const stream_result_t *stream);
-
-//  Bytes a stream had done at instant t, interpolated linearly between its
-//  known points: (start, 0), its samples, (last write, bytes), and flat
-//  outside them.
-double aggregate_bytes_at (const stream_result_t *stream, int64_t t_ns);
 
 //  Rates as engineers write them: "96" for one, "2x44.5" when every rate
 //  is within 5% of their mean, else "30.1+27.0+28.4" ("30.1+-" for one
@@ -116,16 +86,6 @@ const stream_result_t **aggregate_streams_by_agent (const test_result_t *test);
 size_t aggregate_agent_run (const stream_result_t *const *streams, size_t count,
                             const char *agent, size_t *length);
 
-//  later - earlier in ns, saturated to the int64_t range: times come
-//  from agents, and absurd ones give absurd figures, not an overflow.
-int64_t aggregate_difference_ns (int64_t later_ns, int64_t earlier_ns);
-
-//  The stream's window in *start_ns .. *end_ns on the test's timeline;
-//  false if it has none (no RESULT, or an end not after its start). An
-//  end after fsync never reached (the fsync failed) closes it at the
-//  last write.
-bool aggregate_stream_window (const stream_result_t *stream, int64_t *start_ns, int64_t *end_ns);
-
 //  The hosts, the skews with the bound on their error, and the stop
 //  figures of summary, from the test's streams (aggregate_skews.c).
 void aggregate_skews (const test_result_t *test, test_summary_t *summary);
@@ -136,19 +96,6 @@ void aggregate_skews (const test_result_t *test, test_summary_t *summary);
 //  over the span from 0 to that sample, which the summary's
 //  failed_streams marks as partial.
 void aggregate_test (test_result_t *test);
-
-//  Statistics of one figure over runs of a test.
-typedef struct {
-    size_t count;                   //  runs with a value (NAN runs are left out)
-    double min;                     //  NAN when count is 0
-    double median;
-    double max;
-    double mean;
-    double stddev;                  //  sample standard deviation (n - 1); 0 for one run
-} aggregate_stats_t;
-
-//  Statistics of count values (NANs skipped).
-aggregate_stats_t aggregate_stats (const double *values, size_t count);
 
 //  The iterations of one test, first run apart from the rest: the first
 //  run after a boot or a new file is often several times slower, and

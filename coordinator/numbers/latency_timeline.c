@@ -3,6 +3,7 @@
 */
 #include "latency_timeline.h"
 #include "latency.h"
+#include "../../proto/array.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,7 @@ typedef struct {
     size_t capacity;
 } s_host_t;
 
-struct _timeline_builder_t {
+struct _latency_timeline_builder_t {
     int64_t interval_ns;            //  the first message's length, 0 before
     histogram_t **intervals;        //  the fleet's, by index; NULL for none yet
     size_t interval_capacity;       //  room in intervals
@@ -24,23 +25,23 @@ struct _timeline_builder_t {
     histogram_t *scratch;           //  one message's requests, merged
 };
 
-timeline_builder_t *
-timeline_builder_new (size_t host_count)
+latency_timeline_builder_t *
+latency_timeline_builder_new (size_t host_count)
 {
-    timeline_builder_t *self = calloc (1, sizeof (timeline_builder_t));
+    latency_timeline_builder_t *self = calloc (1, sizeof (latency_timeline_builder_t));
     if (!self)
         return NULL;
     self->hosts = calloc (host_count? host_count: 1, sizeof (s_host_t));
     self->host_count = host_count;
     self->scratch = histogram_new ();
     if (!self->hosts || !self->scratch)
-        timeline_builder_destroy (&self);
+        latency_timeline_builder_destroy (&self);
     return self;
 }
 
 //  Free the intervals and the points, keep the rest.
 static void
-s_empty (timeline_builder_t *self)
+s_empty (latency_timeline_builder_t *self)
 {
     for (size_t k = 0; k < self->interval_capacity; k++)
         histogram_destroy (&self->intervals [k]);
@@ -55,11 +56,11 @@ s_empty (timeline_builder_t *self)
 }
 
 void
-timeline_builder_destroy (timeline_builder_t **self_p)
+latency_timeline_builder_destroy (latency_timeline_builder_t **self_p)
 {
     if (!self_p || !*self_p)
         return;
-    timeline_builder_t *self = *self_p;
+    latency_timeline_builder_t *self = *self_p;
     if (self->hosts)
         s_empty (self);
     free (self->hosts);
@@ -71,7 +72,7 @@ timeline_builder_destroy (timeline_builder_t **self_p)
 //  The fleet's histogram of interval index, made if need be; NULL when
 //  out of memory.
 static histogram_t *
-s_interval (timeline_builder_t *self, uint32_t index)
+s_interval (latency_timeline_builder_t *self, uint32_t index)
 {
     if (index >= self->interval_capacity) {
         size_t capacity = self->interval_capacity? self->interval_capacity: 64;
@@ -94,21 +95,13 @@ s_interval (timeline_builder_t *self, uint32_t index)
 static int
 s_host_room (s_host_t *host)
 {
-    if (host->count < host->capacity)
-        return 0;
-    size_t capacity = host->capacity? host->capacity * 2: 16;
-    timeline_point_t *grown = realloc (host->points, capacity * sizeof (timeline_point_t));
-    if (!grown)
-        return -1;
-    host->points = grown;
-    host->capacity = capacity;
-    return 0;
+    return array_grow (&host->points, &host->capacity, host->count, sizeof *host->points, 16);
 }
 
 int
-timeline_builder_add (timeline_builder_t *self, size_t host, uint32_t index,
-                      int64_t length_ns, const histogram_t latency [MSG_LATENCY_KINDS],
-                      char *err, size_t errlen)
+latency_timeline_builder_add (latency_timeline_builder_t *self, size_t host, uint32_t index,
+                              int64_t length_ns, const histogram_t latency [MSG_LATENCY_KINDS],
+                              char *err, size_t errlen)
 {
     if (host >= self->host_count) {
         snprintf (err, errlen, "host %zu of a test of %zu", host, self->host_count);
@@ -171,7 +164,7 @@ latency_timeline_clear (latency_timeline_t *timeline)
 }
 
 int
-timeline_builder_store (timeline_builder_t *self, test_result_t *test)
+latency_timeline_builder_store (latency_timeline_builder_t *self, test_result_t *test)
 {
     latency_timeline_t *timeline = &test->timeline;
     latency_timeline_clear (timeline);

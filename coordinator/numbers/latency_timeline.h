@@ -24,26 +24,26 @@
 //  An INTERVAL past it is refused.
 #define LATENCY_TIMELINE_INTERVALS_MAX 86400
 
-typedef struct _timeline_builder_t timeline_builder_t;
+typedef struct _latency_timeline_builder_t latency_timeline_builder_t;
 
 //  A timeline for a test of host_count hosts (the test's hosts array),
 //  or NULL when out of memory; its destructor, safe on NULL, NULLs the
 //  caller's pointer.
-timeline_builder_t *timeline_builder_new (size_t host_count);
-void timeline_builder_destroy (timeline_builder_t **self_p);
+latency_timeline_builder_t *latency_timeline_builder_new (size_t host_count);
+void latency_timeline_builder_destroy (latency_timeline_builder_t **self_p);
 
 //  Add host's interval index, of length_ns, with its histograms per
 //  kind. Refused with a reason (nothing added): a host out of range, an
 //  index past the bound or not after the host's last one, a length other
 //  than the first message's, a count that would overflow.
-int timeline_builder_add (timeline_builder_t *self, size_t host, uint32_t index,
-                          int64_t length_ns, const histogram_t latency [MSG_LATENCY_KINDS],
-                          char *err, size_t errlen);
+int latency_timeline_builder_add (latency_timeline_builder_t *self, size_t host, uint32_t index,
+                                  int64_t length_ns, const histogram_t latency [MSG_LATENCY_KINDS],
+                                  char *err, size_t errlen);
 
 //  Move the timeline into test->timeline (emptied first; the hosts named
 //  as test->hosts names them) and empty the builder. Returns 0, or -1
 //  when out of memory (test->timeline is then empty).
-int timeline_builder_store (timeline_builder_t *self, test_result_t *test);
+int latency_timeline_builder_store (latency_timeline_builder_t *self, test_result_t *test);
 
 //  Free what a timeline holds; it is empty afterwards.
 void latency_timeline_clear (latency_timeline_t *timeline);

@@ -32,7 +32,7 @@ s_warn (test_result_t *test, const char *kind, const char *agent, const char *fo
 static const char *const s_notice_kinds [] = { "layout", NULL };
 
 bool
-warning_is_notice (const warning_t *warning)
+warnings_is_notice (const warning_t *warning)
 {
     for (size_t i = 0; s_notice_kinds [i]; i++)
         if (strcmp (warning->kind, s_notice_kinds [i]) == 0)

@@ -34,6 +34,6 @@ void warnings_fill (test_result_t *test, const aggregate_host_sums_t *sums);
 //  True if a warning is a notice: work done outside the timed window
 //  (files laid out at prepare), which the reader should know of but
 //  which does not put a figure in doubt.
-bool warning_is_notice (const warning_t *warning);
+bool warnings_is_notice (const warning_t *warning);
 
 #endif

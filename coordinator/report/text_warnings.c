@@ -4,7 +4,7 @@
     A warning repeated per host and per iteration says one thing: it is
     printed once per test (and phase) and kind, its first occurrence's
     text followed by how many there are and where (the hosts, the
-    iterations). Notices (warning_is_notice: work done outside the
+    iterations). Notices (warnings_is_notice: work done outside the
     window, such as files laid out at prepare) are grouped the same way
     under a heading of their own, after the warnings.
 */
@@ -132,7 +132,7 @@ s_where (const run_result_t *run, const s_item_t *first, size_t first_test, char
         snprintf (more, sizeof more, " and %zu more", hosts - S_HOSTS_NAMED);
     s_ranges (iteration, iterations, iteration_list, sizeof iteration_list);
     snprintf (buf, buflen, " (%zu %s %s alike%s%s%s%s%s%s)", count, first->warning->kind,
-              warning_is_notice (first->warning)? "notices": "warnings",
+              warnings_is_notice (first->warning)? "notices": "warnings",
               hosts || iterations > 1? ":": "", hosts? " on ": "", host_list, more,
               iterations > 1? (hosts? ", in iterations ": " in iterations "): "",
               iterations > 1? iteration_list: "");
@@ -149,7 +149,7 @@ s_print (const run_result_t *run, bool notices, FILE *out)
         const test_result_t *test = &run->tests [t];
         for (size_t w = 0; w < test->warning_count; w++) {
             const warning_t *warning = &test->warnings [w];
-            if (warning_is_notice (warning) != notices || s_seen (run, t, w))
+            if (warnings_is_notice (warning) != notices || s_seen (run, t, w))
                 continue;
             if (!any)
                 fprintf (out, "\n%s\n", notices? "notices": "warnings");

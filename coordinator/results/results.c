@@ -5,6 +5,7 @@
 #include "../numbers/latency.h"
 #include "../numbers/latency_tail.h"
 #include "../numbers/latency_timeline.h"
+#include "../../proto/array.h"
 
 #include <assert.h>
 #include <stdint.h>
@@ -105,14 +106,9 @@ run_result_clear (run_result_t *run)
 int
 monitor_result_add_point (monitor_result_t *monitor, const msg_monitor_t *point)
 {
-    if (monitor->point_count == monitor->point_capacity) {
-        size_t capacity = monitor->point_capacity? monitor->point_capacity * 2: 64;
-        msg_monitor_t *points = realloc (monitor->points, capacity * sizeof *points);
-        if (!points)
-            return -1;
-        monitor->points = points;
-        monitor->point_capacity = capacity;
-    }
+    if (array_grow (&monitor->points, &monitor->point_capacity, monitor->point_count,
+                    sizeof *monitor->points, 64))
+        return -1;
     monitor->points [monitor->point_count++] = *point;
     return 0;
 }

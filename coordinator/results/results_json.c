@@ -288,7 +288,7 @@ s_test_json (const test_result_t *test, bool whole)
     bool ok;
     json_t *timeline = timeline_json (test, &ok);
     s_set_optional (&builder, "latency_timeline", timeline, ok);
-    json_t *tail = tail_json (&test->tail, &ok);
+    json_t *tail = timeline_tail_json (&test->tail, &ok);
     s_set_optional (&builder, "latency_tail", tail, ok);
     return s_finish (&builder);
 }

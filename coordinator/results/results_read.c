@@ -242,7 +242,7 @@ s_read_test (jsonread_t *self, json_t *object, test_result_t *test)
     s_read_objects (self, object, "monitors", &results_monitor_table, sizeof (monitor_result_t),
                     (void **) &test->monitors, &test->monitor_count, test);
     timeline_read (self, object, test);
-    tail_read (self, object, &test->tail);
+    timeline_tail_read (self, object, &test->tail);
     size_t warning_count;
     json_t *warnings = jsonread_array (self, object, "warnings", &warning_count);
     if (!self->failed && warnings && warning_count > TEST_WARNINGS_MAX)

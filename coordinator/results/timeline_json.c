@@ -89,7 +89,7 @@ timeline_json (const test_result_t *test, bool *ok)
 }
 
 json_t *
-tail_json (const latency_tail_t *tail, bool *ok)
+timeline_tail_json (const latency_tail_t *tail, bool *ok)
 {
     *ok = true;
     if (tail->requests == 0)
@@ -253,7 +253,7 @@ s_tail_host_read (jsonread_t *reader, json_t *object, tail_host_t *host)
 }
 
 void
-tail_read (jsonread_t *reader, json_t *object, latency_tail_t *tail)
+timeline_tail_read (jsonread_t *reader, json_t *object, latency_tail_t *tail)
 {
     latency_tail_clear (tail);
     if (!json_object_get (object, "latency_tail"))

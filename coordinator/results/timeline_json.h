@@ -42,7 +42,7 @@
 //  The timeline and the tail as objects, or NULL when the test has none
 //  or memory ran out: *ok says which.
 json_t *timeline_json (const test_result_t *test, bool *ok);
-json_t *tail_json (const latency_tail_t *tail, bool *ok);
+json_t *timeline_tail_json (const latency_tail_t *tail, bool *ok);
 
 //  Read back the member "latency_timeline" of a test object, if any,
 //  into test->timeline, every value checked.
@@ -50,6 +50,6 @@ void timeline_read (jsonread_t *reader, json_t *object, test_result_t *test);
 
 //  Read back the member "latency_tail" of a test object, if any, into
 //  tail, every value checked.
-void tail_read (jsonread_t *reader, json_t *object, latency_tail_t *tail);
+void timeline_tail_read (jsonread_t *reader, json_t *object, latency_tail_t *tail);
 
 #endif

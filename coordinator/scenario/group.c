@@ -7,6 +7,7 @@
 */
 #include "group.h"
 #include "scenario_rules.h"
+#include "../../proto/array.h"
 #include "../../proto/inifile.h"
 
 #include <czmq.h>
@@ -38,15 +39,9 @@ s_add (s_list_t *list, const char *name, size_t name_len, const char *number,
 {
     if (scenario_check_name (name, name_len, reason, reasonlen))
         return -1;
-    if (list->count == list->capacity) {
-        size_t capacity = list->capacity? list->capacity * 2: 16;
-        group_member_t *grown = realloc (list->members, capacity * sizeof *grown);
-        if (!grown) {
-            snprintf (reason, reasonlen, "out of memory");
-            return -1;
-        }
-        list->members = grown;
-        list->capacity = capacity;
+    if (array_grow (&list->members, &list->capacity, list->count, sizeof *list->members, 16)) {
+        snprintf (reason, reasonlen, "out of memory");
+        return -1;
     }
     group_member_t *member = &list->members [list->count];
     snprintf (member->name, sizeof member->name, "%.*s", (int) name_len, name);

@@ -8,6 +8,7 @@
     (scenario_key_line), not at the job's header.
 */
 #include "scenario_rules.h"
+#include "../../proto/array.h"
 #include "../../proto/inifile.h"
 #include "../../proto/printable.h"
 #include "../../proto/workload.h"
@@ -148,14 +149,9 @@ scenario_agent_add (scenario_t *self, const char *name, int line)
         return known - self->agents;
     if (!self->agent_index && !(self->agent_index = (struct _zhashx_t *) zhashx_new ()))
         return -1;
-    if (self->agent_count == self->agent_capacity) {
-        size_t capacity = self->agent_capacity? self->agent_capacity * 2: 8;
-        scenario_agent_t *grown = realloc (self->agents, capacity * sizeof *grown);
-        if (!grown)
-            return -1;
-        self->agents = grown;
-        self->agent_capacity = capacity;
-    }
+    if (array_grow (&self->agents, &self->agent_capacity, self->agent_count,
+                    sizeof *self->agents, 8))
+        return -1;
     size_t index = self->agent_count;
     scenario_agent_t *agent = &self->agents [index];
     memset (agent, 0, sizeof *agent);

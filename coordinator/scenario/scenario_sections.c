@@ -8,6 +8,7 @@
 #include "group.h"
 #include "scenario_parser.h"
 #include "scenario_rules.h"
+#include "../../proto/array.h"
 #include "../../proto/suggest.h"
 
 #include <ctype.h>
@@ -20,27 +21,6 @@
 
 //  First capacity of the job array; it doubles from there.
 #define FIRST_CAPACITY 8
-
-//  --------------------------------------------------------------------
-//  Building the arrays
-
-//  Make room for one more item in *array (count used of *capacity),
-//  doubling. Returns 0 or -1 if memory is short.
-static int
-s_grow (void **array, size_t *capacity, size_t count, size_t item_size)
-{
-    if (count < *capacity)
-        return 0;
-    size_t wanted = *capacity? *capacity * 2: FIRST_CAPACITY;
-    if (wanted > SIZE_MAX / item_size)
-        return -1;
-    void *grown = realloc (*array, wanted * item_size);
-    if (!grown)
-        return -1;
-    *array = grown;
-    *capacity = wanted;
-    return 0;
-}
 
 //  --------------------------------------------------------------------
 //  Section headers
@@ -79,10 +59,10 @@ s_job_begin (scenario_parser_t *self, const char *header, const char *name)
         }
     int *option_lines = calloc (self->option_count, sizeof (int));
     if (!option_lines
-    ||  s_grow ((void **) &scenario->templates, &self->template_capacity,
-                scenario->template_count, sizeof (scenario_template_t))
-    ||  s_grow ((void **) &self->refused, &self->refused_capacity,
-                scenario->template_count, 1)) {
+    ||  array_grow (&scenario->templates, &self->template_capacity,
+                    scenario->template_count, sizeof (scenario_template_t), FIRST_CAPACITY)
+    ||  array_grow (&self->refused, &self->refused_capacity,
+                    scenario->template_count, 1, FIRST_CAPACITY)) {
         free (option_lines);
         scenario_parser_nomem (self, self->line, header);
         return;

@@ -38,7 +38,7 @@ s_value (int host, int interval, int i)
 //  of every request of the test; and the builder fed with the same
 //  requests interval by interval. expected[k] gets all of interval k.
 static void
-s_make (test_result_t *test, timeline_builder_t *builder, histogram_t *expected)
+s_make (test_result_t *test, latency_timeline_builder_t *builder, histogram_t *expected)
 {
     memset (test, 0, sizeof (*test));
     snprintf (test->name, sizeof test->name, "tl");
@@ -76,7 +76,7 @@ s_make (test_result_t *test, timeline_builder_t *builder, histogram_t *expected)
             //  An fsync is no request: the timeline leaves it out.
             histogram_record (&message [MSG_LATENCY_FSYNC], 5000000000LL);
             char err [128];
-            if (timeline_builder_add (builder, (size_t) h, (uint32_t) k, 1000000000, message,
+            if (latency_timeline_builder_add (builder, (size_t) h, (uint32_t) k, 1000000000, message,
                                       err, sizeof err))
                 fail_msg ("host %d interval %d: %s", h, k, err);
             for (int kind = 0; kind < MSG_LATENCY_KINDS; kind++)
@@ -93,13 +93,13 @@ static void
 test_merge_is_the_histogram_of_all_requests (void **state)
 {
     (void) state;
-    timeline_builder_t *builder = timeline_builder_new (S_HOSTS);
+    latency_timeline_builder_t *builder = latency_timeline_builder_new (S_HOSTS);
     assert_non_null (builder);
     histogram_t *expected = calloc (S_INTERVALS, sizeof (histogram_t));
     assert_non_null (expected);
     static test_result_t test;
     s_make (&test, builder, expected);
-    assert_int_equal (timeline_builder_store (builder, &test), 0);
+    assert_int_equal (latency_timeline_builder_store (builder, &test), 0);
     aggregate_test (&test);
 
     const latency_timeline_t *timeline = &test.timeline;
@@ -143,7 +143,7 @@ test_merge_is_the_histogram_of_all_requests (void **state)
     histogram_destroy (&h);
     histogram_destroy (&all);
     free (expected);
-    timeline_builder_destroy (&builder);
+    latency_timeline_builder_destroy (&builder);
     assert_null (builder);
     latency_timeline_clear (&test.timeline);
     latency_tail_clear (&test.tail);
@@ -158,32 +158,32 @@ static void
 test_bad_intervals_are_refused (void **state)
 {
     (void) state;
-    timeline_builder_t *builder = timeline_builder_new (2);
+    latency_timeline_builder_t *builder = latency_timeline_builder_new (2);
     histogram_t *latency = calloc (MSG_LATENCY_KINDS, sizeof (histogram_t));
     assert_non_null (latency);
     histogram_record (&latency [MSG_LATENCY_WRITE], 1000);
     char err [128];
-    assert_int_equal (timeline_builder_add (builder, 0, 3, 1000000, latency, err, sizeof err), 0);
+    assert_int_equal (latency_timeline_builder_add (builder, 0, 3, 1000000, latency, err, sizeof err), 0);
     //  Again, before, another length, past the bound, a host not there.
-    assert_int_equal (timeline_builder_add (builder, 0, 3, 1000000, latency, err, sizeof err), -1);
+    assert_int_equal (latency_timeline_builder_add (builder, 0, 3, 1000000, latency, err, sizeof err), -1);
     assert_non_null (strstr (err, "again"));
-    assert_int_equal (timeline_builder_add (builder, 0, 2, 1000000, latency, err, sizeof err), -1);
-    assert_int_equal (timeline_builder_add (builder, 1, 3, 2000000, latency, err, sizeof err), -1);
-    assert_int_equal (timeline_builder_add (builder, 1, 3, 0, latency, err, sizeof err), -1);
-    assert_int_equal (timeline_builder_add (builder, 1, UINT32_MAX, 1000000, latency,
+    assert_int_equal (latency_timeline_builder_add (builder, 0, 2, 1000000, latency, err, sizeof err), -1);
+    assert_int_equal (latency_timeline_builder_add (builder, 1, 3, 2000000, latency, err, sizeof err), -1);
+    assert_int_equal (latency_timeline_builder_add (builder, 1, 3, 0, latency, err, sizeof err), -1);
+    assert_int_equal (latency_timeline_builder_add (builder, 1, UINT32_MAX, 1000000, latency,
                                             err, sizeof err), -1);
-    assert_int_equal (timeline_builder_add (builder, 2, 3, 1000000, latency, err, sizeof err), -1);
-    assert_int_equal (timeline_builder_add (builder, 1, 3, 1000000, latency, err, sizeof err), 0);
+    assert_int_equal (latency_timeline_builder_add (builder, 2, 3, 1000000, latency, err, sizeof err), -1);
+    assert_int_equal (latency_timeline_builder_add (builder, 1, 3, 1000000, latency, err, sizeof err), 0);
     static test_result_t test;
     test.host_count = 2;
     test.hosts = calloc (2, sizeof (host_result_t));
-    assert_int_equal (timeline_builder_store (builder, &test), 0);
+    assert_int_equal (latency_timeline_builder_store (builder, &test), 0);
     assert_int_equal (test.timeline.interval_count, 1);
     assert_int_equal (test.timeline.intervals [0].latency.count, 2);
     latency_timeline_clear (&test.timeline);
     free (test.hosts);
     free (latency);
-    timeline_builder_destroy (&builder);
+    latency_timeline_builder_destroy (&builder);
 }
 
 //  Written to results.json and read back: the same intervals, the same
@@ -192,14 +192,14 @@ static void
 test_results_file_keeps_the_timeline (void **state)
 {
     (void) state;
-    timeline_builder_t *builder = timeline_builder_new (S_HOSTS);
+    latency_timeline_builder_t *builder = latency_timeline_builder_new (S_HOSTS);
     histogram_t *expected = calloc (S_INTERVALS, sizeof (histogram_t));
     run_result_t run;
     memset (&run, 0, sizeof run);
     run.tests = calloc (1, sizeof (test_result_t));
     run.test_count = run.test_capacity = 1;
     s_make (&run.tests [0], builder, expected);
-    assert_int_equal (timeline_builder_store (builder, &run.tests [0]), 0);
+    assert_int_equal (latency_timeline_builder_store (builder, &run.tests [0]), 0);
     aggregate_test (&run.tests [0]);
 
     char path [] = "/tmp/coord_latency_timeline.XXXXXX";
@@ -250,7 +250,7 @@ test_results_file_keeps_the_timeline (void **state)
     histogram_destroy (&ha);
     histogram_destroy (&hb);
     free (expected);
-    timeline_builder_destroy (&builder);
+    latency_timeline_builder_destroy (&builder);
     run_result_clear (&run);
     run_result_clear (&back);
 }

@@ -108,7 +108,7 @@ test_no_requests (void **state)
     assert_string_equal (test.warnings [0].kind, "no-requests");
     assert_non_null (strstr (test.warnings [0].text, "(2 streams, 6 fsyncs)"));
     assert_non_null (strstr (test.warnings [0].text, "spent the window in their fsyncs"));
-    assert_false (warning_is_notice (&test.warnings [0]));
+    assert_false (warnings_is_notice (&test.warnings [0]));
     streams [1].writes = 1;
     warnings_fill (&test, NULL);
     assert_int_equal (test.warning_count, 0);

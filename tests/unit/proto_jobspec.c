@@ -520,23 +520,23 @@ test_names_and_paths (void **state)
     assert_string_equal (jobspec_workload_name (WORKLOAD_COUNT), "?");
     jobspec_t spec;
     jobspec_defaults (&spec);
-    assert_int_equal (jobspec_class (&spec), CLASS_DISK);
+    assert_int_equal (workload_job_class (&spec), CLASS_DISK);
     spec.workload = WORKLOAD_COPY;
     strcpy (spec.src, "nfs://server/export/file");
-    assert_int_equal (jobspec_class (&spec), CLASS_NETWORK);
+    assert_int_equal (workload_job_class (&spec), CLASS_NETWORK);
     spec.job_class = CLASS_DISK;
-    assert_int_equal (jobspec_class (&spec), CLASS_DISK);
+    assert_int_equal (workload_job_class (&spec), CLASS_DISK);
     strcpy (spec.src, "/mnt/share/file");
     spec.job_class = CLASS_AUTO;
-    assert_int_equal (jobspec_class (&spec), CLASS_DISK);
+    assert_int_equal (workload_job_class (&spec), CLASS_DISK);
     //  Whatever option names the file read: a read's path.
     spec.workload = WORKLOAD_READ;
     strcpy (spec.path, "nfs://server/export/file");
-    assert_int_equal (jobspec_class (&spec), CLASS_NETWORK);
+    assert_int_equal (workload_job_class (&spec), CLASS_NETWORK);
     //  A workload that reads no URL is disk, whatever its other strings say.
     spec.workload = WORKLOAD_WRITE;
     strcpy (spec.src, "nfs://server/export/file");
-    assert_int_equal (jobspec_class (&spec), CLASS_DISK);
+    assert_int_equal (workload_job_class (&spec), CLASS_DISK);
     assert_string_equal (jobspec_fsync_name (FSYNC_NONE), "none");
     assert_string_equal (jobspec_fsync_name (FSYNC_END), "end");
     assert_string_equal (jobspec_fsync_name (FSYNC_CLOSE), "close");

@@ -33,7 +33,7 @@ test_rows_name_real_options (void **state)
     for (int w = 0; w < WORKLOAD_COUNT; w++) {
         const workload_desc_t *desc = workload_desc (w);
         assert_non_null (desc);
-        assert_string_equal (desc->name, workload_names [w]);
+        assert_string_equal (desc->name, jobspec_workload_names [w]);
         assert_non_null (desc->help);
         //  Only timed workloads can report streams or sample the host.
         if (desc->stream_results || desc->samples_host)
@@ -59,7 +59,7 @@ test_rows_name_real_options (void **state)
         }
         assert_true (workload_phase_count (desc) >= 1);
     }
-    assert_null (workload_names [WORKLOAD_COUNT]);
+    assert_null (jobspec_workload_names [WORKLOAD_COUNT]);
     assert_null (workload_desc (-1));
     assert_null (workload_desc (WORKLOAD_COUNT));
 }

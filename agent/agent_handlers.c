@@ -1,4 +1,4 @@
-/*  agent/handlers.c: what the agent does with each message a coordinator
+/*  agent/agent_handlers.c: what the agent does with each message a coordinator
     sends: HELLO, PING, PREPARE, START, DROP, ABORT, STOP, BYE; see
     agent_state.h. The socket, the loop and the session's plumbing are
     agent.c's.
