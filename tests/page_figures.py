@@ -9,8 +9,9 @@ and the page's text outside its pictures (no <svg>, no <style>) must hold
 each at least as many times, so that a table left off the page (its byte
 counts, its rates) fails. The results file: for each row of the tests
 table, its streams, combined rate, %sys and %iowait, and each test's bytes
-in its detail line, against the test's summary. Exit 1 with what is
-missing.
+in its detail line, against the test's summary. Each test's percentile
+plot: a line per class that measured requests, its p99 the results',
+every line of at least 5 points. Exit 1 with what is missing.
 """
 import collections
 import html
@@ -82,12 +83,45 @@ def check_json(text, results):
     return missing
 
 
+def check_percentiles(page, results):
+    """Each test's percentile plot: a line per class that measured
+    requests, its p99 the results' for the class, every line of at least
+    5 points."""
+    sections = page.split('<section class="detail">')[1:]
+    tests = results["tests"]
+    if len(sections) != len(tests):
+        return ["%d test sections on the page, %d tests" % (len(sections), len(tests))]
+    missing = []
+    for section, test in zip(sections, tests):
+        label = "%s #%d" % (test["name"], test["iteration"])
+        lines = re.findall(r'<polyline class="series"[^>]*data-kind="(class|host)" '
+                           r'data-(?:class|agent)="([^"]*)" data-p99-ms="([^"]*)" points="([^"]*)"',
+                           section)
+        classes = {name: float(p99) for kind, name, p99, _ in lines if kind == "class"}
+        for kind, name, p99, points in lines:
+            if len(points.split()) < 5:
+                missing.append("%s: the %s line of %s has %d points" % (label, kind, name,
+                                                                      len(points.split())))
+        for name in ("disk", "network"):
+            latency = (test["summary"].get(name) or {}).get("latency")
+            if latency and latency["count"] > 0:
+                if name not in classes:
+                    missing.append("%s: no percentile line of the %s streams" % (label, name))
+                elif abs(classes[name] - latency["p99_ns"] / 1e6) > 1e-6:
+                    missing.append("%s: the %s line's p99 %s ms, the results' %s ns"
+                                   % (label, name, classes[name], latency["p99_ns"]))
+            elif name in classes:
+                missing.append("%s: a %s line without its requests" % (label, name))
+    return missing
+
+
 def main():
     text = open(sys.argv[1], encoding="utf-8").read()
     page = open(sys.argv[2], encoding="utf-8").read()
     results = json.load(open(sys.argv[3], encoding="utf-8"))
     missing = ["page: " + m for m in check_page(text, page)]
     missing += ["results: " + m for m in check_json(text, results)]
+    missing += ["percentiles: " + m for m in check_percentiles(page, results)]
     for m in missing:
         print("%s: %s" % (sys.argv[1], m))
     return 1 if missing else 0

@@ -3,9 +3,11 @@
 # `iofleet report` in MB/s and in MiB/s, every figure of the text report
 # stands on the page (outside its pictures) as many times as in the text,
 # and the key figures of the tests table and of each test's block are the
-# results file's (tests/page_figures.py). The check fails on a page with
-# a table left off: here the iterations table and a test's streams table
-# are cut from a page that passed, and it must fail on each.
+# results file's, and each test's percentile plot has a line per class
+# whose p99 is the results' (tests/page_figures.py). The check fails on a
+# page with a table left off: here the iterations table, a test's streams
+# table and the percentile plots are cut from a page that passed, and it
+# must fail on each.
 . "$(dirname "$0")/lib.sh"
 
 checked=0
@@ -38,7 +40,8 @@ done
 # A page with a table cut out fails the check.
 page=$SCRATCH/disk.MB.html
 grep -q '<h2>Iterations</h2>' "$page" || fail "the disk page has no iterations table"
-python3 - "$page" "$SCRATCH/cut-iterations.html" "$SCRATCH/cut-streams.html" <<'PY'
+python3 - "$page" "$SCRATCH/cut-iterations.html" "$SCRATCH/cut-streams.html" \
+    "$SCRATCH/cut-percentiles.html" <<'PY'
 import re, sys
 page = open(sys.argv[1]).read()
 cut = re.sub(r"(<h2>Iterations</h2>.*?)<table>.*?</table>", r"\1", page, count=1, flags=re.S)
@@ -48,8 +51,11 @@ streams = re.search(r'<section class="detail">.*?(<table>\n<tr><th>agent</th><th
                     page, re.S)
 assert streams
 open(sys.argv[3], "w").write(page.replace(streams.group(1), "", 1))
+plots = re.sub(r'<figure><svg class="percentiles".*?</figure>', "", page, flags=re.S)
+assert plots != page
+open(sys.argv[4], "w").write(plots)
 PY
-for cut in iterations streams; do
+for cut in iterations streams percentiles; do
     if python3 "$TOP/tests/page_figures.py" "$SCRATCH/disk.MB.txt" "$SCRATCH/cut-$cut.html" \
         "$TOP/tests/corpus/runs/disk/results.json" > "$SCRATCH/cut-$cut.out"; then
         fail "a page without its $cut table passed"

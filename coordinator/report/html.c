@@ -41,7 +41,7 @@ static const char s_style [] =
     "th,td{padding:.2em .7em;border-bottom:1px solid #e4e4e4;text-align:left;white-space:nowrap}"
     "th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric:tabular-nums}"
     ".failed{color:#b00}"
-    "figure{margin:.3em 0 1em}svg.timeline,svg.heatmap,svg.latency{width:100%;height:auto;"
+    "figure{margin:.3em 0 1em}svg.timeline,svg.heatmap,svg.latency,svg.percentiles{width:100%;height:auto;"
     "display:block}"
     "svg text{font:12px system-ui,'DejaVu Sans',sans-serif;fill:#333}"
     ".grid{stroke:#e6e6e6}.axis{stroke:#555}.zero{stroke:#999;stroke-dasharray:3 3}"

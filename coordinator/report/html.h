@@ -74,6 +74,12 @@ void barchart_draw (const run_result_t *run, FILE *out);
 //  that made its tail, ranked (latency_html.c).
 void latency_timeline_html (const run_result_t *run, FILE *out);
 
+//  A test's latency by percentile (x: percentile, log scale, to 99.99;
+//  y: ms, log scale): a line per class of its streams from their merged
+//  histograms, and its hosts of the highest p99 beside them; nothing for
+//  a test that measured no request (latency_plot.c).
+void latency_percentiles_draw (const test_result_t *test, FILE *out);
+
 //  Whether the count iterations at tests are drawn as heat maps.
 bool heatmap_chosen (const test_result_t *tests, size_t count);
 

@@ -122,7 +122,8 @@ html_test_details (const run_result_t *run, FILE *out)
             text_test_head (test, mem);
             fleet = text_fleet_test (test, run->units, mem);
         }
-        html_capture_end (&capture, NULL, "lines", out);
+        html_capture_end (&capture, NULL, "lines wrap", out);
+        latency_percentiles_draw (test, out);
         text_test_view_t view = { .test = test, .units = run->units };
         table_t table;
         if (!fleet) {
