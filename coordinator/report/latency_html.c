@@ -227,7 +227,10 @@ latency_timeline_html (const run_result_t *run, FILE *out)
     bool header = false;
     for (size_t t = 0; t < run->test_count; t++) {
         const test_result_t *test = &run->tests [t];
-        bool chart = test->timeline.interval_count > 0 && test->timeline.interval_ns > 0;
+        //  A line needs points: a test of fewer intervals has its
+        //  percentile plot and its tables only.
+        bool chart = test->timeline.interval_count >= HTML_CHART_INTERVALS_MIN
+                  && test->timeline.interval_ns > 0;
         bool tail = test->tail.host_count > 1;
         if (!chart && !tail)
             continue;

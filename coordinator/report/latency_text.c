@@ -19,24 +19,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-//  Width of the first column: a test's row name, made printable.
-#define S_NAME_WIDTH 24
+//  What latency_rows passes each row to.
+typedef struct {
+    text_row_fn *fn;
+    void *sink;
+} s_rows_t;
 
-//  One line of figures.
+//  One row of figures.
 static void
-s_line (const char *name, const char *set, const latency_summary_t *l, FILE *out)
+s_line (const char *name, const char *set, const latency_summary_t *l, const s_rows_t *rows)
 {
-    fprintf (out, "%-*s %-10s %10" PRIu64 " %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f\n",
-             S_NAME_WIDTH, name, set, l->count, l->min_ns / 1e6, l->mean_ns / 1e6,
-             l->p50_ns / 1e6, l->p95_ns / 1e6, l->p99_ns / 1e6, l->p999_ns / 1e6,
-             l->max_ns / 1e6);
+    text_row_t row = { .name = name, .where = set };
+    snprintf (row.cell [0], sizeof row.cell [0], "%" PRIu64, l->count);
+    const double figures [] = { l->min_ns, l->mean_ns, l->p50_ns, l->p95_ns, l->p99_ns,
+                                l->p999_ns, l->max_ns };
+    for (int f = 0; f < 7; f++)
+        snprintf (row.cell [f + 1], sizeof row.cell [f + 1], "%.3f", figures [f] / 1e6);
+    rows->fn (rows->sink, &row);
 }
 
-//  A line per host of the test that measured requests, in the order of
+//  A row per host of the test that measured requests, in the order of
 //  the test's hosts; of a fleet, its slowest by p99 and a count of the
 //  others.
 static void
-s_host_lines (const test_result_t *test, FILE *out)
+s_host_lines (const test_result_t *test, const s_rows_t *rows)
 {
     size_t shown, measured;
     const host_result_t **hosts = latency_hosts_listed (test, TEXT_FLEET_ROWS,
@@ -46,18 +52,29 @@ s_host_lines (const test_result_t *test, FILE *out)
     for (size_t h = 0; h < shown; h++) {
         char agent [JOB_NAME_MAX * PRINTABLE_GROWTH + 2] = "@";
         printable (hosts [h]->agent, agent + 1, sizeof agent - 1);
-        s_line ("", agent, &hosts [h]->latency, out);
+        s_line ("", agent, &hosts [h]->latency, rows);
     }
-    if (shown < measured)
-        fprintf (out, "%-*s %zu more hosts, by p99 below these (every host in "
-                      "results.json)\n", S_NAME_WIDTH, "", measured - shown);
+    if (shown < measured) {
+        text_row_t row = { .name = "", .note = row.text };
+        snprintf (row.text, sizeof row.text, "%zu more hosts, by p99 below these (every host in "
+                  "results.json)", measured - shown);
+        rows->fn (rows->sink, &row);
+    }
     free (hosts);
 }
 
+const text_rows_head_t latency_head = {
+    .caption = "latency in ms, every request of every host merged (no average of percentiles)",
+    .where = "requests",
+    .figure = { "count", "min", "mean", "p50", "p95", "p99", "p99.9", "max" },
+    .name_width = 24, .where_width = 10,
+    .width = { 10, 9, 9, 9, 9, 9, 9, 9 }
+};
+
 void
-latency_text (const run_result_t *run, FILE *out)
+latency_rows (const run_result_t *run, text_row_fn *fn, void *sink)
 {
-    bool header = false;
+    const s_rows_t rows = { .fn = fn, .sink = sink };
     for (size_t t = 0; t < run->test_count; t++) {
         const test_result_t *test = &run->tests [t];
         const test_summary_t *summary = &test->summary;
@@ -74,17 +91,15 @@ latency_text (const run_result_t *run, FILE *out)
                  && (summary->latency [LATENCY_READ].count == 0
                      || summary->latency [LATENCY_WRITE].count == 0)))
                 continue;
-            if (!header) {
-                fprintf (out, "\nlatency in ms, every request of every host merged "
-                              "(no average of percentiles):\n");
-                fprintf (out, "%-*s %-10s %10s %9s %9s %9s %9s %9s %9s %9s\n", S_NAME_WIDTH,
-                         "test", "requests", "count", "min", "mean", "p50", "p95", "p99",
-                         "p99.9", "max");
-                header = true;
-            }
-            s_line (name, latency_set_name (set), &summary->latency [set], out);
+            s_line (name, latency_set_name (set), &summary->latency [set], &rows);
         }
         if (summary->hosts > 1)
-            s_host_lines (test, out);
+            s_host_lines (test, &rows);
     }
+}
+
+void
+latency_text (const run_result_t *run, FILE *out)
+{
+    text_rows_print (&latency_head, latency_rows, run, out);
 }

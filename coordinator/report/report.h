@@ -73,15 +73,6 @@ int bonnie_csv_report (const run_result_t *run, FILE *out);
 //  fio_jsonplus_clat2csv (fio_json.c).
 int fio_json_report (const run_result_t *run, FILE *out);
 
-//  Whether a test's warning nbr is folded away in a report a person reads:
-//  a fleet's hosts often share one warning, so each kind shows its first
-//  TEXT_WARNINGS_SHOWN and folds the rest into one line. Returns 0 to
-//  show the warning, -1 to leave it out, or the number of warnings of its
-//  kind folded, for the line that says so in its place.
-#define TEXT_WARNINGS_SHOWN 2
-long text_warning_fold (const test_result_t *test, size_t nbr);
-
-
 //  --------------------------------------------------------------------------
 //  Formats
 //

@@ -13,6 +13,7 @@
 #include "../numbers/aggregate.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,26 +52,49 @@ s_add (s_tally_t *tally, const stream_result_t *stream)
     tally->any = true;
 }
 
-//  One line: name, where, then the figures of the tally.
+//  What requests_rows passes each row to.
+typedef struct {
+    text_row_fn *fn;
+    void *sink;
+} s_rows_t;
+
+//  A row of figures: name, where, then the figures of the tally.
 static void
-s_line (const char *name, const char *where, const s_tally_t *tally, double sys_pct, FILE *out)
+s_line (const char *name, const char *where, const s_tally_t *tally, double sys_pct,
+        const s_rows_t *rows)
 {
     if (!tally->any)
         return;
     double seconds = (double) (tally->end_ns - tally->start_ns) / 1e9;
-    char sys [16] = "-";
-    if (isfinite (sys_pct))
-        snprintf (sys, sizeof sys, "%.1f", sys_pct);
-    fprintf (out, "%-20s %-12s %10.1f %10.1f %10.1f %10.2f %10.2f %9.3f %12.0f %6s\n", name, where,
-             tally->reads / seconds, tally->writes / seconds, tally->fsyncs / seconds,
-             tally->read_bytes / 1e6 / seconds, tally->written_bytes / 1e6 / seconds, seconds,
-             (double) (tally->reads + tally->writes) / seconds * 60, sys);
+    text_row_t row = { .name = name, .where = where };
+    snprintf (row.cell [0], sizeof row.cell [0], "%.1f", tally->reads / seconds);
+    snprintf (row.cell [1], sizeof row.cell [1], "%.1f", tally->writes / seconds);
+    snprintf (row.cell [2], sizeof row.cell [2], "%.1f", tally->fsyncs / seconds);
+    snprintf (row.cell [3], sizeof row.cell [3], "%.2f", tally->read_bytes / 1e6 / seconds);
+    snprintf (row.cell [4], sizeof row.cell [4], "%.2f", tally->written_bytes / 1e6 / seconds);
+    snprintf (row.cell [5], sizeof row.cell [5], "%.3f", seconds);
+    snprintf (row.cell [6], sizeof row.cell [6], "%.0f",
+              (double) (tally->reads + tally->writes) / seconds * 60);
+    text_format_pct (sys_pct, row.cell [7], sizeof row.cell [7]);
+    rows->fn (rows->sink, &row);
+}
+
+//  A row of one line of text below a test's figures.
+static void
+s_note (const s_rows_t *rows, const char *format, ...)
+{
+    text_row_t row = { .name = "", .where = "", .note = row.text };
+    va_list args;
+    va_start (args, format);
+    vsnprintf (row.text, sizeof row.text, format, args);
+    va_end (args);
+    rows->fn (rows->sink, &row);
 }
 
 //  One stream's line. A stream is named by its agent, job and index:
 //  two jobs on one agent each have a stream 0.
 static void
-s_stream_line (const stream_result_t *stream, FILE *out)
+s_stream_line (const stream_result_t *stream, const s_rows_t *out)
 {
     s_tally_t one = { 0 };
     s_add (&one, stream);
@@ -98,12 +122,11 @@ s_rate_order (const void *a, const void *b)
 //  Past TEXT_FLEET_ROWS streams of requests, their spread in one line
 //  (as the tests table gives it) and the slowest few in full.
 static void
-s_streams_summary (const test_result_t *test, size_t request_streams, FILE *out)
+s_streams_summary (const test_result_t *test, size_t request_streams, const s_rows_t *out)
 {
     s_rate_t *rates = (s_rate_t *) malloc (request_streams * sizeof (s_rate_t));
     if (!rates) {
-        fprintf (out, "%-20s %-12s (%zu streams: no memory to list them)\n", "", "",
-                 request_streams);
+        s_note (out, "(%zu streams: no memory to list them)", request_streams);
         return;
     }
     size_t count = 0;
@@ -120,9 +143,8 @@ s_streams_summary (const test_result_t *test, size_t request_streams, FILE *out)
         double median = count % 2? rates [count / 2].per_s
                                  : (rates [count / 2 - 1].per_s + rates [count / 2].per_s) / 2;
         size_t shown = count < REQUESTS_SLOWEST_STREAMS? count: REQUESTS_SLOWEST_STREAMS;
-        fprintf (out, "%-20s %-12s %zu streams: %.0f..%.0f, median %.0f requests/s each; "
-                 "the %zu slowest:\n", "", "", request_streams, rates [0].per_s,
-                 rates [count - 1].per_s, median, shown);
+        s_note (out, "%zu streams: %.0f..%.0f, median %.0f requests/s each; the %zu slowest:",
+                request_streams, rates [0].per_s, rates [count - 1].per_s, median, shown);
         for (size_t k = 0; k < shown; k++)
             s_stream_line (&test->streams [rates [k].index], out);
     }
@@ -130,23 +152,15 @@ s_streams_summary (const test_result_t *test, size_t request_streams, FILE *out)
 }
 
 void
-requests_text (const run_result_t *run, FILE *out)
+requests_rows (const run_result_t *run, text_row_fn *fn, void *sink)
 {
-    bool header = false;
+    const s_rows_t rows = { .fn = fn, .sink = sink }, *out = &rows;
     for (size_t t = 0; t < run->test_count; t++) {
         const test_result_t *test = &run->tests [t];
         //  A test of requests, or a mixed one's streams of requests: a
         //  write's 1 MiB calls are no requests beside them.
         if (!test->rate_requests && !aggregate_test_mixed (test))
             continue;
-        if (!header) {
-            fprintf (out, "\nrandom I/O (per second over each one's window; time: first start to "
-                          "last end; ops/min: reads and writes per minute):\n");
-            fprintf (out, "%-20s %-12s %10s %10s %10s %10s %10s %9s %12s %6s\n", "test", "",
-                     "reads/s", "writes/s", "fsyncs/s", "read MB/s", "written MB/s", "time s",
-                     "ops/min", "%sys");
-            header = true;
-        }
         char name [TEST_ROW_NAME_MAX * PRINTABLE_GROWTH + 16];
         printable (test->name, name, sizeof name);
         if (test->iteration > 1) {
@@ -163,8 +177,8 @@ requests_text (const run_result_t *run, FILE *out)
         s_line (name, "all", &all, test->summary.sys_pct, out);
         //  A queue (an engine's iodepth): the depth it really reached.
         if (test->summary.depth_max > 1)
-            fprintf (out, "%-20s %-12s requests in flight per stream: %.1f on the mean, %" PRIu32
-                     " at most\n", "", "", test->summary.depth_mean, test->summary.depth_max);
+            s_note (out, "requests in flight per stream: %.1f on the mean, %" PRIu32 " at most",
+                    test->summary.depth_mean, test->summary.depth_max);
         for (size_t h = 0; test->summary.hosts > 1 && h < test->host_count; h++) {
             s_tally_t host = { 0 };
             for (size_t s = 0; s < test->stream_count; s++)
@@ -182,4 +196,20 @@ requests_text (const run_result_t *run, FILE *out)
                 if (test->streams [s].ops_writes)
                     s_stream_line (&test->streams [s], out);
     }
+}
+
+const text_rows_head_t requests_head = {
+    .caption = "random I/O (per second over each one's window; time: first start to last end; "
+               "ops/min: reads and writes per minute)",
+    .where = "",
+    .figure = { "reads/s", "writes/s", "fsyncs/s", "read MB/s", "written MB/s", "time s",
+                "ops/min", "%sys" },
+    .name_width = 20, .where_width = 12,
+    .width = { 10, 10, 10, 10, 10, 9, 12, 6 }
+};
+
+void
+requests_text (const run_result_t *run, FILE *out)
+{
+    text_rows_print (&requests_head, requests_rows, run, out);
 }

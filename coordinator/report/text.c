@@ -43,12 +43,6 @@ s_format_rate (double rate_mbps, int units, char *buf, size_t buflen)
     aggregate_format_rate (aggregate_in_units (rate_mbps, units), buf, buflen);
 }
 
-//  What a test's tables need: the test and the units of the run.
-typedef struct {
-    const test_result_t *test;
-    int units;
-} s_test_view_t;
-
 
 //  A test as the report names it: "dd1", then "dd1 #2" for its repeats.
 static void
@@ -150,10 +144,10 @@ static void
 s_stream_row (const void *data, size_t row, table_row_t *cells)
 {
     if (row == 0) {
-        text_table_header (cells, s_stream_header, STREAM_COLUMNS, ((const s_test_view_t *) data)->units);
+        text_table_header (cells, s_stream_header, STREAM_COLUMNS, ((const text_test_view_t *) data)->units);
         return;
     }
-    const s_test_view_t *view = data;
+    const text_test_view_t *view = data;
     const test_result_t *test = view->test;
     const stream_result_t *stream = &test->streams [row - 1];
     s_cell_text (cells, 0, stream->agent);
@@ -197,7 +191,7 @@ s_host_row (const void *data, size_t row, table_row_t *cells)
         text_table_header (cells, s_host_header, HOST_COLUMNS, UNITS_MB);
         return;
     }
-    const test_result_t *test = ((const s_test_view_t *) data)->test;
+    const test_result_t *test = ((const text_test_view_t *) data)->test;
     const host_result_t *host = &test->hosts [row - 1];
     s_cell_text (cells, 0, host->agent);
     if (!host->received) {
@@ -229,10 +223,10 @@ static void
 s_monitor_row (const void *data, size_t row, table_row_t *cells)
 {
     if (row == 0) {
-        text_table_header (cells, s_monitor_header, MONITOR_COLUMNS, ((const s_test_view_t *) data)->units);
+        text_table_header (cells, s_monitor_header, MONITOR_COLUMNS, ((const text_test_view_t *) data)->units);
         return;
     }
-    const s_test_view_t *view = data;
+    const text_test_view_t *view = data;
     const monitor_result_t *monitor = &view->test->monitors [row - 1];
     s_cell_text (cells, 0, monitor->agent);
     s_cell_text (cells, 1, monitor->job);
@@ -251,13 +245,6 @@ static const char *const s_iteration_header [] = {
 };
 #define ITERATION_COLUMNS (sizeof (s_iteration_header) / sizeof (s_iteration_header [0]))
 
-//  The distinct names of repeated tests, in the order they first ran.
-typedef struct {
-    const run_result_t *run;
-    const char *names [256];        //  borrowed from the run's tests
-    size_t count;
-} s_repeated_t;
-
 //  A row of the iterations table: the first run apart, then the rest.
 static void
 s_iteration_row (const void *data, size_t row, table_row_t *cells)
@@ -266,7 +253,7 @@ s_iteration_row (const void *data, size_t row, table_row_t *cells)
         text_table_header (cells, s_iteration_header, ITERATION_COLUMNS, UNITS_MB);
         return;
     }
-    const s_repeated_t *repeated = data;
+    const text_repeated_t *repeated = data;
     const char *name = repeated->names [row - 1];
     int units = repeated->run->units;
     aggregate_iterations_t it = aggregate_iterations (repeated->run, name);
@@ -295,11 +282,11 @@ s_iteration_row (const void *data, size_t row, table_row_t *cells)
 
 
 //  --------------------------------------------------------------------------
-//  The report
+//  Failed streams
 
 //  One line per stream that failed or never reported, under the tests table.
-static void
-s_print_failures (const run_result_t *run, FILE *out)
+void
+text_failures (const run_result_t *run, FILE *out)
 {
     for (size_t test_nbr = 0; test_nbr < run->test_count; test_nbr++) {
         const test_result_t *test = &run->tests [test_nbr];
@@ -334,52 +321,124 @@ s_print_failures (const run_result_t *run, FILE *out)
     }
 }
 
+//  --------------------------------------------------------------------------
+//  The tables as models, for the text and the page alike
+
+void
+text_table_agents (const run_result_t *run, table_t *table)
+{
+    *table = (table_t) {
+        .columns = AGENT_COLUMNS, .rows = run->agent_count,
+        .fill = s_agent_row, .data = run, .indent = ""
+    };
+}
+
+void
+text_table_tests (const run_result_t *run, table_t *table)
+{
+    *table = (table_t) {
+        .columns = TEST_COLUMNS, .rows = run->test_count,
+        .fill = s_test_row, .data = run, .indent = ""
+    };
+}
+
+bool
+text_table_iterations (const run_result_t *run, text_repeated_t *repeated, table_t *table)
+{
+    *repeated = (text_repeated_t) { .run = run };
+    for (size_t t = 0; t < run->test_count; t++) {
+        const test_result_t *test = &run->tests [t];
+        if (test->iteration != 2
+        ||  repeated->count == sizeof repeated->names / sizeof repeated->names [0])
+            continue;
+        repeated->names [repeated->count++] = test->name;
+    }
+    *table = (table_t) {
+        .columns = ITERATION_COLUMNS, .rows = repeated->count,
+        .fill = s_iteration_row, .data = repeated, .indent = ""
+    };
+    return repeated->count > 0;
+}
+
+void
+text_table_streams (const text_test_view_t *view, table_t *table)
+{
+    *table = (table_t) {
+        .columns = STREAM_COLUMNS, .rows = view->test->stream_count,
+        .fill = s_stream_row, .data = view, .indent = "  "
+    };
+}
+
+void
+text_table_hosts (const text_test_view_t *view, table_t *table)
+{
+    *table = (table_t) {
+        .columns = HOST_COLUMNS, .rows = view->test->host_count,
+        .fill = s_host_row, .data = view, .indent = "  "
+    };
+}
+
+void
+text_table_monitors (const text_test_view_t *view, table_t *table)
+{
+    *table = (table_t) {
+        .columns = MONITOR_COLUMNS, .rows = view->test->monitor_count,
+        .fill = s_monitor_row, .data = view, .indent = "  "
+    };
+}
+
+//  --------------------------------------------------------------------------
+//  The report
+
 //  The repeated tests: the first run apart from the rest, whose spread
 //  says how far one figure can be trusted.
 static void
 s_print_iterations (const run_result_t *run, FILE *out)
 {
-    s_repeated_t repeated = { .run = run };
-    for (size_t t = 0; t < run->test_count; t++) {
-        const test_result_t *test = &run->tests [t];
-        if (test->iteration != 2 || repeated.count == sizeof repeated.names / sizeof repeated.names [0])
-            continue;
-        repeated.names [repeated.count++] = test->name;
-    }
-    if (repeated.count == 0)
+    text_repeated_t repeated;
+    table_t table;
+    if (!text_table_iterations (run, &repeated, &table))
         return;
-    fprintf (out, "\niterations: the first run apart; the rest as min / median / max and stddev, %s\n",
-             aggregate_units_name (run->units));
-    table_t table = {
-        .columns = ITERATION_COLUMNS, .rows = repeated.count,
-        .fill = s_iteration_row, .data = &repeated, .indent = ""
-    };
+    char caption [128];
+    text_iterations_caption (run->units, caption, sizeof caption);
+    fprintf (out, "\n%s\n", caption);
     text_table_print (&table, out);
 }
 
-//  A test's streams, then its hosts.
-static void
-s_print_streams_and_hosts (const s_test_view_t *view, FILE *out)
+void
+text_iterations_caption (int units, char *buf, size_t buflen)
 {
-    table_t table = {
-        .columns = STREAM_COLUMNS, .rows = view->test->stream_count,
-        .fill = s_stream_row, .data = view, .indent = "  "
-    };
-    text_table_print (&table, out);
-    if (view->test->host_count) {
-        table_t hosts = {
-            .columns = HOST_COLUMNS, .rows = view->test->host_count,
-            .fill = s_host_row, .data = view, .indent = "  "
-        };
-        text_table_print (&hosts, out);
-    }
+    snprintf (buf, buflen, "iterations: the first run apart; the rest as min / median / max "
+              "and stddev, %s", aggregate_units_name (units));
 }
 
-//  A test's block: one line of totals, then its streams.
+//  A test's block: its head line, then its streams and hosts, or of a
+//  fleet its slowest hosts, then its monitors.
 static void
 s_print_test_detail (const test_result_t *test, int units, FILE *out)
 {
-    s_test_view_t view = { .test = test, .units = units };
+    text_test_view_t view = { .test = test, .units = units };
+    text_test_head (test, out);
+    table_t table;
+    //  A fleet's test shows its slowest hosts, not every stream.
+    if (!text_fleet_test (test, units, out)) {
+        text_table_streams (&view, &table);
+        text_table_print (&table, out);
+        if (test->host_count) {
+            text_table_hosts (&view, &table);
+            text_table_print (&table, out);
+        }
+    }
+    if (test->monitor_count) {
+        text_table_monitors (&view, &table);
+        text_table_print (&table, out);
+    }
+}
+
+//  A test's line of totals and how it ended.
+void
+text_test_head (const test_result_t *test, FILE *out)
+{
     const test_summary_t *summary = &test->summary;
     char label [TEST_LABEL_MAX];
     s_format_test_label (test, label, sizeof (label));
@@ -402,17 +461,6 @@ s_print_test_detail (const test_result_t *test, int units, FILE *out)
     else
         fprintf (out, "-\n");
     stop_text_bound (test, out);
-
-    //  A fleet's test shows its slowest hosts, not every stream.
-    if (!text_fleet_test (test, units, out))
-        s_print_streams_and_hosts (&view, out);
-    if (test->monitor_count) {
-        table_t monitors = {
-            .columns = MONITOR_COLUMNS, .rows = test->monitor_count,
-            .fill = s_monitor_row, .data = &view, .indent = "  "
-        };
-        text_table_print (&monitors, out);
-    }
 }
 
 //  The footer: frames each agent sent that did not decode and were
@@ -455,10 +503,8 @@ text_report (const run_result_t *run, FILE *out)
         fprintf (out, "no agents\n");
     else
     if (!text_fleet_agents (run, out)) {
-        table_t agents = {
-            .columns = AGENT_COLUMNS, .rows = run->agent_count,
-            .fill = s_agent_row, .data = run, .indent = ""
-        };
+        table_t agents;
+        text_table_agents (run, &agents);
         text_table_print (&agents, out);
     }
     fputc ('\n', out);
@@ -468,12 +514,10 @@ text_report (const run_result_t *run, FILE *out)
         s_print_malformed (run, out);
         return ferror (out)? -1: 0;
     }
-    table_t tests = {
-        .columns = TEST_COLUMNS, .rows = run->test_count,
-        .fill = s_test_row, .data = run, .indent = ""
-    };
+    table_t tests;
+    text_table_tests (run, &tests);
     text_table_print (&tests, out);
-    s_print_failures (run, out);
+    text_failures (run, out);
     text_warnings (run, out);
     s_print_iterations (run, out);
     seeds_text (run, out);

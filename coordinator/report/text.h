@@ -44,6 +44,87 @@ typedef struct {
     const char *indent;             //  printed before every row
 } table_t;
 
+//  What a test's tables need: the test and the units of the run.
+typedef struct {
+    const test_result_t *test;
+    int units;
+} text_test_view_t;
+
+//  The distinct names of repeated tests, in the order they first ran.
+typedef struct {
+    const run_result_t *run;
+    const char *names [256];        //  borrowed from the run's tests
+    size_t count;
+} text_repeated_t;
+
+//  The report's tables as models (text.c): one function makes a table's
+//  rows and both the text (text_table_print) and the page
+//  (html_table_print) print them, so that no figure is computed twice.
+//  The agents, the tests, the iterations of repeated tests (false when
+//  none was repeated; repeated holds the table's names), and a test's
+//  streams, hosts and monitors.
+void text_table_agents (const run_result_t *run, table_t *table);
+void text_table_tests (const run_result_t *run, table_t *table);
+bool text_table_iterations (const run_result_t *run, text_repeated_t *repeated, table_t *table);
+void text_table_streams (const text_test_view_t *view, table_t *table);
+void text_table_hosts (const text_test_view_t *view, table_t *table);
+void text_table_monitors (const text_test_view_t *view, table_t *table);
+
+//  The line above the iterations table.
+void text_iterations_caption (int units, char *buf, size_t buflen);
+
+//  A test's line of totals (streams, hosts, bytes, window) and how it
+//  ended (stop_text_bound).
+void text_test_head (const test_result_t *test, FILE *out);
+
+//  One line per stream that failed or never reported.
+void text_failures (const run_result_t *run, FILE *out);
+
+//  A table of figures by test as rows, for the text and the page alike:
+//  a row is the test's label (on its first row, else ""), where its
+//  figures come from ("all", "@host", a set of requests), then either
+//  its figures, as printed, or a note (a line of text below them).
+#define TEXT_ROW_FIGURES 8
+typedef struct {
+    const char *name;
+    const char *where;              //  NULL: the note starts in its column
+    const char *note;               //  a line of text instead of figures, or NULL
+    char cell [TEXT_ROW_FIGURES][32];
+    char text [256];                //  holds the note
+} text_row_t;
+typedef void (text_row_fn) (void *sink, const text_row_t *row);
+
+//  What heads such a table: its caption, the header of its second column
+//  and of its figures, and the widths the text gives them (the figures
+//  right-aligned).
+typedef struct {
+    const char *caption;
+    const char *where;
+    const char *figure [TEXT_ROW_FIGURES];
+    int name_width, where_width;
+    int width [TEXT_ROW_FIGURES];
+} text_rows_head_t;
+
+//  What makes the rows of such a table, passing each to fn.
+typedef void (text_rows_fn) (const run_result_t *run, text_row_fn *fn, void *sink);
+
+//  Print the rows rows makes in the text's columns, the caption and
+//  header first; nothing when it makes none (text_table.c).
+void text_rows_print (const text_rows_head_t *head, text_rows_fn *rows, const run_result_t *run,
+                      FILE *out);
+
+//  The latency table (latency_text.c): per test a row per set of requests
+//  measured, every host merged, then of a test on several hosts a row
+//  per host (of a fleet, its slowest by p99 and a note of the others).
+extern const text_rows_head_t latency_head;
+text_rows_fn latency_rows;
+
+//  The random-I/O table (requests_text.c): per test the fleet ("all"),
+//  each host ("@host") and each stream ("agent job.N"), or past
+//  TEXT_FLEET_ROWS streams a note of their spread and the slowest.
+extern const text_rows_head_t requests_head;
+text_rows_fn requests_rows;
+
 //  Print a table, every column as wide as its widest cell (text_table.c).
 void text_table_print (const table_t *table, FILE *out);
 

@@ -285,22 +285,3 @@ done:
     free (rates);
     return true;
 }
-
-//  --------------------------------------------------------------------------
-//  Warnings
-
-long
-text_warning_fold (const test_result_t *test, size_t nbr)
-{
-    //  Warnings are at most TEST_WARNINGS_MAX: a pass over them is cheap.
-    const char *kind = test->warnings [nbr].kind;
-    size_t before = 0, total = 0;
-    for (size_t other = 0; other < test->warning_count; other++)
-        if (strcmp (test->warnings [other].kind, kind) == 0) {
-            before += other < nbr;
-            total++;
-        }
-    if (total <= TEXT_WARNINGS_SHOWN + 1 || before < TEXT_WARNINGS_SHOWN)
-        return 0;
-    return before == TEXT_WARNINGS_SHOWN? (long) (total - TEXT_WARNINGS_SHOWN): -1;
-}

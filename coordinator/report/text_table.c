@@ -129,3 +129,44 @@ text_format_utc (int64_t wall_ns, char *buf, size_t buflen)
     if (!gmtime_r (&seconds, &utc) || strftime (buf, buflen, "%Y-%m-%d %H:%M:%S UTC", &utc) == 0)
         snprintf (buf, buflen, "-");
 }
+
+//  Where text_rows_print's rows go.
+typedef struct {
+    const text_rows_head_t *head;
+    FILE *out;
+    bool header;                    //  the caption and header are out
+} s_rows_t;
+
+//  A row in the text's columns, the caption and header before the first.
+static void
+s_row_print (void *sink, const text_row_t *row)
+{
+    s_rows_t *rows = sink;
+    const text_rows_head_t *head = rows->head;
+    FILE *out = rows->out;
+    if (!rows->header) {
+        fprintf (out, "\n%s:\n%-*s %-*s", head->caption, head->name_width, "test",
+                 head->where_width, head->where);
+        for (int f = 0; f < TEXT_ROW_FIGURES; f++)
+            fprintf (out, " %*s", head->width [f], head->figure [f]);
+        fputc ('\n', out);
+        rows->header = true;
+    }
+    fprintf (out, "%-*s", head->name_width, row->name);
+    if (row->where)
+        fprintf (out, " %-*s", head->where_width, row->where);
+    if (row->note)
+        fprintf (out, " %s", row->note);
+    else
+        for (int f = 0; f < TEXT_ROW_FIGURES; f++)
+            fprintf (out, " %*s", head->width [f], row->cell [f]);
+    fputc ('\n', out);
+}
+
+void
+text_rows_print (const text_rows_head_t *head, text_rows_fn *rows, const run_result_t *run,
+                 FILE *out)
+{
+    s_rows_t sink = { .head = head, .out = out };
+    rows (run, s_row_print, &sink);
+}
