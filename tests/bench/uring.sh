@@ -29,8 +29,10 @@
 # and reaps in batches of its defaults. The file is laid out once by
 # iofleet, untimed, kept, and read and written where it is by fio (the
 # random writes go over it in place, as randrw's do); a sequential write
-# goes to a file of its own, new for every run of either tool, and
-# flushes nothing (fsync = none, fio without end_fsync).
+# goes to a file of its own, new for every run of either tool. Neither
+# flushes on the way (fsync_every = 0, fsync = none; fio without fsync
+# nor end_fsync); a randrw stream that wrote fsyncs its file once at its
+# end, inside its window.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 export IOFLEET_BIN=$top/${1:-build}
@@ -75,7 +77,8 @@ bs = 4K" ;;
 mode = rndwr
 path = u/f
 files = 1
-bs = 4K" ;;
+bs = 4K
+fsync_every = 0" ;;
         sr) job="workload = read
 path = u/f
 bs = 128K" ;;
