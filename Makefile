@@ -8,7 +8,8 @@
 #   make bench       the write workload beside dd and fio, the copy workload
 #                    beside nfs-cp and cp, randrw beside sysbench and fio, 4K
 #                    random reads and writes beside fio psync, one stream's 4K
-#                    random reads at depths 1..128 on io_uring beside fio's
+#                    random reads and writes at depths 1..128 and 128K
+#                    sequential ones at depth 16 on io_uring beside fio's
 #                    io_uring, ratios and CPU per request; latency
 #                    percentiles beside fio's on a file system of fixed latency;
 #                    a test's fixed cost and start skew with --metrics scraped

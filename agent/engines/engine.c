@@ -183,6 +183,15 @@ engine_reap (engine_t *self, bool wait)
 }
 
 engine_request_t *
+engine_reaped (engine_t *self)
+{
+    if (self->done_next == self->done_count)
+        return NULL;
+    self->in_flight--;
+    return self->done [self->done_next++];
+}
+
+engine_request_t *
 engine_reap_until (engine_t *self, int64_t deadline_ns)
 {
     return s_reap (self, true, deadline_ns);

@@ -24,7 +24,9 @@
                                 end_ns and result set. With wait, it
                                 returns at least one while any is in
                                 flight. The caller gives each back with
-                                engine_release
+                                engine_release; engine_reaped (e)
+                                hands out the rest of what was seen
+                                without asking the kernel again
         engine_destroy (&e)     at cleanup; nothing may be in flight
                                 (the workload drains before it returns)
 
@@ -151,6 +153,12 @@ void engine_queue (engine_t *self, engine_request_t *request);
 //  failure of the engine itself returns NULL with errno set (and
 //  engine_failed true).
 engine_request_t *engine_reap (engine_t *self, bool wait);
+
+//  The next completion already seen (the rest of a batch engine_reap
+//  took), or NULL: the kernel is not asked. A loop that reaps, counts
+//  the batch, fills the free slots and reaps again makes one system
+//  call a batch.
+engine_request_t *engine_reaped (engine_t *self);
 
 //  Hand what is queued to the kernel now, without waiting (psync did it
 //  as it was queued); completions seen on the way wait for engine_reap.

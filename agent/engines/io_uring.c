@@ -21,9 +21,12 @@
     Requests are prepared into the submission queue as the workload
     queues them and handed to the kernel in one io_uring_enter when it
     reaps: all of them, and when it must wait, the wait in the same call
-    (io_uring_submit_and_wait). Completions already in the ring are
-    taken without entering the kernel; one clock read stamps a batch of
-    them. A short transfer is prepared again for its rest and goes out
+    (io_uring_submit_and_wait), so that a stream makes one system call
+    per batch, whatever the depth. Completions already in the ring are
+    taken without entering the kernel (io_uring_for_each_cqe, one
+    io_uring_cq_advance for the batch); one clock read stamps a batch of
+    them. The ring's descriptor is registered too where the kernel
+    allows it. A short transfer is prepared again for its rest and goes out
     with the next submission; a transfer that moved nothing (the end of
     the file) completes with what it had moved.
 */
@@ -37,9 +40,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
-
-//  Completions taken from the ring at once.
-#define S_CQE_BATCH     64
 
 //  The ring and what was registered with it.
 typedef struct {
@@ -135,6 +135,9 @@ s_uring_open (engine_t *self, char *err, size_t errlen)
     }
     uring->fixed_files = io_uring_register_files (&uring->ring, self->fds,
                                                   self->fd_count) == 0;
+    //  The ring's own descriptor registered too (5.18): io_uring_enter
+    //  then looks no file up either. Refused, it is looked up.
+    io_uring_register_ring_fd (&uring->ring);
     self->state = uring;
     return 0;
 }
@@ -178,19 +181,22 @@ s_uring_queue (engine_t *self, engine_request_t *request)
     s_prepare (self, self->state, request);
 }
 
-//  Take the completions in the ring: whole ones are done, short ones
-//  go out again for their rest. Returns how many were taken.
+//  Take the completions in the ring, as they are there (no call: what
+//  the kernel holds back for its deferred task work comes with the next
+//  io_uring_enter): whole ones are done, short ones go out again for
+//  their rest. One clock read stamps the batch. Returns how many were
+//  taken.
 static unsigned
 s_take (engine_t *self, s_uring_t *uring)
 {
-    struct io_uring_cqe *cqes [S_CQE_BATCH];
-    unsigned count = io_uring_peek_batch_cqe (&uring->ring, cqes, S_CQE_BATCH);
-    if (count == 0)
-        return 0;
-    int64_t now_ns = clock_now_ns ();
-    for (unsigned i = 0; i < count; i++) {
-        engine_request_t *request = io_uring_cqe_get_data (cqes [i]);
-        int res = cqes [i]->res;
+    struct io_uring_cqe *cqe;
+    unsigned head, count = 0;
+    int64_t now_ns = 0;
+    io_uring_for_each_cqe (&uring->ring, head, cqe) {
+        if (count++ == 0)
+            now_ns = clock_now_ns ();
+        engine_request_t *request = io_uring_cqe_get_data (cqe);
+        int res = cqe->res;
         if (res > 0 && request->done_bytes + (size_t) res < request->length_bytes) {
             request->done_bytes += (size_t) res;
             s_prepare (self, uring, request);
@@ -204,6 +210,16 @@ s_take (engine_t *self, s_uring_t *uring)
     }
     io_uring_cq_advance (&uring->ring, count);
     return count;
+}
+
+//  True if the kernel holds completions the ring does not show yet:
+//  their task work waits for the thread to enter (TASKRUN_FLAG), or the
+//  ring overflowed.
+static inline bool
+s_held_back (const s_uring_t *uring)
+{
+    return IO_URING_READ_ONCE (*uring->ring.sq.kflags) & (IORING_SQ_TASKRUN
+                                                          | IORING_SQ_CQ_OVERFLOW);
 }
 
 //  Submit what is prepared and wait for a completion, until deadline_ns
@@ -225,18 +241,21 @@ s_submit_and_wait (s_uring_t *uring, int64_t deadline_ns)
 }
 
 //  Hand over what is prepared; with wait, until a completion is whole
-//  (or the deadline).
+//  (or the deadline). One io_uring_enter does all of it: the
+//  submission, the completions' task work, the wait; and none at all
+//  when nothing is prepared, the ring holds what was asked for, and the
+//  kernel holds nothing back.
 static int
 s_uring_reap (engine_t *self, bool wait, int64_t deadline_ns)
 {
     s_uring_t *uring = self->state;
+    s_take (self, uring);
     for (;;) {
-        s_take (self, uring);
         bool must_wait = wait && self->done_count == 0;
-        if (uring->prepared == 0 && !must_wait)
+        if (uring->prepared == 0 && !must_wait && !s_held_back (uring))
             return 0;
         int rc = must_wait? s_submit_and_wait (uring, deadline_ns)
-                          : io_uring_submit (&uring->ring);
+                          : io_uring_submit_and_get_events (&uring->ring);
         //  What was prepared is handed over, whether or not a wait
         //  timed out after it.
         if (rc >= 0 || rc == -ETIME)
@@ -247,7 +266,7 @@ s_uring_reap (engine_t *self, bool wait, int64_t deadline_ns)
             return -1;
         }
         s_take (self, uring);
-        if (!wait || self->done_count > 0 || rc == -ETIME)
+        if (!must_wait || self->done_count > 0 || rc == -ETIME)
             return 0;
     }
 }

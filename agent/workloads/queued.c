@@ -136,7 +136,7 @@ workload_queued_pass (workload_stream_t *ws, struct _engine_t *engine, int op,
             workload_fail (ws, errno, "io_uring_enter(%s)", ws->shown);
             return WORKLOAD_FAILED;
         }
-        for (; request; request = engine_reap (engine, false))
+        for (; request; request = engine_reaped (engine))
             if (s_completed (ws, engine, &pass, request,
                              s_want (&pass, bs_bytes, request->offset)) == -1) {
                 status = WORKLOAD_FAILED;

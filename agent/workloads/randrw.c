@@ -410,9 +410,11 @@ s_randrw_run (workload_stream_t *ws, uint32_t phase)
             }
             continue;
         }
+        //  The rest of the batch, then the slots are filled again and
+        //  handed over with the next wait: one system call a batch.
         do
             s_complete (ws, stream, &run, request);
-        while ((request = engine_reap (engine, false)));
+        while ((request = engine_reaped (engine)));
     }
     ws->depth_max = engine_depth_max (engine);
     if (run.status == WORKLOAD_DONE && writes && s_fsync_files (ws, stream, true) == -1)

@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
-# make bench: one stream of 4K random reads, O_DIRECT, over one file, at
-# a queue depth of 1, 8, 32 and 128: randrw on engine = io_uring beside
-# fio's ioengine=io_uring (one job, the same depth), on the same file,
-# in the same run, alternating, several rounds. Prints the medians of
-# IOPS and of the rounds' own ratios to fio, the CPU seconds each spends
-# per million requests (the agent's usr + sys from /proc/PID/stat over
-# its run; fio's and its job's, from the kernel's rusage of the command),
-# and the p50 and p99 latencies beside fio's.
+# make bench: one stream on engine = io_uring beside fio's
+# ioengine=io_uring (one job, the same depth), on the same file, in the
+# same run, alternating, several rounds: 4K random reads and 4K random
+# writes, O_DIRECT, at a queue depth of 1, 8, 32 and 128 (randrw, mode
+# rndrd and rndwr), and 128K sequential reads and writes, O_DIRECT, at a
+# depth of 16 (the read and write workloads). Prints the medians of IOPS
+# (MB/s for the sequential ones) and of the rounds' own ratios to fio,
+# the CPU seconds each spends per million requests (the agent's usr +
+# sys from /proc/PID/stat over its run; fio's and its job's, from the
+# kernel's rusage of the command), and the p50 and p99 latencies beside
+# fio's.
 #
 #   BENCH_URING_SIZE    the file (default 1G)
 #   BENCH_URING_TIME    seconds a run (default 5)
-#   BENCH_URING_DEPTHS  depths (default "1 8 32 128")
+#   BENCH_URING_DEPTHS  depths of the random modes (default "1 8 32 128")
+#   BENCH_URING_MODES   modes (default: rr-DEPTH and rw-DEPTH for every
+#                       depth, then sr-16 sw-16; rr random read, rw random
+#                       write, sr sequential read, sw sequential write)
+#   BENCH_URING_BASE    another build directory: its agent runs every mode
+#                       too, as `base`, for a change measured against what
+#                       it replaces in the same run
 #   BENCH_ROUNDS        rounds (default 5 here)
 #   TMPDIR              where the file goes (the file system measured)
 #
@@ -18,7 +27,12 @@
 # always, fio with fixedbufs and registerfiles), draw offsets with
 # replacement (fio: norandommap) and keep the queue full; fio submits
 # and reaps in batches of its defaults. The file is laid out once by
-# iofleet, untimed, kept, and read where it is by fio.
+# iofleet, untimed, kept, and read and written where it is by fio (the
+# random writes go over it in place, as randrw's do); a sequential write
+# goes to a file of its own, new for every run of either tool. Neither
+# flushes on the way (fsync_every = 0, fsync = none; fio without fsync
+# nor end_fsync); a randrw stream that wrote fsyncs its file once at its
+# end, inside its window.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 export IOFLEET_BIN=$top/${1:-build}
@@ -29,107 +43,161 @@ BENCH_ROUNDS=${BENCH_ROUNDS:-5}
 file_size=${BENCH_URING_SIZE:-1G}
 seconds=${BENCH_URING_TIME:-5}
 depths=${BENCH_URING_DEPTHS:-1 8 32 128}
+modes=${BENCH_URING_MODES:-$(for d in $depths; do printf 'rr-%s ' "$d"; done
+                             for d in $depths; do printf 'rw-%s ' "$d"; done; echo sr-16 sw-16)}
 command -v fio > /dev/null || fail "fio missing: make deps-test"
 start_agent bench
 endpoint=$ENDPOINT
 agent_pid=${PIDS[-1]}
+tools="iofleet fio"
+if [ -n "${BENCH_URING_BASE:-}" ]; then
+    base_bin=$(cd "$BENCH_URING_BASE" && pwd)
+    # The base agent works in the same root, on the same file.
+    "$base_bin/iofleet-agent" --bind 'tcp://127.0.0.1:*' --name bench --root "$SCRATCH/bench" \
+        2>"$SCRATCH/base.log" &
+    PIDS+=($!)
+    base_pid=$!
+    wait_bound base
+    base_endpoint=$ENDPOINT
+    tools="iofleet base fio"
+fi
 tick=$(getconf CLK_TCK)
 
-# write_ini DEPTH LIMIT: one stream of 4K O_DIRECT random reads over the
-# file at DEPTH, ending at LIMIT.
+# write_ini ENDPOINT MODE-DEPTH LIMIT: one stream of MODE on the file at
+# DEPTH, ending at LIMIT.
 write_ini () {
+    local kind=${2%-*} depth=${2#*-} job
+    case $kind in
+        rr) job="workload = randrw
+mode = rndrd
+path = u/f
+files = 1
+bs = 4K" ;;
+        rw) job="workload = randrw
+mode = rndwr
+path = u/f
+files = 1
+bs = 4K
+fsync_every = 0" ;;
+        sr) job="workload = read
+path = u/f
+bs = 128K" ;;
+        sw) job="workload = write
+path = u/w
+bs = 128K
+fsync = none" ;;
+    esac
     cat > "$SCRATCH/bench.ini" <<INI
 [global]
 settle = 0
 [agent bench]
-endpoint = $endpoint
-[job u4k]
+endpoint = $1
+[job u]
 agent = bench
-workload = randrw
-mode = rndrd
-path = u/f
+$job
 size = $file_size
-files = 1
-bs = 4K
 direct = yes
 keep = yes
 engine = io_uring
-iodepth = $1
-$2
+iodepth = $depth
+$3
 INI
 }
 
 # The agent's CPU so far, in clock ticks (usr + sys).
 agent_ticks () {
-    awk '{ print $14 + $15 }' "/proc/$agent_pid/stat"
+    awk '{ print $14 + $15 }' "/proc/$1/stat"
 }
 
-# Each tool prints, of one run at depth D: IOPS, CPU seconds per million
-# requests, p50 and p99 in microseconds.
-run_iofleet () {   # depth
-    write_ini "$1" "runtime = ${seconds}s"
+# Each tool prints, of one run of MODE-DEPTH: IOPS, MB/s, CPU seconds per
+# million requests, p50 and p99 in microseconds.
+run_agent () {   # endpoint pid mode-depth
+    write_ini "$1" "$3" "runtime = ${seconds}s"
+    rm -f "$SCRATCH/bench/u/w"
     local before after
-    before=$(agent_ticks)
+    before=$(agent_ticks "$2")
     "$BIN/iofleet" run -q --no-db "$SCRATCH/bench.ini" -o "$SCRATCH/res" >/dev/null 2>&1 ||
         fail "iofleet run failed"
-    after=$(agent_ticks)
+    after=$(agent_ticks "$2")
     python3 - "$SCRATCH/res/results.json" "$((after - before))" "$tick" <<'PY'
 import json, sys
 t = json.load(open(sys.argv[1]))["tests"][0]
 s = t["summary"]
-requests = sum(x["reads"] for x in t["streams"])
-window_ns = s["last_end_ns"] - s["first_start_ns"]
+requests = sum(x["reads"] + x["writes"] for x in t["streams"])
+moved = sum(x["bytes"] for x in t["streams"])
+seconds = (s["last_end_ns"] - s["first_start_ns"]) / 1e9
 lat = s["latency"]["requests"]
 cpu_s = int(sys.argv[2]) / int(sys.argv[3])
-print("%.1f %.3f %.1f %.1f" % (requests / (window_ns / 1e9), cpu_s / requests * 1e6,
-                               lat["p50_ns"] / 1e3, lat["p99_ns"] / 1e3))
+print("%.1f %.1f %.3f %.1f %.1f" % (requests / seconds, moved / seconds / 1e6,
+                                    cpu_s / requests * 1e6, lat["p50_ns"] / 1e3,
+                                    lat["p99_ns"] / 1e3))
 PY
     rm -rf "$SCRATCH/res"
 }
-run_fio () {   # depth
+run_iofleet () { run_agent "$endpoint" "$agent_pid" "$1"; }
+run_base () { run_agent "$base_endpoint" "$base_pid" "$1"; }
+run_fio () {   # mode-depth
+    local kind=${1%-*} depth=${1#*-} rw bs file=$SCRATCH/bench/u/f
+    case $kind in
+        rr) rw=randread bs=4k ;;
+        rw) rw=randwrite bs=4k ;;
+        sr) rw=read bs=128k ;;
+        sw) rw=write bs=128k file=$SCRATCH/bench/u/w
+            rm -f "$file" ;;
+    esac
     local TIMEFORMAT='%U %S' cpu
-    { cpu=$( { time fio --name=u4k --filename="$SCRATCH/bench/u/f" --size="$file_size" \
-            --ioengine=io_uring --fixedbufs --registerfiles --iodepth="$1" --direct=1 \
-            --rw=randread --bs=4k --norandommap --time_based --runtime="$seconds" \
-            --lat_percentiles=1 --output-format=json --output="$SCRATCH/fio.json" \
-            > /dev/null 2>&1; } 2>&1 ); } ||
+    { cpu=$( { time fio --name=u --filename="$file" --size="$file_size" \
+            --ioengine=io_uring --fixedbufs --registerfiles --iodepth="$depth" --direct=1 \
+            --rw="$rw" --bs="$bs" --norandommap --time_based --runtime="$seconds" \
+            --fallocate=none --lat_percentiles=1 --output-format=json \
+            --output="$SCRATCH/fio.json" > /dev/null 2>&1; } 2>&1 ); } ||
         fail "fio failed"
-    python3 - "$SCRATCH/fio.json" $cpu <<'PY'
+    python3 - "$SCRATCH/fio.json" "$rw" $cpu <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0]
-d = j["read"]
+d = j["write" if "write" in sys.argv[2] else "read"]
 # fio's latency of a request: submission to completion (lat_ns).
 l = d["lat_ns"]["percentile"]
-cpu_s = float(sys.argv[2]) + float(sys.argv[3])
-print("%.1f %.3f %.1f %.1f" % (d["iops"], cpu_s / d["total_ios"] * 1e6,
-                               l["50.000000"] / 1e3, l["99.000000"] / 1e3))
+cpu_s = float(sys.argv[3]) + float(sys.argv[4])
+print("%.1f %.1f %.3f %.1f %.1f" % (d["iops"], d["bw_bytes"] / 1e6, cpu_s / d["total_ios"] * 1e6,
+                                    l["50.000000"] / 1e3, l["99.000000"] / 1e3))
 PY
 }
 
-echo "bench: $rounds rounds of ${seconds} s per tool and depth: one stream of 4K random reads, O_DIRECT, engine = io_uring and fio ioengine=io_uring, over one file of $file_size on $(df --output=source,fstype "$SCRATCH" | tail -1)"
+echo "bench: $rounds rounds of ${seconds} s per tool and mode: one stream, O_DIRECT, engine = io_uring and fio ioengine=io_uring, over one file of $file_size on $(df --output=source,fstype "$SCRATCH" | tail -1)"
 # The file, laid out once and kept, untimed: a run of a few requests.
-write_ini 1 "requests = 16"
+write_ini "$endpoint" rr-1 "requests = 16"
 "$BIN/iofleet" run -q --no-db "$SCRATCH/bench.ini" -o "$SCRATCH/res" >/dev/null 2>&1 ||
     fail "laying out the file failed"
 rm -rf "$SCRATCH/res"
 [ "$(stat -c %s "$SCRATCH/bench/u/f")" = "$(numfmt --from=iec "$file_size")" ] ||
     fail "the file is not laid out"
 
-bench_figures "$rounds" "$depths" "IOPS cpu_s_per_M p50_us p99_us" iofleet fio
+# shellcheck disable=SC2086  # one word a tool
+bench_figures "$rounds" "$modes" "IOPS MBps cpu_s_per_M p50_us p99_us" $tools
 
-echo
-printf '%-6s %10s %10s %7s %7s %15s %17s %17s\n' depth iofleet fio ratio "rounds'" \
-    "cpu s/M req" "iofleet p50/p99" "fio p50/p99"
-for depth in $depths; do
-    awk -v d="$depth" -v i="$(median "$depth-IOPS" iofleet)" -v f="$(median "$depth-IOPS" fio)" \
-        -v r="$(paired "$depth-IOPS" iofleet fio)" \
-        -v ic="$(median "$depth-cpu_s_per_M" iofleet)" -v fc="$(median "$depth-cpu_s_per_M" fio)" \
-        -v i50="$(median "$depth-p50_us" iofleet)" -v i99="$(median "$depth-p99_us" iofleet)" \
-        -v f50="$(median "$depth-p50_us" fio)" -v f99="$(median "$depth-p99_us" fio)" 'BEGIN {
-        printf "%-6s %10.1f %10.1f %7.3f %7.3f %15s %17s %17s\n", d, i, f, i / f, r,
-               sprintf("%.2f/%.2f", ic, fc), sprintf("%.1f/%.1f", i50, i99),
-               sprintf("%.1f/%.1f", f50, f99) }'
-done
-echo "(medians of $rounds rounds; ratio: of the medians, rounds': the median of each round's own"
-echo " ratio; cpu: seconds of usr + sys per million requests, iofleet's agent/fio; latencies in us,"
-echo " submission to completion; targets: IOPS ratio >= 0.97, cpu <= fio's)"
+# table OURS: our medians beside fio's, one line a mode.
+table () {
+    local ours=$1 mode figure
+    echo
+    printf '%-7s %10s %10s %7s %7s %15s %17s %17s\n' mode "$ours" fio ratio "rounds'" \
+        "cpu s/M req" "$ours p50/p99" "fio p50/p99"
+    for mode in $modes; do
+        # The sequential modes are held to MB/s, the random ones to IOPS.
+        case $mode in s*) figure=MBps ;; *) figure=IOPS ;; esac
+        awk -v d="$mode" -v i="$(median "$mode-$figure" "$ours")" \
+            -v f="$(median "$mode-$figure" fio)" -v r="$(paired "$mode-$figure" "$ours" fio)" \
+            -v ic="$(median "$mode-cpu_s_per_M" "$ours")" -v fc="$(median "$mode-cpu_s_per_M" fio)" \
+            -v i50="$(median "$mode-p50_us" "$ours")" -v i99="$(median "$mode-p99_us" "$ours")" \
+            -v f50="$(median "$mode-p50_us" fio)" -v f99="$(median "$mode-p99_us" fio)" 'BEGIN {
+            printf "%-7s %10.1f %10.1f %7.3f %7.3f %15s %17s %17s\n", d, i, f, i / f, r,
+                   sprintf("%.2f/%.2f", ic, fc), sprintf("%.1f/%.1f", i50, i99),
+                   sprintf("%.1f/%.1f", f50, f99) }'
+    done
+}
+table iofleet
+[ -z "${BENCH_URING_BASE:-}" ] || table base
+echo "(medians of $rounds rounds; rr/rw: 4K random read/write at the depth, IOPS; sr/sw: 128K"
+echo " sequential read/write, MB/s; ratio: of the medians, rounds': the median of each round's"
+echo " own ratio; cpu: seconds of usr + sys per million requests, the agent's/fio's; latencies"
+echo " in us, submission to completion; targets: ratio >= 0.97, cpu <= fio's)"
