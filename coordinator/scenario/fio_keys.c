@@ -121,3 +121,28 @@ fio_keys_explain (const char *name, const char *value, char *out, size_t outlen)
         snprintf (out, outlen, "%s is fio's; here: %s", name, row->otherwise);
     return 0;
 }
+
+int
+fio_keys_part (const char *value, bool writes, const char *fallback, char *out, size_t outlen)
+{
+    const char *comma = strchr (value, ',');
+    if (comma && strchr (comma + 1, ',') && strchr (strchr (comma + 1, ',') + 1, ','))
+        return -1;
+    const char *part = value;
+    size_t length = comma? (size_t) (comma - value): strlen (value);
+    if (comma && writes) {
+        part = comma + 1;
+        length = strcspn (part, ",");
+    }
+    while (length > 0 && part [0] == ' ') {
+        part++;
+        length--;
+    }
+    while (length > 0 && part [length - 1] == ' ')
+        length--;
+    if (length)
+        snprintf (out, outlen, "%.*s", (int) length, part);
+    else
+        snprintf (out, outlen, "%s", fallback);
+    return 0;
+}
