@@ -269,7 +269,8 @@ static const char *const s_fio_text =
     "bs, blocksize, rw, readwrite, rwmixread, rwmixwrite, numjobs, iodepth (with "
     "io_uring), ioengine, direct, buffered, runtime with time_based, ramp_time, fsync, "
     "end_fsync, rate, rate_iops, random_distribution, randseed, stonewall, new_group, "
-    "wait_for_previous and group_reporting, and include FILE (relative to the including "
+    "wait_for_previous, group_reporting and fallocate=none (files are never preallocated "
+    "here), and include FILE (relative to the including "
     "file) reads a file's lines where it stands; anything else is refused at file:line "
     "with what to use. In a scenario, one of fio's keys is refused with what it "
     "is here:";

@@ -112,7 +112,7 @@ static const char *const s_read_keys [] = {
     "readwrite", "rwmixread", "rwmixwrite", "numjobs", "iodepth", "ioengine", "direct",
     "buffered", "runtime", "time_based", "ramp_time", "fsync", "end_fsync", "rate",
     "rate_iops", "random_distribution", "randseed", "stonewall", "new_group",
-    "wait_for_previous", "group_reporting", "nrfiles", "number_ios", NULL
+    "wait_for_previous", "group_reporting", "nrfiles", "number_ios", "fallocate", NULL
 };
 
 //  Refuse key at line unless this translation reads it, with what to
@@ -327,8 +327,9 @@ fio_job_translate (const char *path, const char *agent, fio_job_map_t *map, char
     }
     *self = (fio_state_t) { .path = path, .agent = agent, .out = out, .map = map,
                         .job_path = path };
-    fio_state_put (self, NULL, "; %s, as an iofleet scenario; its jobs run on %s, which run JOB.fio\n"
-           "; makes a [group %s] of the agents of --hosts and --agent\n", path, agent, agent);
+    fio_state_put (self, NULL, "; %s, as an iofleet scenario; its jobs run on %s, which run "
+                   "JOB.fio\n; makes a [group %s] of the agents of --hosts and --agent\n", path,
+                   agent, agent);
     s_lines (self, text);
     fio_job_write (self);
     if (!self->test [0] && !self->errors.total)

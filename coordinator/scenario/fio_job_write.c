@@ -22,6 +22,21 @@ s_bytes (const char *text)
     return spec.size_bytes;
 }
 
+//  A duration as our option ours parses it, in ns, or -1.
+static int64_t
+s_duration_ns (const char *text, const char *ours)
+{
+    jobspec_t spec;
+    char reason [SCENARIO_REASON_MAX];
+    jobspec_defaults (&spec);
+    const opt_def_t *opt = jobspec_option (ours);
+    if (opt_parse (opt, text, &spec, reason, sizeof reason))
+        return -1;
+    int64_t ns;
+    memcpy (&ns, (const char *) &spec + opt->offset, sizeof ns);
+    return ns;
+}
+
 //  True if pair's value is a count (a number_ios); else an error at it.
 static bool
 s_count (fio_state_t *self, const fio_pair_t *pair)
@@ -81,7 +96,7 @@ s_mapped (fio_state_t *self, const char *key, const char *fallback)
         if (strcmp (each->fio, value) == 0)
             return each->ours;
     fio_state_fail_at (self, pair, key, "%s = %s is not supported here; use %s", key, value,
-            row->otherwise);
+                       row->otherwise);
     return NULL;
 }
 
@@ -98,8 +113,8 @@ s_part (fio_state_t *self, const fio_pair_t *pair, s_direction_t direction, cons
         const char *fallback, uint64_t *value, char part [FIO_VALUE_MAX + 1])
 {
     if (fio_keys_part (pair->value, direction == S_WRITES, fallback, part, FIO_VALUE_MAX + 1)) {
-        fio_state_fail_at (self, pair, pair->key, "takes one value, or one for reads, one for writes "
-                   "and one for trims, separated by commas");
+        fio_state_fail_at (self, pair, pair->key, "takes one value, or one for reads, one "
+                           "for writes and one for trims, separated by commas");
         return -1;
     }
     const opt_def_t *opt = jobspec_option (ours);
@@ -126,9 +141,10 @@ s_block_size (fio_state_t *self, const fio_pair_t *bs, s_direction_t direction)
            ||  s_part (self, bs, S_WRITES, "bs", "4k", &writes, write_text)))
         return 0;
     if (direction == S_MIXED && reads != writes) {
-        fio_state_fail_at (self, bs, bs->key, "%s: a mixed job here reads and writes blocks of one "
-                   "size; give one size, or make it a randread job and a randwrite job "
-                   "without a stonewall between them (one test)", bs->value);
+        fio_state_fail_at (self, bs, bs->key, "%s: a mixed job here reads and writes blocks "
+                           "of one size; give one size, or make it a randread job and a "
+                           "randwrite job without a stonewall between them (one test)",
+                           bs->value);
         return 0;
     }
     fio_state_put (self, bs, "bs = %s\n", direction == S_WRITES? write_text: read_text);
@@ -207,27 +223,38 @@ static void
 s_job_bound (fio_state_t *self, bool random, uint64_t bs)
 {
     const fio_pair_t *runtime = fio_state_get (self, "runtime");
+    const fio_pair_t *ramp = fio_state_get (self, "ramp_time");
     bool time_based = fio_state_flag (self, "time_based");
+    int64_t runtime_ns = runtime? s_duration_ns (runtime->value, "runtime"): -1;
+    int64_t ramp_ns = ramp? s_duration_ns (ramp->value, "ramp"): -1;
+    //  fio's runtime follows its ramp; ours holds it.
+    if (runtime && time_based && runtime_ns >= 0 && ramp_ns > 0)
+        fio_state_put (self, runtime, "runtime = %" PRId64 "ms\n",
+                       (runtime_ns + ramp_ns + 999999) / 1000000);
+    else
     if (runtime && time_based)
         s_emit (self, "runtime", runtime->value, runtime);
     else
     if (runtime)
-        fio_state_fail_at (self, runtime, "runtime", "without time_based fio ends the job at its "
-                "size or its runtime, whichever comes first; here a runtime ends it: add "
-                "time_based, or leave runtime out");
+        fio_state_fail_at (self, runtime, "runtime", "without time_based fio ends the job at "
+                           "its size or its runtime, whichever comes first; here a runtime "
+                           "ends it: add time_based, or leave runtime out");
     else
     if (time_based)
-        fio_state_fail_at (self, fio_state_get (self, "time_based"), "time_based", "needs a runtime");
+        fio_state_fail_at (self, fio_state_get (self, "time_based"), "time_based",
+                           "needs a runtime");
     const fio_pair_t *numjobs = fio_state_get (self, "numjobs");
     uint64_t streams = numjobs? (uint64_t) strtoull (numjobs->value, NULL, 10): 1;
     const fio_pair_t *ios = fio_state_get (self, "number_ios");
-    const fio_pair_t *size = fio_state_get (self, "size")? fio_state_get (self, "size"): fio_state_get (self, "filesize");
+    const fio_pair_t *size = fio_state_get (self, "size")? fio_state_get (self, "size"):
+                                                           fio_state_get (self, "filesize");
     if (ios && s_count (self, ios))
         fio_state_put (self, ios, "requests = %" PRIu64 "\n",
-               (uint64_t) strtoull (ios->value, NULL, 10) * streams);
+                       (uint64_t) strtoull (ios->value, NULL, 10) * streams);
     else
     if (random && !time_based && size && bs)
-        fio_state_put (self, size, "requests = %" PRIu64 "\n", s_bytes (size->value) / bs * streams);
+        fio_state_put (self, size, "requests = %" PRIu64 "\n",
+                       s_bytes (size->value) / bs * streams);
 }
 
 //  Write the current job as a [job] section.
@@ -239,8 +266,9 @@ fio_job_write (fio_state_t *self)
     char job [JOB_NAME_MAX + 1];
     s_job_head (self, job, sizeof job);
 
-    const fio_pair_t *rw_pair = fio_state_get (self, "readwrite")? fio_state_get (self, "readwrite"):
-                                                         fio_state_get (self, "rw");
+    const fio_pair_t *rw_pair = fio_state_get (self, "readwrite");
+    if (!rw_pair)
+        rw_pair = fio_state_get (self, "rw");
     const char *rw = s_mapped (self, rw_pair? rw_pair->key: "rw", "read");
     const char *engine = s_mapped (self, "ioengine", "psync");
     if (rw)
@@ -257,7 +285,8 @@ fio_job_write (fio_state_t *self)
     const fio_pair_t *filename = fio_state_get (self, "filename");
     const fio_pair_t *directory = fio_state_get (self, "directory");
     fio_state_put (self, filename? filename: directory, "path = %s%s%s\n",
-           directory? directory->value: "", directory? "/": "", filename? filename->value: job);
+                   directory? directory->value: "", directory? "/": "",
+                   filename? filename->value: job);
     static const struct { const char *fio; const char *ours; } same [] = {
         { "size", "size" }, { "filesize", "size" }, { "nrfiles", "files" },
         { "numjobs", "streams" }, { "direct", "direct" }, { "fsync", "fsync_every" },
@@ -269,6 +298,12 @@ fio_job_write (fio_state_t *self)
         if (pair)
             s_emit (self, same [i].ours, pair->value, pair);
     }
+    //  A file is written as it grows here, never preallocated.
+    const fio_pair_t *fallocate = fio_state_get (self, "fallocate");
+    if (fallocate && strcmp (fallocate->value, "none") && strcmp (fallocate->value, "0"))
+        fio_state_fail_at (self, fallocate, "fallocate", "%s: files are not preallocated here "
+                           "(a file's blocks are allocated as it is written, as with "
+                           "fallocate=none)", fallocate->value);
     //  fio's defaults where ours differ: its files stay, one file, no
     //  fsync on the way.
     fio_state_put (self, NULL, "keep = yes\n");
@@ -276,7 +311,8 @@ fio_job_write (fio_state_t *self)
         fio_state_put (self, NULL, "files = 1\n");
     if (random && !fio_state_get (self, "fsync"))
         fio_state_put (self, NULL, "fsync_every = 0\n");
-    const fio_pair_t *bs = fio_state_get (self, "bs")? fio_state_get (self, "bs"): fio_state_get (self, "blocksize");
+    const fio_pair_t *bs = fio_state_get (self, "bs")? fio_state_get (self, "bs"):
+                                                       fio_state_get (self, "blocksize");
     uint64_t bs_bytes = s_block_size (self, bs, direction);
     const fio_pair_t *buffered = fio_state_get (self, "buffered");
     if (buffered)
@@ -308,7 +344,7 @@ fio_job_write (fio_state_t *self)
         s_emit (self, "iodepth", iodepth->value, iodepth);
     if (rw && strstr (rw, "workload = write"))
         fio_state_put (self, fio_state_get (self, "end_fsync"), "fsync = %s\n",
-               fio_state_flag (self, "end_fsync")? "end": "none");
+                       fio_state_flag (self, "end_fsync")? "end": "none");
     s_job_bound (self, random, bs_bytes);
     self->job.count = 0;
     self->job_name [0] = 0;

@@ -85,6 +85,8 @@ const fio_key_t fio_keys [] = {
     { .fio = "refill_buffers", .otherwise = "pattern = random" },
     { .fio = "randrepeat", .otherwise = "randseed = N: the same seed draws the same offsets" },
     { .fio = "thread", .otherwise = "nothing: every stream is a thread" },
+    { .fio = "fallocate", .otherwise = "nothing: files are not preallocated here (fio's "
+                                       "fallocate=none)" },
     { .fio = NULL }
 };
 

@@ -128,7 +128,8 @@ test_tests_and_ends (void **state)
     assert_non_null (strstr (c, "test = c\n"));
     s_assert_holds (scenario, "requests = 300");
     s_assert_holds (scenario, "fsync = none");
-    s_assert_holds (scenario, "runtime = 5");
+    //  fio runs its runtime after its ramp; here the ramp is within the runtime.
+    s_assert_holds (scenario, "runtime = 6000ms");
     s_assert_holds (scenario, "ramp = 1");
     free (scenario);
 }
@@ -248,6 +249,13 @@ test_per_direction (void **state)
     if (!strstr (s_errors, want))
         fail_msg ("expected '%s' in:\n%s", want, s_errors);
     snprintf (want, sizeof want, "%s:8: rate: takes one value", path);
+    if (!strstr (s_errors, want))
+        fail_msg ("expected '%s' in:\n%s", want, s_errors);
+    //  Files are never preallocated here: fallocate=none is taken, the rest refused.
+    free (s_translate ("[f]\nrw=write\nsize=1m\nfallocate=none\n"));
+    path = s_write ("falloc.fio", "[f]\nrw=write\nsize=1m\nfallocate=posix\n");
+    assert_null (fio_job_translate (path, "fleet", NULL, s_errors, sizeof s_errors));
+    snprintf (want, sizeof want, "%s:4: fallocate: posix: files are not preallocated", path);
     if (!strstr (s_errors, want))
         fail_msg ("expected '%s' in:\n%s", want, s_errors);
 }
