@@ -110,16 +110,17 @@ fiorates_compare () {
             done
         done
     done
-    printf '\n%-8s %10s %10s %7s  %s\n' job fio iofleet ratio band
+    printf '\n%-8s %10s %10s %7s %7s  %s\n' job fio iofleet ratio paired band
     for spec in "$@"; do
         read -r job low high <<< "$spec"
         awk -v j="$job" -v f="$(median "$job" fio)" -v i="$(median "$job" iofleet)" \
-            -v lo="$low" -v hi="$high" 'BEGIN {
+            -v p="$(paired "$job" iofleet fio)" -v lo="$low" -v hi="$high" 'BEGIN {
             r = i / f
-            printf "%-8s %10.3f %10.3f %7.3f  %s-%s %s\n", j, f, i, r, lo, hi,
+            printf "%-8s %10.3f %10.3f %7.3f %7.3f  %s-%s %s\n", j, f, i, r, p, lo, hi,
                    (r >= lo && r <= hi)? "ok": "OUTSIDE"
             exit (r >= lo && r <= hi)? 0: 1 }' || bad=$((bad + 1))
     done
-    echo "(medians of $rounds rounds of each tool, MB/s; ratio iofleet/fio)"
+    echo "(medians of $rounds rounds of each tool, MB/s; ratio iofleet/fio of the medians,"
+    echo " held to the band; paired: the median of each round's ratio, beside)"
     [ "$bad" = 0 ] || fail "$bad rates outside their bands of fio's"
 }
