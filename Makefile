@@ -13,7 +13,8 @@
 #                    io_uring, ratios and CPU per request; latency
 #                    percentiles beside fio's on a file system of fixed latency;
 #                    a test's fixed cost and start skew with --metrics scraped
-#                    every 100 ms and without
+#                    every 100 ms and without; fio job files run by fio and by
+#                    iofleet, rates side by side
 #   make bench-scale 1, 16, 256, 1024 and 4096 agents on loopback: hello and clock,
 #                    a test's fixed cost, the console's memory, report sizes;
 #                    and the wire bytes and console memory of latency
@@ -174,6 +175,7 @@ bench: deps-test
 	@tests/bench/uring.sh build
 	@tests/bench/latency.sh build
 	@tests/bench/metrics.sh build
+	@tests/bench/fiojobs.sh build
 
 bench-scale: deps-test
 	@$(MAKE) --no-print-directory binaries

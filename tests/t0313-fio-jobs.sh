@@ -4,7 +4,9 @@
 # makes as many requests as fio itself makes of the same file on this
 # host (request-bound jobs: random, mixed, numjobs, sequential, in two
 # tests by a stonewall); a time-based job with a ramp runs its runtime.
-# Unsupported keys are refused at file:line.
+# Unsupported keys are refused at file:line, and so are the errors of the
+# checks after the translation; values per direction (bs=4k,8k) are
+# taken where they can be.
 . "$(dirname "$0")/lib.sh"
 
 command -v fio >/dev/null || fail "fio is not installed (scripts/deps.sh test)"
@@ -121,6 +123,39 @@ cat "$SCRATCH/bad.err"
 grep -q "bad.fio:3: verify: not supported in a fio job file here" "$SCRATCH/bad.err" || fail "verify not refused at its line"
 grep -q "bad.fio:4: ioengine: ioengine = mmap is not supported here; use engine = psync or io_uring" \
     "$SCRATCH/bad.err" || fail "ioengine=mmap not refused at its line"
+
+# fio's values per direction: each job takes its direction's; a mixed job
+# with two block sizes is refused with what to do.
+printf '[global]\nsize=1m\nbs=4k,8k\nrate_iops=100,50\n[w]\nrw=randwrite\n[r]\nrw=read\n' \
+    > "$SCRATCH/dirs.fio"
+"$BIN/iofleet" run --check "$SCRATCH/dirs.fio" > "$SCRATCH/dirs.ini"
+[ "$(sed -n '/^\[job w\]/,/^$/{/^bs = /p;/^rate_iops = /p}' "$SCRATCH/dirs.ini" | paste -sd' ')" = \
+    "bs = 8k rate_iops = 50" ] || fail "a writing job does not take the writes' values"
+[ "$(sed -n '/^\[job r\]/,${/^bs = /p;/^rate_iops = /p}' "$SCRATCH/dirs.ini" | paste -sd' ')" = \
+    "bs = 4k rate_iops = 100" ] || fail "a reading job does not take the reads' values"
+printf '[m]\nrw=randrw\nsize=1m\nbs=4k,8k\n' > "$SCRATCH/mixed.fio"
+rc=0
+"$BIN/iofleet" run --check "$SCRATCH/mixed.fio" 2> "$SCRATCH/mixed.err" || rc=$?
+[ "$rc" = 2 ] && grep -q "mixed.fio:4: bs: 4k,8k: a mixed job here reads and writes blocks of one size" \
+    "$SCRATCH/mixed.err" || fail "two block sizes of a mixed job: exit $rc, $(cat "$SCRATCH/mixed.err")"
+
+# What the checks after the translation find is told at the fio file's
+# line and key: a block larger than the file (blocksize's line, in an
+# include), fio's default block size (the job's header).
+printf '; the sizes\nblocksize=8k\n' > "$SCRATCH/sizes.inc"
+printf '[global]\nsize=2k\ninclude sizes.inc\n\n[big]\nrw=randread\n[small]\nrw=randwrite\nsize=1k\nblocksize=4k\n' \
+    > "$SCRATCH/late.fio"
+rc=0
+"$BIN/iofleet" run "$SCRATCH/late.fio" --hosts "$SCRATCH/hosts" 2> "$SCRATCH/late.err" || rc=$?
+cat "$SCRATCH/late.err"
+[ "$rc" = 2 ] || fail "errors of the later checks: exit $rc, expected 2"
+grep -q "sizes.inc:2: blocksize: a file of the set holds 2048 bytes" "$SCRATCH/late.err" ||
+    fail "the block larger than its file is not told at the include's line"
+grep -q "late.fio:10: blocksize: a file of the set holds 1024 bytes" "$SCRATCH/late.err" ||
+    fail "the block larger than its file is not told at the job's line"
+grep -q "late.fio:[0-9]*: \(workload\|mode\|files\|agent\|test\)" "$SCRATCH/late.err" &&
+    fail "an error names a key of the translation"
+grep -Eq "late.fio:(1[1-9]|[2-9][0-9])" "$SCRATCH/late.err" && fail "an error points past the file's lines"
 
 # Without agents a fio job file says where they come from.
 rc=0

@@ -106,13 +106,16 @@ s_print_errors (const char *errors)
 
 //  A fio job file as a scenario on the agents of --hosts and --agent,
 //  all in [group fleet]; with check only its translation is printed
-//  and *status set. Returns the scenario, or NULL with *status set.
+//  and *status set. Where the scenario's lines came from goes into map,
+//  the translation after its first *offset lines. Returns the scenario,
+//  or NULL with *status set.
 static scenario_t *
 s_load_fio (const char *path, bool check, const char *hosts_path, const char **agents,
-            size_t agent_count, char *errors, size_t errlen, int *status)
+            size_t agent_count, fio_job_map_t *map, int *offset, char *errors, size_t errlen,
+            int *status)
 {
     *status = EXIT_STATUS_USAGE;
-    char *translation = fio_job_translate (path, "fleet", errors, errlen);
+    char *translation = fio_job_translate (path, "fleet", map, errors, errlen);
     if (!translation) {
         s_print_errors (errors);
         return NULL;
@@ -149,7 +152,12 @@ s_load_fio (const char *path, bool check, const char *hosts_path, const char **a
     fprintf (out, "[group fleet]\nagents =");
     for (size_t i = 0; i < names->agent_count; i++)
         fprintf (out, " %s", names->agents [i].name);
-    fprintf (out, "\n%s", translation);
+    fprintf (out, "\n");
+    fflush (out);
+    *offset = 0;
+    for (size_t i = 0; i < length; i++)
+        *offset += text [i] == '\n';
+    fputs (translation, out);
     fclose (out);
     free (translation);
     scenario_destroy (&names);
@@ -158,8 +166,10 @@ s_load_fio (const char *path, bool check, const char *hosts_path, const char **a
         return NULL;
     }
     scenario_t *scenario = scenario_load_text (path, text, errors, errlen);
-    if (!scenario)
+    if (!scenario) {
+        fio_job_map_errors (map, path, *offset, errors, errlen);
         s_print_errors (errors);
+    }
     return scenario;
 }
 
@@ -327,12 +337,20 @@ s_run (int argc, char **argv)
     //  Room for every error a file reports, each with its file name.
     static char errors [SCENARIO_ERRORS_MAX * (JOB_PATH_MAX + 512)];
     scenario_t *scenario = NULL;
+    //  A fio job file's: where the lines of its translation came from.
+    fio_job_map_t *map = NULL;
+    int map_offset = 0;
     if (fio || fio_job_is_fio (argv [optind])) {
-        int fio_status;
-        scenario = s_load_fio (argv [optind], check_only, hosts_path, agents, agent_count,
-                               errors, sizeof errors, &fio_status);
-        if (!scenario)
+        int fio_status = EXIT_STATUS_USAGE;
+        if (!(map = fio_job_map_new ()))
+            fprintf (stderr, "iofleet run: out of memory\n");
+        else
+            scenario = s_load_fio (argv [optind], check_only, hosts_path, agents, agent_count,
+                                   map, &map_offset, errors, sizeof errors, &fio_status);
+        if (!scenario) {
+            fio_job_map_destroy (&map);
             return fio_status;
+        }
     }
     else
     if (!(scenario = scenario_load (argv [optind], errors, sizeof errors))) {
@@ -360,6 +378,8 @@ s_run (int argc, char **argv)
         }
     }
     if (scenario_check (scenario, errors, sizeof errors)) {
+        if (map)
+            fio_job_map_errors (map, scenario->path, map_offset, errors, sizeof errors);
         s_print_errors (errors);
         goto done;
     }
@@ -380,6 +400,7 @@ s_run (int argc, char **argv)
     }
     status = run_scenario (scenario, &options);
 done:
+    fio_job_map_destroy (&map);
     scenario_destroy (&scenario);
     return status;
 }

@@ -3,60 +3,22 @@
     documentation, not from its code.
 */
 #include "fio_job.h"
+#include "fio_job_state.h"
 #include "fio_keys.h"
-#include "scenario_rules.h"
 #include "../../proto/inifile.h"
 
 #include <ctype.h>
 #include <stdarg.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-//  Keys one section may hold, and the bytes of a key and a value.
-#define S_PAIRS_MAX 64
-#define S_KEY_MAX   63
-#define S_VALUE_MAX 1023
-
-//  Files included, in all and one in another.
-#define S_INCLUDES_MAX 16
-#define S_DEPTH_MAX    4
-
-//  One KEY=VALUE line.
-typedef struct {
-    char key [S_KEY_MAX + 1];       //  as written
-    char value [S_VALUE_MAX + 1];   //  ${VAR} replaced; "1" for a bare flag
-    const char *path;               //  the file it is in (the job file or an include)
-    int line;                       //  its line there
-} s_pair_t;
-
-//  The keys of a section, a later one replacing an earlier of its name.
-typedef struct {
-    s_pair_t pairs [S_PAIRS_MAX];
-    size_t count;
-} s_pairs_t;
-
-//  The translator's state while one file is read.
-typedef struct {
-    const char *path;               //  the file being read, for messages
-    char *includes [S_INCLUDES_MAX];    //  the paths of the files included
-    size_t include_count;           //  includes read
-    int depth;                      //  includes within includes being read
-    const char *agent;              //  where the jobs run
-    FILE *out;                      //  the scenario being written
-    s_pairs_t global;               //  the [global] keys so far
-    s_pairs_t job;                  //  the current job's own keys
-    char job_name [JOB_NAME_MAX + 1];   //  the current job, "" if none
-    int job_line;                   //  line of its header
-    char test [JOB_NAME_MAX + 1];   //  the test jobs join, "" before the first
-    bool in_global;                 //  the current section is a [global]
-    scenario_errors_t errors;       //  the errors found
-} s_fio_t;
+//  Files included one in another.
+#define S_DEPTH_MAX 4
 
 //  Record an error of the file at path, at line about key (NULL: none).
 static void
-s_fail_in (s_fio_t *self, const char *path, int line, const char *key, const char *format,
+s_fail_in (fio_state_t *self, const char *path, int line, const char *key, const char *format,
            va_list args)
 {
     char text [JOB_PATH_MAX + SCENARIO_KEY_QUOTE_MAX + 2 * SCENARIO_REASON_MAX];
@@ -66,11 +28,11 @@ s_fail_in (s_fio_t *self, const char *path, int line, const char *key, const cha
 
 //  An error of the file being read.
 static void
-s_fail (s_fio_t *self, int line, const char *key, const char *format, ...)
+s_fail (fio_state_t *self, int line, const char *key, const char *format, ...)
     __attribute__ ((format (printf, 4, 5)));
 
 static void
-s_fail (s_fio_t *self, int line, const char *key, const char *format, ...)
+s_fail (fio_state_t *self, int line, const char *key, const char *format, ...)
 {
     va_list args;
     va_start (args, format);
@@ -78,13 +40,9 @@ s_fail (s_fio_t *self, int line, const char *key, const char *format, ...)
     va_end (args);
 }
 
-//  An error at the line of pair, in its file.
-static void
-s_fail_at (s_fio_t *self, const s_pair_t *pair, const char *key, const char *format, ...)
-    __attribute__ ((format (printf, 4, 5)));
-
-static void
-s_fail_at (s_fio_t *self, const s_pair_t *pair, const char *key, const char *format, ...)
+void
+fio_state_fail_at (fio_state_t *self, const fio_pair_t *pair, const char *key,
+                   const char *format, ...)
 {
     va_list args;
     va_start (args, format);
@@ -94,16 +52,16 @@ s_fail_at (s_fio_t *self, const s_pair_t *pair, const char *key, const char *for
 
 //  Set key to value in pairs, replacing a value given before.
 static void
-s_set (s_fio_t *self, s_pairs_t *pairs, const char *key, const char *value, int line)
+s_set (fio_state_t *self, fio_pairs_t *pairs, const char *key, const char *value, int line)
 {
     size_t i = 0;
     while (i < pairs->count && strcmp (pairs->pairs [i].key, key) != 0)
         i++;
-    if (i == S_PAIRS_MAX) {
-        s_fail (self, line, key, "a section may hold at most %d keys", S_PAIRS_MAX);
+    if (i == FIO_PAIRS_MAX) {
+        s_fail (self, line, key, "a section may hold at most %d keys", FIO_PAIRS_MAX);
         return;
     }
-    s_pair_t *pair = &pairs->pairs [i];
+    fio_pair_t *pair = &pairs->pairs [i];
     snprintf (pair->key, sizeof pair->key, "%s", key);
     snprintf (pair->value, sizeof pair->value, "%s", value);
     pair->path = self->path;
@@ -112,9 +70,8 @@ s_set (s_fio_t *self, s_pairs_t *pairs, const char *key, const char *value, int 
         pairs->count++;
 }
 
-//  The job's value of key (its own, else its [global]'s), or NULL.
-static const s_pair_t *
-s_get (const s_fio_t *self, const char *key)
+const fio_pair_t *
+fio_state_get (const fio_state_t *self, const char *key)
 {
     for (size_t i = 0; i < self->job.count; i++)
         if (strcmp (self->job.pairs [i].key, key) == 0)
@@ -125,41 +82,29 @@ s_get (const s_fio_t *self, const char *key)
     return NULL;
 }
 
-//  True if the job sets the flag key to anything but 0.
-static bool
-s_flag (const s_fio_t *self, const char *key)
+bool
+fio_state_flag (const fio_state_t *self, const char *key)
 {
-    const s_pair_t *pair = s_get (self, key);
+    const fio_pair_t *pair = fio_state_get (self, key);
     return pair && strcmp (pair->value, "0") != 0;
 }
 
-//  A size as our size option parses it (fio's 4k is 4096 too), or 0.
-static uint64_t
-s_bytes (const char *text)
+void
+fio_state_put (fio_state_t *self, const fio_pair_t *from, const char *format, ...)
 {
-    jobspec_t spec;
-    char reason [SCENARIO_REASON_MAX];
-    jobspec_defaults (&spec);
-    if (opt_parse (jobspec_option ("size"), text, &spec, reason, sizeof reason))
-        return 0;
-    return spec.size_bytes;
+    char text [FIO_KEY_MAX + FIO_VALUE_MAX + JOB_PATH_MAX + 256];
+    va_list args;
+    va_start (args, format);
+    vsnprintf (text, sizeof text, format, args);
+    va_end (args);
+    fputs (text, self->out);
+    for (const char *at = text; (at = strchr (at, '\n')); at++) {
+        self->out_line++;
+        if (self->map)
+            fio_job_map_add (self->map, self->out_line, from? from->path: self->job_path,
+                             from? from->line: self->job_line, from? from->key: NULL);
+    }
 }
-
-//  True if pair's value is a count (a number_ios); else an error at it.
-static bool
-s_count (s_fio_t *self, const s_pair_t *pair)
-{
-    jobspec_t scratch;
-    char reason [SCENARIO_REASON_MAX];
-    jobspec_defaults (&scratch);
-    if (opt_parse (jobspec_option ("requests"), pair->value, &scratch, reason, sizeof reason) == 0)
-        return true;
-    s_fail_at (self, pair, pair->key, "%s", reason);
-    return false;
-}
-
-//  --------------------------------------------------------------------
-//  A job written as a [job] section
 
 //  Keys that are read below, apart from those fio_keys maps.
 static const char *const s_read_keys [] = {
@@ -167,62 +112,13 @@ static const char *const s_read_keys [] = {
     "readwrite", "rwmixread", "rwmixwrite", "numjobs", "iodepth", "ioengine", "direct",
     "buffered", "runtime", "time_based", "ramp_time", "fsync", "end_fsync", "rate",
     "rate_iops", "random_distribution", "randseed", "stonewall", "new_group",
-    "wait_for_previous", "group_reporting", "nrfiles", "number_ios", NULL
+    "wait_for_previous", "group_reporting", "nrfiles", "number_ios", "fallocate", NULL
 };
-
-//  Write key = value, checked as our option key parses it: an error is
-//  that of fio's key at its line (from; NULL for a value of our own).
-static void
-s_emit (s_fio_t *self, const char *key, const char *value, const s_pair_t *from)
-{
-    const opt_def_t *opt = jobspec_option (key);
-    jobspec_t scratch;
-    char reason [SCENARIO_REASON_MAX];
-    jobspec_defaults (&scratch);
-    if (from && opt && opt_parse (opt, value, &scratch, reason, sizeof reason))
-        s_fail_at (self, from, from->key, "%s", reason);
-    fprintf (self->out, "%s = %s\n", key, value);
-}
-
-//  Write "K = V, K = V (a remark)" from fio_keys' table as lines.
-static void
-s_write_pairs (FILE *out, const char *pairs)
-{
-    size_t length = strcspn (pairs, "(");
-    while (length > 0 && pairs [length - 1] == ' ')
-        length--;
-    for (size_t at = 0; at < length; ) {
-        size_t end = at;
-        while (end < length && pairs [end] != ',')
-            end++;
-        fprintf (out, "%.*s\n", (int) (end - at), pairs + at);
-        at = end + 1;
-        while (at < length && pairs [at] == ' ')
-            at++;
-    }
-}
-
-//  fio's value of key by fio_keys' table into our lines, or fallback if
-//  the job does not give it. Returns the table's text, or NULL after an
-//  error.
-static const char *
-s_mapped (s_fio_t *self, const char *key, const char *fallback)
-{
-    const s_pair_t *pair = s_get (self, key);
-    const char *value = pair? pair->value: fallback;
-    const fio_key_t *row = fio_keys_find (key);
-    for (const fio_value_t *each = row->values; each->fio; each++)
-        if (strcmp (each->fio, value) == 0)
-            return each->ours;
-    s_fail_at (self, pair, key, "%s = %s is not supported here; use %s", key, value,
-            row->otherwise);
-    return NULL;
-}
 
 //  Refuse key at line unless this translation reads it, with what to
 //  use. Returns 0 if it is read.
 static int
-s_refuse (s_fio_t *self, int line, const char *key)
+s_refuse (fio_state_t *self, int line, const char *key)
 {
     for (size_t k = 0; s_read_keys [k]; k++)
         if (strcmp (s_read_keys [k], key) == 0)
@@ -237,127 +133,22 @@ s_refuse (s_fio_t *self, int line, const char *key)
     return -1;
 }
 
-//  Write the current job as a [job] section.
-static void
-s_job_end (s_fio_t *self)
-{
-    if (!self->job_name [0])
-        return;
-    //  name = replaces the header's name.
-    char job [JOB_NAME_MAX + 1];
-    snprintf (job, sizeof job, "%s", self->job_name);
-    for (size_t i = 0; i < self->job.count; i++)
-        if (strcmp (self->job.pairs [i].key, "name") == 0) {
-            const s_pair_t *name = &self->job.pairs [i];
-            char reason [SCENARIO_REASON_MAX];
-            if (scenario_check_name (name->value, strlen (name->value), reason, sizeof reason))
-                s_fail_at (self, name, "name", "%s", reason);
-            else
-                snprintf (job, sizeof job, "%s", name->value);
-        }
-    //  A stonewall waits for the jobs before it: a new test.
-    if (!self->test [0] || s_flag (self, "stonewall") || s_flag (self, "new_group")
-    ||  s_flag (self, "wait_for_previous"))
-        snprintf (self->test, sizeof self->test, "%s", job);
-    FILE *out = self->out;
-    fprintf (out, "\n[job %s]\nagent = %s\ntest = %s\n", job, self->agent, self->test);
-
-    const char *rw = s_mapped (self, s_get (self, "readwrite")? "readwrite": "rw", "read");
-    const char *engine = s_mapped (self, "ioengine", "psync");
-    if (rw)
-        s_write_pairs (out, rw);
-    if (engine)
-        s_write_pairs (out, engine);
-    bool random = rw && strstr (rw, "randrw");
-    bool writes = rw && strstr (rw, "workload = write");
-
-    //  The file: fio's default is under the job's name.
-    const s_pair_t *filename = s_get (self, "filename");
-    const s_pair_t *directory = s_get (self, "directory");
-    fprintf (out, "path = %s%s%s\n", directory? directory->value: "", directory? "/": "",
-             filename? filename->value: job);
-    static const struct { const char *fio; const char *ours; } same [] = {
-        { "size", "size" }, { "filesize", "size" }, { "nrfiles", "files" },
-        { "numjobs", "streams" }, { "direct", "direct" }, { "rate", "rate" },
-        { "rate_iops", "rate_iops" }, { "fsync", "fsync_every" },
-        { "random_distribution", "random_distribution" }, { "randseed", "randseed" },
-        { "ramp_time", "ramp" }
-    };
-    for (size_t i = 0; i < sizeof same / sizeof same [0]; i++) {
-        const s_pair_t *pair = s_get (self, same [i].fio);
-        if (pair)
-            s_emit (self, same [i].ours, pair->value, pair);
-    }
-    const s_pair_t *bs = s_get (self, "bs")? s_get (self, "bs"): s_get (self, "blocksize");
-    s_emit (self, "bs", bs? bs->value: "4k", bs);
-    const s_pair_t *buffered = s_get (self, "buffered");
-    if (buffered)
-        fprintf (out, "direct = %s\n", strcmp (buffered->value, "0")? "no": "yes");
-    //  fio reads a mix only for a mixed job.
-    const s_pair_t *mixread = s_get (self, "rwmixread");
-    const s_pair_t *mixwrite = s_get (self, "rwmixwrite");
-    bool mixed = rw && strstr (rw, "mode = rndrw");
-    if (mixed && mixread)
-        s_emit (self, "read_pct", mixread->value, mixread);
-    else
-    if (mixed && mixwrite) {
-        char value [32];
-        snprintf (value, sizeof value, "%ld", 100 - strtol (mixwrite->value, NULL, 10));
-        s_emit (self, "read_pct", value, mixwrite);
-    }
-    const s_pair_t *iodepth = s_get (self, "iodepth");
-    if (iodepth && engine && strstr (engine, "io_uring"))
-        s_emit (self, "iodepth", iodepth->value, iodepth);
-    if (writes)
-        fprintf (out, "fsync = %s\n", s_flag (self, "end_fsync")? "end": "none");
-
-    //  What ends it: the runtime, or its requests.
-    const s_pair_t *runtime = s_get (self, "runtime");
-    bool time_based = s_flag (self, "time_based");
-    if (runtime && time_based)
-        s_emit (self, "runtime", runtime->value, runtime);
-    else
-    if (runtime)
-        s_fail_at (self, runtime, "runtime", "without time_based fio ends the job at its "
-                "size or its runtime, whichever comes first; here a runtime ends it: add "
-                "time_based, or leave runtime out");
-    else
-    if (time_based)
-        s_fail_at (self, s_get (self, "time_based"), "time_based", "needs a runtime");
-    const s_pair_t *numjobs = s_get (self, "numjobs");
-    uint64_t streams = numjobs? (uint64_t) strtoull (numjobs->value, NULL, 10): 1;
-    const s_pair_t *ios = s_get (self, "number_ios");
-    const s_pair_t *size = s_get (self, "size")? s_get (self, "size"): s_get (self, "filesize");
-    if (ios && s_count (self, ios))
-        fprintf (out, "requests = %" PRIu64 "\n",
-                 (uint64_t) strtoull (ios->value, NULL, 10) * streams);
-    else
-    if (random && !time_based && size && bs && s_bytes (bs->value))
-        fprintf (out, "requests = %" PRIu64 "\n",
-                 s_bytes (size->value) / s_bytes (bs->value) * streams);
-    else
-    if (random && !time_based && size && !bs)
-        fprintf (out, "requests = %" PRIu64 "\n", s_bytes (size->value) / 4096 * streams);
-    self->job.count = 0;
-    self->job_name [0] = 0;
-}
-
 //  --------------------------------------------------------------------
 //  Lines
 
 //  Copy value into out with every ${VAR} replaced by the environment's.
 //  Returns 0, or -1 after an error.
 static int
-s_expand (s_fio_t *self, int line, const char *key, const char *value, char *out, size_t outlen)
+s_expand (fio_state_t *self, int line, const char *key, const char *value, char *out, size_t outlen)
 {
     size_t used = 0;
     for (const char *at = value; *at; ) {
         const char *piece = at;
         size_t length = 1;
-        char name [S_KEY_MAX + 1];
+        char name [FIO_KEY_MAX + 1];
         if (at [0] == '$' && at [1] == '{') {
             const char *close = strchr (at, '}');
-            if (!close || (size_t) (close - at - 2) > S_KEY_MAX) {
+            if (!close || (size_t) (close - at - 2) > FIO_KEY_MAX) {
                 s_fail (self, line, key, "a ${ without its }");
                 return -1;
             }
@@ -383,11 +174,11 @@ s_expand (s_fio_t *self, int line, const char *key, const char *value, char *out
     return 0;
 }
 
-static void s_include (s_fio_t *self, int line, const char *name);
+static void s_include (fio_state_t *self, int line, const char *name);
 
 //  One line of the file, trimmed, at line.
 static void
-s_line (s_fio_t *self, int line, char *text)
+s_line (fio_state_t *self, int line, char *text)
 {
     if (!*text || *text == ';' || *text == '#')
         return;
@@ -398,7 +189,7 @@ s_line (s_fio_t *self, int line, char *text)
             return;
         }
         *close = 0;
-        s_job_end (self);
+        fio_job_write (self);
         const char *name = text + 1;
         self->in_global = strcmp (name, "global") == 0;
         if (self->in_global)
@@ -410,6 +201,7 @@ s_line (s_fio_t *self, int line, char *text)
         }
         snprintf (self->job_name, sizeof self->job_name, "%s", name);
         self->job_line = line;
+        self->job_path = self->path;
         return;
     }
     char *equals = strchr (text, '=');
@@ -425,11 +217,11 @@ s_line (s_fio_t *self, int line, char *text)
         s_include (self, line, text + 7);
         return;
     }
-    if (strlen (text) > S_KEY_MAX) {
+    if (strlen (text) > FIO_KEY_MAX) {
         s_fail (self, line, text, "not a key of fio's");
         return;
     }
-    char expanded [S_VALUE_MAX + 1];
+    char expanded [FIO_VALUE_MAX + 1];
     if (s_refuse (self, line, text) || s_expand (self, line, text, value, expanded,
                                                  sizeof expanded))
         return;
@@ -444,7 +236,7 @@ s_line (s_fio_t *self, int line, char *text)
 
 //  Every line of text, the file being read.
 static void
-s_lines (s_fio_t *self, char *text)
+s_lines (fio_state_t *self, char *text)
 {
     int line = 0;
     for (char *at = text, *end; at && *at; at = end) {
@@ -469,7 +261,7 @@ static const inifile_limits_t s_limits = {
 //  An include line at line: read the file it names (relative to the
 //  directory of the file being read) as if its lines stood here.
 static void
-s_include (s_fio_t *self, int line, const char *name)
+s_include (fio_state_t *self, int line, const char *name)
 {
     while (isspace ((unsigned char) *name))
         name++;
@@ -477,9 +269,9 @@ s_include (s_fio_t *self, int line, const char *name)
         s_fail (self, line, "include", "names no file");
         return;
     }
-    if (self->depth == S_DEPTH_MAX || self->include_count == S_INCLUDES_MAX) {
+    if (self->depth == S_DEPTH_MAX || self->include_count == FIO_INCLUDES_MAX) {
         s_fail (self, line, "include", "more than %d files included, or %d within each other",
-                S_INCLUDES_MAX, S_DEPTH_MAX);
+                FIO_INCLUDES_MAX, S_DEPTH_MAX);
         return;
     }
     const char *slash = strrchr (self->path, '/');
@@ -517,14 +309,15 @@ fio_job_is_fio (const char *path)
 }
 
 char *
-fio_job_translate (const char *path, const char *agent, char *err, size_t errlen)
+fio_job_translate (const char *path, const char *agent, fio_job_map_t *map, char *err,
+                   size_t errlen)
 {
     char *text = NULL, *scenario = NULL;
     size_t length = 0, scenario_length = 0;
     err [0] = 0;
     if (inifile_load (path, &s_limits, &text, &length, err, errlen))
         return NULL;
-    s_fio_t *self = calloc (1, sizeof *self);
+    fio_state_t *self = calloc (1, sizeof *self);
     FILE *out = self? open_memstream (&scenario, &scenario_length): NULL;
     if (!out) {
         scenario_error (err, errlen, path, 0, NULL, "out of memory");
@@ -532,11 +325,13 @@ fio_job_translate (const char *path, const char *agent, char *err, size_t errlen
         free (text);
         return NULL;
     }
-    *self = (s_fio_t) { .path = path, .agent = agent, .out = out };
-    fprintf (out, "; %s, as an iofleet scenario; its jobs run on %s, which run JOB.fio\n"
-             "; makes a [group %s] of the agents of --hosts and --agent\n", path, agent, agent);
+    *self = (fio_state_t) { .path = path, .agent = agent, .out = out, .map = map,
+                        .job_path = path };
+    fio_state_put (self, NULL, "; %s, as an iofleet scenario; its jobs run on %s, which run "
+                   "JOB.fio\n; makes a [group %s] of the agents of --hosts and --agent\n", path,
+                   agent, agent);
     s_lines (self, text);
-    s_job_end (self);
+    fio_job_write (self);
     if (!self->test [0] && !self->errors.total)
         s_fail (self, 0, NULL, "holds no job section");
     fclose (out);

@@ -85,6 +85,8 @@ const fio_key_t fio_keys [] = {
     { .fio = "refill_buffers", .otherwise = "pattern = random" },
     { .fio = "randrepeat", .otherwise = "randseed = N: the same seed draws the same offsets" },
     { .fio = "thread", .otherwise = "nothing: every stream is a thread" },
+    { .fio = "fallocate", .otherwise = "nothing: files are not preallocated here (fio's "
+                                       "fallocate=none)" },
     { .fio = NULL }
 };
 
@@ -119,5 +121,30 @@ fio_keys_explain (const char *name, const char *value, char *out, size_t outlen)
                   name, name, quoted.text, row->otherwise);
     else
         snprintf (out, outlen, "%s is fio's; here: %s", name, row->otherwise);
+    return 0;
+}
+
+int
+fio_keys_part (const char *value, bool writes, const char *fallback, char *out, size_t outlen)
+{
+    const char *comma = strchr (value, ',');
+    if (comma && strchr (comma + 1, ',') && strchr (strchr (comma + 1, ',') + 1, ','))
+        return -1;
+    const char *part = value;
+    size_t length = comma? (size_t) (comma - value): strlen (value);
+    if (comma && writes) {
+        part = comma + 1;
+        length = strcspn (part, ",");
+    }
+    while (length > 0 && part [0] == ' ') {
+        part++;
+        length--;
+    }
+    while (length > 0 && part [length - 1] == ' ')
+        length--;
+    if (length)
+        snprintf (out, outlen, "%.*s", (int) length, part);
+    else
+        snprintf (out, outlen, "%s", fallback);
     return 0;
 }

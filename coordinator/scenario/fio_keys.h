@@ -13,6 +13,7 @@
 #ifndef IOFLEET_FIO_KEYS_H
 #define IOFLEET_FIO_KEYS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 //  One of fio's values of a key, and what it is here.
@@ -41,5 +42,13 @@ const fio_key_t *fio_keys_find (const char *name);
 //  into out (value quoted printably). Returns 0, or -1 if name is not
 //  one of fio's keys.
 int fio_keys_explain (const char *name, const char *value, char *out, size_t outlen);
+
+//  The part of value, fio's "READS,WRITES,TRIMS" of a key that takes a
+//  value per direction (bs, rate, rate_iops), for reads or (writes) for
+//  writes into out: one value is every direction's, an empty part is
+//  fallback (fio's default). Returns 0, or -1 if value has more than
+//  three parts.
+int fio_keys_part (const char *value, bool writes, const char *fallback, char *out,
+                   size_t outlen);
 
 #endif

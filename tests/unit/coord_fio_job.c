@@ -35,7 +35,7 @@ s_write (const char *name, const char *text)
 static char *
 s_translate (const char *text)
 {
-    char *scenario = fio_job_translate (s_write ("job.fio", text), "fleet", s_errors,
+    char *scenario = fio_job_translate (s_write ("job.fio", text), "fleet", NULL, s_errors,
                                         sizeof s_errors);
     if (!scenario)
         fail_msg ("expected a translation, got: %s", s_errors);
@@ -128,7 +128,8 @@ test_tests_and_ends (void **state)
     assert_non_null (strstr (c, "test = c\n"));
     s_assert_holds (scenario, "requests = 300");
     s_assert_holds (scenario, "fsync = none");
-    s_assert_holds (scenario, "runtime = 5");
+    //  fio runs its runtime after its ramp; here the ramp is within the runtime.
+    s_assert_holds (scenario, "runtime = 6000ms");
     s_assert_holds (scenario, "ramp = 1");
     free (scenario);
 }
@@ -150,7 +151,7 @@ test_refused (void **state)
                                            "numjobs=0\n"
                                            "number_ios=many\n");
     unsetenv ("IOFLEET_TEST_UNSET");
-    assert_null (fio_job_translate (path, "fleet", s_errors, sizeof s_errors));
+    assert_null (fio_job_translate (path, "fleet", NULL, s_errors, sizeof s_errors));
     char want [1024];
     static const char *const parts [] = {
         ":3: verify: not supported in a fio job file here",
@@ -170,7 +171,7 @@ test_refused (void **state)
     }
     assert_non_null (strstr (s_errors, "other.fio: cannot open: No such file"));
     assert_null (fio_job_translate (s_write ("empty.fio", "; nothing\n[global]\nbs=4k\n"),
-                                    "fleet", s_errors, sizeof s_errors));
+                                    "fleet", NULL, s_errors, sizeof s_errors));
     assert_non_null (strstr (s_errors, "holds no job section"));
 }
 
@@ -189,15 +190,126 @@ test_include (void **state)
     char path [1024];
     snprintf (path, sizeof path, "%s", common);
     assert_null (fio_job_translate (s_write ("main.fio", "include wrong.fio\n[r]\nsize=1m\n"),
-                                    "fleet", s_errors, sizeof s_errors));
+                                    "fleet", NULL, s_errors, sizeof s_errors));
     char want [1100];
     snprintf (want, sizeof want, "%s:2: verify: not supported", path);
     if (!strstr (s_errors, want))
         fail_msg ("expected '%s' in:\n%s", want, s_errors);
     //  A file that includes itself stops at the bound.
     assert_null (fio_job_translate (s_write ("loop.fio", "include loop.fio\n[r]\nsize=1m\n"),
-                                    "fleet", s_errors, sizeof s_errors));
+                                    "fleet", NULL, s_errors, sizeof s_errors));
     assert_non_null (strstr (s_errors, "include: more than"));
+}
+
+//  fio's values per direction: a job that reads takes the reads', one
+//  that writes the writes'; a mixed job has one block size, and one cap
+//  that keeps its mix within both of fio's.
+static void
+test_per_direction (void **state)
+{
+    (void) state;
+    char *scenario = s_translate ("[global]\nsize=1m\nbs=4k,8k\nrate=1m,2m\n"
+                                  "rate_iops=100,200\n"
+                                  "[w]\nrw=write\n"
+                                  "[r]\nrw=randread\n"
+                                  "[m]\nrw=randrw\nrwmixread=70\nbs=16k,16k\n"
+                                  "rate_iops=140,60\nrate=7m,3m\n");
+    const char *w = strstr (scenario, "[job w]"), *r = strstr (scenario, "[job r]");
+    const char *m = strstr (scenario, "[job m]");
+    assert_non_null (w && r && m);
+    assert_true (strstr (w, "\nbs = 8k\n") < r && strstr (w, "\nrate = 2m\n") < r);
+    assert_true (strstr (w, "\nrate_iops = 200\n") < r);
+    assert_true (strstr (r, "\nbs = 4k\n") < m && strstr (r, "\nrate = 1m\n") < m);
+    assert_true (strstr (r, "\nrate_iops = 100\n") < m);
+    //  fio's caps in the mix: 140 reads and 60 writes a second are 200 here.
+    assert_non_null (strstr (m, "\nbs = 16k\n"));
+    assert_non_null (strstr (m, "\nrate_iops = 200\n"));
+    char want [256];
+    snprintf (want, sizeof want, "\nrate = %d\n", 10 * 1048576);
+    assert_non_null (strstr (m, want));
+    free (scenario);
+    //  fio's default mix is half and half: one cap for both is in it.
+    scenario = s_translate ("[m]\nrw=randrw\nsize=1m\nrate_iops=100\n");
+    s_assert_holds (scenario, "read_pct = 50");
+    s_assert_holds (scenario, "rate_iops = 200");
+    free (scenario);
+    //  Caps out of the mix: fio would give up the mix, refused with caps that keep it.
+    const char *out = s_write ("out.fio", "[m]\nrw=randrw\nrwmixread=70\nsize=1m\n"
+                                          "rate_iops=100\n");
+    assert_null (fio_job_translate (out, "fleet", NULL, s_errors, sizeof s_errors));
+    snprintf (want, sizeof want, "%s:5: rate_iops: 100: fio paces a mixed job's reads and "
+              "writes each to its own cap", out);
+    if (!strstr (s_errors, want) || !strstr (s_errors, "(rate_iops=100,42)"))
+        fail_msg ("expected '%s' and caps in the mix in:\n%s", want, s_errors);
+    //  Two block sizes of one mixed job, and four values: refused at their lines.
+    const char *path = s_write ("two.fio", "[m]\nrw=randrw\nsize=1m\nbs=4k,8k\n"
+                                           "[n]\nrw=read\nsize=1m\nrate=1,2,3,4\n");
+    assert_null (fio_job_translate (path, "fleet", NULL, s_errors, sizeof s_errors));
+    snprintf (want, sizeof want, "%s:4: bs: 4k,8k: a mixed job here", path);
+    if (!strstr (s_errors, want))
+        fail_msg ("expected '%s' in:\n%s", want, s_errors);
+    snprintf (want, sizeof want, "%s:8: rate: takes one value", path);
+    if (!strstr (s_errors, want))
+        fail_msg ("expected '%s' in:\n%s", want, s_errors);
+    //  Files are never preallocated here: fallocate=none is taken, the rest refused.
+    free (s_translate ("[f]\nrw=write\nsize=1m\nfallocate=none\n"));
+    path = s_write ("falloc.fio", "[f]\nrw=write\nsize=1m\nfallocate=posix\n");
+    assert_null (fio_job_translate (path, "fleet", NULL, s_errors, sizeof s_errors));
+    snprintf (want, sizeof want, "%s:4: fallocate: posix: files are not preallocated", path);
+    if (!strstr (s_errors, want))
+        fail_msg ("expected '%s' in:\n%s", want, s_errors);
+}
+
+//  Load text, a scenario of agent_lines lines and then the translation of
+//  fio, and check it; the errors, rewritten by the map, must hold want.
+static void
+s_assert_mapped (const char *fio, const char *agent, const char *agent_lines,
+                 const char *want)
+{
+    const char *path = s_write ("mapped.fio", fio);
+    fio_job_map_t *map = fio_job_map_new ();
+    assert_non_null (map);
+    char *scenario = fio_job_translate (path, agent, map, s_errors, sizeof s_errors);
+    if (!scenario)
+        fail_msg ("expected a translation, got: %s", s_errors);
+    char *whole = NULL;
+    assert_true (asprintf (&whole, "%s%s", agent_lines, scenario) > 0);
+    int offset = 0;
+    for (const char *at = agent_lines; *at; at++)
+        offset += *at == '\n';
+    free (scenario);
+    scenario_t *loaded = scenario_load_text (path, whole, s_errors, sizeof s_errors);
+    if (loaded && scenario_check (loaded, s_errors, sizeof s_errors) == 0)
+        fail_msg ("expected an error of the checks");
+    fio_job_map_errors (map, path, offset, s_errors, sizeof s_errors);
+    char wanted [1024];
+    snprintf (wanted, sizeof wanted, "%s%s", path, want);
+    if (!strstr (s_errors, wanted))
+        fail_msg ("expected '%s' in:\n%s", wanted, s_errors);
+    scenario_destroy (&loaded);
+    fio_job_map_destroy (&map);
+}
+
+//  An error of the checks after the translation is told at the fio
+//  file's line and key, or at the job's header for what the translation
+//  adds; one of the caller's own lines has no line.
+static void
+test_mapped_errors (void **state)
+{
+    (void) state;
+    static const char agent [] = "[agent fleet]\nendpoint = tcp://127.0.0.1:7654\n";
+    //  A block larger than the file: bs's line, in fio's name.
+    s_assert_mapped ("; a comment\n[global]\nsize=2k\n\n[a]\nrw=randread\nblocksize=8k\n",
+                     "fleet", agent, ":7: blocksize: a file of the set holds 2048 bytes");
+    //  fio's default block size, larger than the file: the job's header.
+    s_assert_mapped ("[global]\nsize=2k\n[a]\nrw=randread\n[b]\nrw=randwrite\nsize=1k\n",
+                     "fleet", agent, ":5: bs: a file of the set holds 1024 bytes");
+    //  An agent nobody names: the job's header, under our key.
+    s_assert_mapped ("[global]\nsize=1m\n\n[a]\nrw=read\n", "nowhere", "",
+                     ":4: agent: no [agent nowhere]");
+    //  The caller's lines have none of the file's.
+    s_assert_mapped ("[a]\nrw=read\nsize=1m\n", "fleet",
+                     "[agent fleet]\nendpoint = udp://x\n", ": endpoint: ");
 }
 
 //  Which files are fio job files.
@@ -236,6 +348,8 @@ main (void)
         cmocka_unit_test (test_tests_and_ends),
         cmocka_unit_test (test_refused),
         cmocka_unit_test (test_include),
+        cmocka_unit_test (test_per_direction),
+        cmocka_unit_test (test_mapped_errors),
         cmocka_unit_test (test_is_fio),
     };
     return cmocka_run_group_tests (tests, s_setup, s_teardown);

@@ -1,0 +1,351 @@
+/*  coordinator/scenario/fio_job_write.c: a job of a fio job file
+    written as a [job] section of the translation; see fio_job.h. What
+    fio's keys mean is learned from fio's documentation, not from its
+    code.
+*/
+#include "fio_job_state.h"
+#include "fio_keys.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+//  A size as our size option parses it (fio's 4k is 4096 too), or 0.
+static uint64_t
+s_bytes (const char *text)
+{
+    jobspec_t spec;
+    char reason [SCENARIO_REASON_MAX];
+    jobspec_defaults (&spec);
+    if (opt_parse (jobspec_option ("size"), text, &spec, reason, sizeof reason))
+        return 0;
+    return spec.size_bytes;
+}
+
+//  A duration as our option ours parses it, in ns, or -1.
+static int64_t
+s_duration_ns (const char *text, const char *ours)
+{
+    jobspec_t spec;
+    char reason [SCENARIO_REASON_MAX];
+    jobspec_defaults (&spec);
+    const opt_def_t *opt = jobspec_option (ours);
+    if (opt_parse (opt, text, &spec, reason, sizeof reason))
+        return -1;
+    int64_t ns;
+    memcpy (&ns, (const char *) &spec + opt->offset, sizeof ns);
+    return ns;
+}
+
+//  True if pair's value is a count (a number_ios); else an error at it.
+static bool
+s_count (fio_state_t *self, const fio_pair_t *pair)
+{
+    jobspec_t scratch;
+    char reason [SCENARIO_REASON_MAX];
+    jobspec_defaults (&scratch);
+    if (opt_parse (jobspec_option ("requests"), pair->value, &scratch, reason, sizeof reason) == 0)
+        return true;
+    fio_state_fail_at (self, pair, pair->key, "%s", reason);
+    return false;
+}
+
+//  Write key = value, checked as our option key parses it: an error is
+//  that of fio's key at its line (from; NULL for a value of our own).
+static void
+s_emit (fio_state_t *self, const char *key, const char *value, const fio_pair_t *from)
+{
+    const opt_def_t *opt = jobspec_option (key);
+    jobspec_t scratch;
+    char reason [SCENARIO_REASON_MAX];
+    jobspec_defaults (&scratch);
+    if (from && opt && opt_parse (opt, value, &scratch, reason, sizeof reason))
+        fio_state_fail_at (self, from, from->key, "%s", reason);
+    fio_state_put (self, from, "%s = %s\n", key, value);
+}
+
+//  Write "K = V, K = V (a remark)" from fio_keys' table as lines, from
+//  fio's key at pair (NULL: its default).
+static void
+s_write_pairs (fio_state_t *self, const fio_pair_t *from, const char *pairs)
+{
+    size_t length = strcspn (pairs, "(");
+    while (length > 0 && pairs [length - 1] == ' ')
+        length--;
+    for (size_t at = 0; at < length; ) {
+        size_t end = at;
+        while (end < length && pairs [end] != ',')
+            end++;
+        fio_state_put (self, from, "%.*s\n", (int) (end - at), pairs + at);
+        at = end + 1;
+        while (at < length && pairs [at] == ' ')
+            at++;
+    }
+}
+
+//  fio's value of key by fio_keys' table into our lines, or fallback if
+//  the job does not give it. Returns the table's text, or NULL after an
+//  error.
+static const char *
+s_mapped (fio_state_t *self, const char *key, const char *fallback)
+{
+    const fio_pair_t *pair = fio_state_get (self, key);
+    const char *value = pair? pair->value: fallback;
+    const fio_key_t *row = fio_keys_find (key);
+    for (const fio_value_t *each = row->values; each->fio; each++)
+        if (strcmp (each->fio, value) == 0)
+            return each->ours;
+    fio_state_fail_at (self, pair, key, "%s = %s is not supported here; use %s", key, value,
+                       row->otherwise);
+    return NULL;
+}
+
+//  What a job does with its requests, for fio's keys that take a value
+//  per direction.
+typedef enum { S_READS, S_WRITES, S_MIXED } s_direction_t;
+
+//  The part of pair's value (fio's "READS,WRITES,TRIMS") for direction
+//  (S_READS or S_WRITES) as our key ours parses it, fallback for a part
+//  left empty, and its text into part. Returns 0, or -1 after an error
+//  at pair.
+static int
+s_part (fio_state_t *self, const fio_pair_t *pair, s_direction_t direction, const char *ours,
+        const char *fallback, uint64_t *value, char part [FIO_VALUE_MAX + 1])
+{
+    if (fio_keys_part (pair->value, direction == S_WRITES, fallback, part, FIO_VALUE_MAX + 1)) {
+        fio_state_fail_at (self, pair, pair->key, "takes one value, or one for reads, one "
+                           "for writes and one for trims, separated by commas");
+        return -1;
+    }
+    const opt_def_t *opt = jobspec_option (ours);
+    jobspec_t scratch;
+    char reason [SCENARIO_REASON_MAX];
+    jobspec_defaults (&scratch);
+    if (opt_parse (opt, part, &scratch, reason, sizeof reason)) {
+        fio_state_fail_at (self, pair, pair->key, "%s", reason);
+        return -1;
+    }
+    memcpy (value, (const char *) &scratch + opt->offset, sizeof *value);
+    return 0;
+}
+
+//  Write the block size of a job that does direction, from bs (NULL:
+//  fio's 4k). A mixed job here has one block size: fio's reads' and
+//  writes' must be the same. Returns the bytes, or 0 after an error.
+static uint64_t
+s_block_size (fio_state_t *self, const fio_pair_t *bs, s_direction_t direction)
+{
+    uint64_t reads = 4096, writes = 4096;
+    char read_text [FIO_VALUE_MAX + 1] = "4k", write_text [FIO_VALUE_MAX + 1] = "4k";
+    if (bs && (s_part (self, bs, S_READS, "bs", "4k", &reads, read_text)
+           ||  s_part (self, bs, S_WRITES, "bs", "4k", &writes, write_text)))
+        return 0;
+    if (direction == S_MIXED && reads != writes) {
+        fio_state_fail_at (self, bs, bs->key, "%s: a mixed job here reads and writes blocks "
+                           "of one size; give one size, or make it a randread job and a "
+                           "randwrite job without a stonewall between them (one test)",
+                           bs->value);
+        return 0;
+    }
+    fio_state_put (self, bs, "bs = %s\n", direction == S_WRITES? write_text: read_text);
+    return direction == S_WRITES? writes: reads;
+}
+
+//  Write our cap ours from fio's cap at pair (rate or rate_iops: one per
+//  direction, 0 none). A job that only reads takes the reads' cap, one
+//  that only writes the writes'. fio paces a mixed job's reads and
+//  writes each to its own cap and leaves its mix when one of them binds
+//  (rwmixread=70 with rate_iops=100 makes 100 reads and 100 writes a
+//  second); here a stream's reads and writes share one cap and keep the
+//  mix. The two agree when fio's caps are in the mix (70:30 of the
+//  whole): then ours is their sum. Anything else is refused, with what
+//  to write instead.
+static void
+s_cap (fio_state_t *self, const fio_pair_t *pair, const char *ours, s_direction_t direction,
+       uint64_t read_pct)
+{
+    uint64_t reads = 0, writes = 0;
+    char read_text [FIO_VALUE_MAX + 1], write_text [FIO_VALUE_MAX + 1];
+    if (s_part (self, pair, S_READS, ours, "0", &reads, read_text)
+    ||  s_part (self, pair, S_WRITES, ours, "0", &writes, write_text))
+        return;
+    if (direction == S_MIXED && read_pct == 100)
+        direction = S_READS;
+    if (direction == S_MIXED && read_pct == 0)
+        direction = S_WRITES;
+    if (direction != S_MIXED) {
+        fio_state_put (self, pair, "%s = %s\n", ours,
+                       direction == S_WRITES? write_text: read_text);
+        return;
+    }
+    if (reads && writes && reads * (100 - read_pct) == writes * read_pct) {
+        char value [32];
+        snprintf (value, sizeof value, "%" PRIu64, reads + writes);
+        s_emit (self, ours, value, pair);
+        return;
+    }
+    uint64_t some = reads? reads: writes * read_pct / (100 - read_pct);
+    fio_state_fail_at (self, pair, pair->key, "%s: fio paces a mixed job's reads and writes "
+                       "each to its own cap and leaves its mix of %" PRIu64 "%% reads when "
+                       "one binds; here they share one cap and keep the mix: give caps in "
+                       "the mix (%s=%" PRIu64 ",%" PRIu64 "), or make it a randread job and "
+                       "a randwrite job without a stonewall between them (one test), each "
+                       "with its cap", pair->value, read_pct, pair->key, some,
+                       some * (100 - read_pct) / read_pct);
+}
+
+//  Write the job's header, test and agent; returns the job's name.
+static const char *
+s_job_head (fio_state_t *self, char *job, size_t joblen)
+{
+    //  name = replaces the header's name.
+    snprintf (job, joblen, "%s", self->job_name);
+    for (size_t i = 0; i < self->job.count; i++)
+        if (strcmp (self->job.pairs [i].key, "name") == 0) {
+            const fio_pair_t *name = &self->job.pairs [i];
+            char reason [SCENARIO_REASON_MAX];
+            if (scenario_check_name (name->value, strlen (name->value), reason, sizeof reason))
+                fio_state_fail_at (self, name, "name", "%s", reason);
+            else
+                snprintf (job, joblen, "%s", name->value);
+        }
+    //  A stonewall waits for the jobs before it: a new test.
+    if (!self->test [0] || fio_state_flag (self, "stonewall") || fio_state_flag (self, "new_group")
+    ||  fio_state_flag (self, "wait_for_previous"))
+        snprintf (self->test, sizeof self->test, "%s", job);
+    fio_state_put (self, NULL, "\n[job %s]\nagent = %s\ntest = %s\n", job, self->agent, self->test);
+    return job;
+}
+
+//  Write what ends the job: its runtime, or the requests fio would make
+//  of it (bs: its block size, 0 after an error).
+static void
+s_job_bound (fio_state_t *self, bool random, uint64_t bs)
+{
+    const fio_pair_t *runtime = fio_state_get (self, "runtime");
+    const fio_pair_t *ramp = fio_state_get (self, "ramp_time");
+    bool time_based = fio_state_flag (self, "time_based");
+    int64_t runtime_ns = runtime? s_duration_ns (runtime->value, "runtime"): -1;
+    int64_t ramp_ns = ramp? s_duration_ns (ramp->value, "ramp"): -1;
+    //  fio's runtime follows its ramp; ours holds it.
+    if (runtime && time_based && runtime_ns >= 0 && ramp_ns > 0)
+        fio_state_put (self, runtime, "runtime = %" PRId64 "ms\n",
+                       (runtime_ns + ramp_ns + 999999) / 1000000);
+    else
+    if (runtime && time_based)
+        s_emit (self, "runtime", runtime->value, runtime);
+    else
+    if (runtime)
+        fio_state_fail_at (self, runtime, "runtime", "without time_based fio ends the job at "
+                           "its size or its runtime, whichever comes first; here a runtime "
+                           "ends it: add time_based, or leave runtime out");
+    else
+    if (time_based)
+        fio_state_fail_at (self, fio_state_get (self, "time_based"), "time_based",
+                           "needs a runtime");
+    const fio_pair_t *numjobs = fio_state_get (self, "numjobs");
+    uint64_t streams = numjobs? (uint64_t) strtoull (numjobs->value, NULL, 10): 1;
+    const fio_pair_t *ios = fio_state_get (self, "number_ios");
+    const fio_pair_t *size = fio_state_get (self, "size")? fio_state_get (self, "size"):
+                                                           fio_state_get (self, "filesize");
+    if (ios && s_count (self, ios))
+        fio_state_put (self, ios, "requests = %" PRIu64 "\n",
+                       (uint64_t) strtoull (ios->value, NULL, 10) * streams);
+    else
+    if (random && !time_based && size && bs)
+        fio_state_put (self, size, "requests = %" PRIu64 "\n",
+                       s_bytes (size->value) / bs * streams);
+}
+
+//  Write the current job as a [job] section.
+void
+fio_job_write (fio_state_t *self)
+{
+    if (!self->job_name [0])
+        return;
+    char job [JOB_NAME_MAX + 1];
+    s_job_head (self, job, sizeof job);
+
+    const fio_pair_t *rw_pair = fio_state_get (self, "readwrite");
+    if (!rw_pair)
+        rw_pair = fio_state_get (self, "rw");
+    const char *rw = s_mapped (self, rw_pair? rw_pair->key: "rw", "read");
+    const char *engine = s_mapped (self, "ioengine", "psync");
+    if (rw)
+        s_write_pairs (self, rw_pair, rw);
+    if (engine)
+        s_write_pairs (self, fio_state_get (self, "ioengine"), engine);
+    bool random = rw && strstr (rw, "randrw");
+    bool mixed = rw && strstr (rw, "mode = rndrw");
+    s_direction_t direction = mixed? S_MIXED:
+                              rw && (strstr (rw, "workload = write") ||
+                                     strstr (rw, "mode = rndwr"))? S_WRITES: S_READS;
+
+    //  The file: fio's default is under the job's name.
+    const fio_pair_t *filename = fio_state_get (self, "filename");
+    const fio_pair_t *directory = fio_state_get (self, "directory");
+    fio_state_put (self, filename? filename: directory, "path = %s%s%s\n",
+                   directory? directory->value: "", directory? "/": "",
+                   filename? filename->value: job);
+    static const struct { const char *fio; const char *ours; } same [] = {
+        { "size", "size" }, { "filesize", "size" }, { "nrfiles", "files" },
+        { "numjobs", "streams" }, { "direct", "direct" }, { "fsync", "fsync_every" },
+        { "random_distribution", "random_distribution" }, { "randseed", "randseed" },
+        { "ramp_time", "ramp" }
+    };
+    for (size_t i = 0; i < sizeof same / sizeof same [0]; i++) {
+        const fio_pair_t *pair = fio_state_get (self, same [i].fio);
+        if (pair)
+            s_emit (self, same [i].ours, pair->value, pair);
+    }
+    //  A file is written as it grows here, never preallocated.
+    const fio_pair_t *fallocate = fio_state_get (self, "fallocate");
+    if (fallocate && strcmp (fallocate->value, "none") && strcmp (fallocate->value, "0"))
+        fio_state_fail_at (self, fallocate, "fallocate", "%s: files are not preallocated here "
+                           "(a file's blocks are allocated as it is written, as with "
+                           "fallocate=none)", fallocate->value);
+    //  fio's defaults where ours differ: its files stay, one file, no
+    //  fsync on the way.
+    fio_state_put (self, NULL, "keep = yes\n");
+    if (random && !fio_state_get (self, "nrfiles"))
+        fio_state_put (self, NULL, "files = 1\n");
+    if (random && !fio_state_get (self, "fsync"))
+        fio_state_put (self, NULL, "fsync_every = 0\n");
+    const fio_pair_t *bs = fio_state_get (self, "bs")? fio_state_get (self, "bs"):
+                                                       fio_state_get (self, "blocksize");
+    uint64_t bs_bytes = s_block_size (self, bs, direction);
+    const fio_pair_t *buffered = fio_state_get (self, "buffered");
+    if (buffered)
+        fio_state_put (self, buffered, "direct = %s\n", strcmp (buffered->value, "0")? "no": "yes");
+    //  fio reads a mix only for a mixed job; its default is half and half.
+    const fio_pair_t *mixread = fio_state_get (self, "rwmixread");
+    const fio_pair_t *mixwrite = fio_state_get (self, "rwmixwrite");
+    uint64_t read_pct = 50;
+    if (mixed && mixread) {
+        s_emit (self, "read_pct", mixread->value, mixread);
+        read_pct = strtoull (mixread->value, NULL, 10);
+    }
+    else
+    if (mixed && mixwrite) {
+        read_pct = 100 - strtoull (mixwrite->value, NULL, 10);
+        char value [32];
+        snprintf (value, sizeof value, "%" PRIu64, read_pct);
+        s_emit (self, "read_pct", value, mixwrite);
+    }
+    else
+    if (mixed)
+        fio_state_put (self, NULL, "read_pct = 50\n");
+    if (fio_state_get (self, "rate"))
+        s_cap (self, fio_state_get (self, "rate"), "rate", direction, read_pct);
+    if (fio_state_get (self, "rate_iops"))
+        s_cap (self, fio_state_get (self, "rate_iops"), "rate_iops", direction, read_pct);
+    const fio_pair_t *iodepth = fio_state_get (self, "iodepth");
+    if (iodepth && engine && strstr (engine, "io_uring"))
+        s_emit (self, "iodepth", iodepth->value, iodepth);
+    if (rw && strstr (rw, "workload = write"))
+        fio_state_put (self, fio_state_get (self, "end_fsync"), "fsync = %s\n",
+                       fio_state_flag (self, "end_fsync")? "end": "none");
+    s_job_bound (self, random, bs_bytes);
+    self->job.count = 0;
+    self->job_name [0] = 0;
+}
