@@ -166,8 +166,8 @@ s_resolve_files (admit_t *self, char *err, size_t errlen)
 {
     self->job_class = workload_job_class (self->spec);
     const char *shared_read = NULL;
-    for (size_t f = 0; f < WORKLOAD_FILES_MAX && self->desc->files [f].option; f++) {
-        const workload_file_t *file = &self->desc->files [f];
+    const workload_file_t *file;
+    for (size_t f = 0; (file = workload_file (self->desc, f)); f++) {
         const opt_def_t *opt = jobspec_option (file->option);
         char *value = (char *) self->spec + opt->offset;
         if (!value [0])
@@ -253,8 +253,8 @@ s_check_room (admit_t *self, char *err, size_t errlen)
     bool one_fs = true;
     unsigned long fsid = 0;
     char space_dir [JOB_PATH_MAX + 1] = "";
-    for (size_t f = 0; f < WORKLOAD_FILES_MAX && self->desc->files [f].option; f++) {
-        const workload_file_t *file = &self->desc->files [f];
+    const workload_file_t *file;
+    for (size_t f = 0; (file = workload_file (self->desc, f)); f++) {
         if ((!file->writes && !file->lays_out) || file->naming != FILES_PER_STREAM)
             continue;
         for (uint64_t index = 0; index < self->spec->streams; index++) {

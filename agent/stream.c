@@ -270,13 +270,13 @@ s_run_phase (stream_t *self, uint32_t phase, int64_t start_at_ns, int64_t starte
     //  The workload's own threads (bonnie's seekers) worked for the phase too.
     figures->usr_ns = usr_after_ns - usr_before_ns + ws->extra_usr_ns;
     figures->sys_ns = sys_after_ns - sys_before_ns + ws->extra_sys_ns;
-    if (status == WORKLOAD_FAILED || ws->err_no) {
+    if (status == STREAM_FAILED || ws->err_no) {
         figures->err_no = ws->err_no? ws->err_no: EIO;
         msg_strcpy (figures->error, ws->error [0]? ws->error: "failed", sizeof (figures->error));
-        status = WORKLOAD_FAILED;
+        status = STREAM_FAILED;
     }
     else
-    if (status == WORKLOAD_STOPPED)
+    if (status == STREAM_STOPPED)
         s_record_abort (self);
     return status;
 }
@@ -323,7 +323,7 @@ s_stream_thread (void *args)
         if (!announced)
             break;              //  stopped between phases: nothing began
         memset (&self->figures, 0, sizeof (self->figures));
-        int status = WORKLOAD_STOPPED;
+        int status = STREAM_STOPPED;
         if (start_at_ns == -1 || workload_stopping (&self->ws)) {
             s_reset_figures (&self->ws);
             s_record_abort (self);
@@ -333,7 +333,7 @@ s_stream_thread (void *args)
         atomic_store_explicit (&self->state, S_WAITING, memory_order_release);
         s_publish (self, phase);
         s_notify (self);
-        if (status != WORKLOAD_DONE)
+        if (status != STREAM_DONE)
             break;              //  the later phases are reported not run
     }
     atomic_store_explicit (&self->state, S_DONE, memory_order_release);

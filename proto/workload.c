@@ -137,6 +137,14 @@ workload_find (const char *name)
     return NULL;
 }
 
+const workload_file_t *
+workload_file (const workload_desc_t *desc, size_t index)
+{
+    if (!desc || index >= WORKLOAD_FILES_MAX || !desc->files [index].option)
+        return NULL;
+    return &desc->files [index];
+}
+
 uint32_t
 workload_phase_count (const workload_desc_t *desc)
 {
@@ -250,23 +258,24 @@ workload_check (const jobspec_t *spec, const char **key, char *err, size_t errle
         snprintf (err, errlen, "the %s workload runs one stream: streams must be 1", desc->name);
         return -1;
     }
-    for (size_t f = 0; f < WORKLOAD_FILES_MAX && desc->files [f].option; f++) {
-        const char *value = workload_option_text (spec, desc->files [f].option);
-        if (value [0] && s_check_file_form (&desc->files [f], value, err, errlen)) {
-            *key = desc->files [f].option;
+    const workload_file_t *file;
+    for (size_t f = 0; (file = workload_file (desc, f)); f++) {
+        const char *value = workload_option_text (spec, file->option);
+        if (value [0] && s_check_file_form (file, value, err, errlen)) {
+            *key = file->option;
             return -1;
         }
     }
-    if (spec->direct && spec->bs_bytes % WORKLOAD_DIRECT_ALIGN_BYTES) {
+    if (spec->direct && spec->bs_bytes % IO_DIRECT_ALIGN_BYTES) {
         *key = "bs";
         snprintf (err, errlen, "direct = yes needs a bs that is a multiple of %d bytes, "
-                  "and %" PRIu64 " is not", WORKLOAD_DIRECT_ALIGN_BYTES, spec->bs_bytes);
+                  "and %" PRIu64 " is not", IO_DIRECT_ALIGN_BYTES, spec->bs_bytes);
         return -1;
     }
-    if (spec->direct && spec->size_bytes % WORKLOAD_DIRECT_ALIGN_BYTES) {
+    if (spec->direct && spec->size_bytes % IO_DIRECT_ALIGN_BYTES) {
         *key = "size";
         snprintf (err, errlen, "direct = yes needs a size that is a multiple of %d bytes, "
-                  "and %" PRIu64 " is not", WORKLOAD_DIRECT_ALIGN_BYTES, spec->size_bytes);
+                  "and %" PRIu64 " is not", IO_DIRECT_ALIGN_BYTES, spec->size_bytes);
         return -1;
     }
     //  A ramp is a share of a window: a job bound by its size or its
@@ -425,9 +434,9 @@ workload_job_class (const jobspec_t *spec)
     if (spec->job_class != CLASS_AUTO)
         return spec->job_class;
     const workload_desc_t *desc = workload_desc (spec->workload);
-    for (size_t f = 0; desc && f < WORKLOAD_FILES_MAX && desc->files [f].option; f++)
-        if (desc->files [f].nfs_url
-        &&  jobspec_src_is_nfs (workload_option_text (spec, desc->files [f].option)))
+    const workload_file_t *file;
+    for (size_t f = 0; (file = workload_file (desc, f)); f++)
+        if (file->nfs_url && jobspec_src_is_nfs (workload_option_text (spec, file->option)))
             return CLASS_NETWORK;
     return CLASS_DISK;
 }

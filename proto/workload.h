@@ -44,8 +44,8 @@ extern const char *const workload_common_keys [];
 
 //  O_DIRECT needs offsets and lengths in these units (the smallest
 //  logical block any disk has); buffers aligned to a page.
-#define WORKLOAD_DIRECT_ALIGN_BYTES 512
-#define WORKLOAD_BUFFER_ALIGN_BYTES 4096
+#define IO_DIRECT_ALIGN_BYTES 512
+#define IO_BUFFER_ALIGN_BYTES 4096
 
 //  How the files of a file option are named.
 typedef enum {
@@ -137,6 +137,10 @@ const workload_desc_t *workload_desc (int workload);
 
 //  The descriptor of the workload named name, or NULL.
 const workload_desc_t *workload_find (const char *name);
+
+//  File option `index` of a workload (its files in order), or NULL past
+//  the last: `for (f = 0; (file = workload_file (desc, f)); f++)`.
+const workload_file_t *workload_file (const workload_desc_t *desc, size_t index);
 
 //  Phases of a workload, at least 1.
 uint32_t workload_phase_count (const workload_desc_t *desc);

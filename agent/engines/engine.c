@@ -73,7 +73,7 @@ engine_new (int engine, uint32_t depth, size_t buffer_bytes, const int *fds,
     self->done = calloc (depth, sizeof (engine_request_t *));
     void *buffers = NULL;
     if (!self->slots || !self->free || !self->done
-    ||  posix_memalign (&buffers, WORKLOAD_BUFFER_ALIGN_BYTES, (size_t) depth * buffer_bytes)) {
+    ||  posix_memalign (&buffers, IO_BUFFER_ALIGN_BYTES, (size_t) depth * buffer_bytes)) {
         snprintf (err, errlen, "engine %s: %u slots of %zu bytes: %s", self->ops->name, depth,
                   buffer_bytes, strerror (ENOMEM));
         free (buffers);

@@ -284,14 +284,14 @@ s_seeks_run (workload_stream_t *ws, s_bonnie_t *state)
             ws->last_write_ns = seeker->last_io_ns;
         }
     }
-    int status = WORKLOAD_DONE;
+    int status = STREAM_DONE;
     if (state->err_no) {
         workload_fail_message (ws, state->err_no, state->error);
-        status = WORKLOAD_FAILED;
+        status = STREAM_FAILED;
     }
     else
     if (seeks < ws->spec->seeks)
-        status = WORKLOAD_STOPPED;      //  a seeker saw the stop flag
+        status = STREAM_STOPPED;      //  a seeker saw the stop flag
     //  Every seeker wrote through the same file: one flush covers them
     //  all. No bytes given, so that the end of the last write-back stays
     //  the seekers' own.
@@ -351,21 +351,21 @@ s_pass_run (workload_stream_t *ws, s_bonnie_t *state, bool rewrite)
 {
     int fd = s_reopen (ws, state, rewrite? O_RDWR: O_RDONLY);
     if (fd == -1)
-        return WORKLOAD_FAILED;
+        return STREAM_FAILED;
     const uint64_t size_bytes = ws->spec->size_bytes;
     const uint64_t bs_bytes = ws->spec->bs_bytes;
     uint64_t offset = 0;
     uint64_t written_bytes = 0;
-    int status = WORKLOAD_DONE;
-    while (offset < size_bytes && status == WORKLOAD_DONE) {
+    int status = STREAM_DONE;
+    while (offset < size_bytes && status == STREAM_DONE) {
         if (workload_stopping (ws)) {
-            status = WORKLOAD_STOPPED;
+            status = STREAM_STOPPED;
             break;
         }
         size_t want_bytes = (size_t) (size_bytes - offset < bs_bytes? size_bytes - offset: bs_bytes);
         ssize_t got = s_read_chunk (ws, fd, state->buffer, want_bytes, offset, !rewrite);
         if (got == -1) {
-            status = WORKLOAD_FAILED;
+            status = STREAM_FAILED;
             break;
         }
         offset += (uint64_t) got;
@@ -375,11 +375,11 @@ s_pass_run (workload_stream_t *ws, s_bonnie_t *state, bool rewrite)
         if (lseek (fd, -(off_t) got, SEEK_CUR) == -1) {
             workload_fail (ws, errno, "lseek(%s at %llu)", ws->shown,
                            (unsigned long long) (offset - (uint64_t) got));
-            status = WORKLOAD_FAILED;
+            status = STREAM_FAILED;
         }
         else
         if (workload_write_full (ws, fd, state->buffer, (size_t) got, &written_bytes) == -1)
-            status = WORKLOAD_FAILED;
+            status = STREAM_FAILED;
     }
     if (rewrite)
         return workload_output_end (ws, &fd, status);

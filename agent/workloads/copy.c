@@ -114,11 +114,11 @@ s_copy_run (workload_stream_t *ws, uint32_t phase)
     const uint64_t bs_bytes = ws->spec->bs_bytes;
     uint64_t read_bytes = 0;
     uint64_t done_bytes = 0;
-    int status = WORKLOAD_DONE;
+    int status = STREAM_DONE;
 
     while (read_bytes < state->size_bytes) {
         if (workload_stopping (ws)) {
-            status = WORKLOAD_STOPPED;
+            status = STREAM_STOPPED;
             break;
         }
         uint64_t want_bytes = state->size_bytes - read_bytes < bs_bytes?
@@ -127,25 +127,25 @@ s_copy_run (workload_stream_t *ws, uint32_t phase)
         ssize_t got = workload_source_read (ws, &state->source, state->buffer,
                                             (size_t) want_bytes, read_bytes, 0);
         if (got == -1) {
-            status = WORKLOAD_FAILED;
+            status = STREAM_FAILED;
             break;
         }
         if (got == 0) {
             workload_fail (ws, EIO, "read(%s): the source ended at %llu bytes, before %llu",
                            state->source.shown, (unsigned long long) read_bytes,
                            (unsigned long long) state->size_bytes);
-            status = WORKLOAD_FAILED;
+            status = STREAM_FAILED;
             break;
         }
         read_bytes += (uint64_t) got;
-        if (ws->spec->direct && got % WORKLOAD_DIRECT_ALIGN_BYTES
+        if (ws->spec->direct && got % IO_DIRECT_ALIGN_BYTES
         &&  s_leave_direct (ws, state) == -1) {
-            status = WORKLOAD_FAILED;
+            status = STREAM_FAILED;
             break;
         }
         if (workload_write_full (ws, state->out.fd, state->buffer, (size_t) got,
                                  &done_bytes) == -1) {
-            status = WORKLOAD_FAILED;
+            status = STREAM_FAILED;
             break;
         }
     }

@@ -75,14 +75,14 @@ s_fill_run (workload_stream_t *ws, uint32_t phase)
     s_fill_t *state = ws->data;
     if (state->reuse) {
         state->complete = true;
-        return WORKLOAD_DONE;
+        return STREAM_DONE;
     }
     uint64_t done_bytes = 0;
     uint64_t *random_state = ws->spec->pattern == PATTERN_RANDOM? &state->seed: NULL;
     int status = workload_write_blocks (ws, state->out.fd, state->buffer, random_state,
                                         &done_bytes);
     status = workload_output_end (ws, &state->out.fd, status);
-    state->complete = status == WORKLOAD_DONE;
+    state->complete = status == STREAM_DONE;
     return status;
 }
 

@@ -40,7 +40,7 @@ s_monitor_run (workload_stream_t *ws, uint32_t phase)
     while (!workload_stopping (ws))
         clock_sleep_until (clock_now_ns () + S_POLL_NS);
     ws->end_ns = clock_now_ns ();
-    return WORKLOAD_DONE;
+    return STREAM_DONE;
 }
 
 //  The host's counters now, in a MONITOR message. A host that cannot be

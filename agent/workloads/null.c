@@ -31,11 +31,11 @@ s_null_run (workload_stream_t *ws, uint32_t phase)
     const uint64_t size_bytes = ws->spec->size_bytes;
     const uint64_t bs_bytes = ws->spec->bs_bytes;
     uint64_t done_bytes = 0;
-    int status = WORKLOAD_DONE;
+    int status = STREAM_DONE;
 
     while (done_bytes < size_bytes) {
         if (workload_stopping (ws)) {
-            status = WORKLOAD_STOPPED;
+            status = STREAM_STOPPED;
             break;
         }
         uint64_t step_bytes = size_bytes - done_bytes < bs_bytes?

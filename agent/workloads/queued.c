@@ -91,7 +91,7 @@ workload_queued_pass (workload_stream_t *ws, struct _engine_t *engine, int op,
     const bool round_up = op == ENGINE_READ && ws->spec->direct;
     uint64_t offset = 0;
     bool issuing = true;
-    int status = WORKLOAD_DONE;
+    int status = STREAM_DONE;
     for (;;) {
         engine_request_t *request;
         //  rate, rate_iops: a block goes when the ones before are paid
@@ -99,7 +99,7 @@ workload_queued_pass (workload_stream_t *ws, struct _engine_t *engine, int op,
         int64_t due_ns = 0;
         while (issuing) {
             if (workload_stopping (ws)) {
-                status = WORKLOAD_STOPPED;
+                status = STREAM_STOPPED;
                 issuing = false;
                 break;
             }
@@ -119,8 +119,8 @@ workload_queued_pass (workload_stream_t *ws, struct _engine_t *engine, int op,
             request->file = 0;
             request->offset = offset;
             request->length_bytes = (size_t) (round_up?
-                (want_bytes + WORKLOAD_DIRECT_ALIGN_BYTES - 1) / WORKLOAD_DIRECT_ALIGN_BYTES
-                * WORKLOAD_DIRECT_ALIGN_BYTES: want_bytes);
+                (want_bytes + IO_DIRECT_ALIGN_BYTES - 1) / IO_DIRECT_ALIGN_BYTES
+                * IO_DIRECT_ALIGN_BYTES: want_bytes);
             engine_queue (engine, request);
             workload_pace_paid (ws, want_bytes);
             offset += want_bytes;
@@ -134,12 +134,12 @@ workload_queued_pass (workload_stream_t *ws, struct _engine_t *engine, int op,
         request = due_ns? engine_reap_until (engine, due_ns): engine_reap (engine, true);
         if (!request && engine_failed (engine)) {
             workload_fail (ws, errno, "io_uring_enter(%s)", ws->shown);
-            return WORKLOAD_FAILED;
+            return STREAM_FAILED;
         }
         for (; request; request = engine_reaped (engine))
             if (s_completed (ws, engine, &pass, request,
                              s_want (&pass, bs_bytes, request->offset)) == -1) {
-                status = WORKLOAD_FAILED;
+                status = STREAM_FAILED;
                 issuing = false;
             }
     }

@@ -268,7 +268,7 @@ typedef struct {
     bool fsync_due;                 //  a round is due once what is in flight is back
     int64_t due_ns;                 //  paced: the next request waits for this instant, 0 none
     bool issuing;                   //  more requests may be issued
-    int status;                     //  WORKLOAD_DONE, _FAILED or _STOPPED so far
+    int status;                     //  STREAM_DONE, _FAILED or _STOPPED so far
 } s_run_t;
 
 //  Issue the next request into a free slot of the engine, if one is due
@@ -285,7 +285,7 @@ s_issue (workload_stream_t *ws, s_stream_t *stream, s_run_t *run)
         return false;
     }
     if (workload_stopping (ws)) {
-        run->status = WORKLOAD_STOPPED;
+        run->status = STREAM_STOPPED;
         run->issuing = false;
         return false;
     }
@@ -340,10 +340,10 @@ s_complete (workload_stream_t *ws, s_stream_t *stream, s_run_t *run,
     workload_count (ws, read? MSG_LATENCY_READ: MSG_LATENCY_WRITE, request->begin_ns,
                     request->end_ns, moved > 0? (uint64_t) moved: 0);
     if (moved != (ssize_t) request->length_bytes) {
-        if (run->status != WORKLOAD_FAILED)
+        if (run->status != STREAM_FAILED)
             s_request_failed (ws, stream->set, read, request->file, request->offset, moved,
                               (int) -request->result);
-        run->status = WORKLOAD_FAILED;
+        run->status = STREAM_FAILED;
         run->issuing = false;
         run->fsync_due = false;
     }
@@ -374,7 +374,7 @@ s_randrw_run (workload_stream_t *ws, uint32_t phase)
         .fsync_every = writes? spec->fsync_every: 0,
         .term = (OPT_DECIMAL_ONE + spec->rwratio) / 2,
         .issuing = true,
-        .status = WORKLOAD_DONE,
+        .status = STREAM_DONE,
     };
     memset (stream->written, 0, (size_t) (set->count + 7) / 8);
     engine_t *engine = stream->engine;
@@ -387,7 +387,7 @@ s_randrw_run (workload_stream_t *ws, uint32_t phase)
             if (run.fsync_due) {
                 run.fsync_due = false;
                 if (s_fsync_files (ws, stream, false) == -1) {
-                    run.status = WORKLOAD_FAILED;
+                    run.status = STREAM_FAILED;
                     break;
                 }
             }
@@ -405,7 +405,7 @@ s_randrw_run (workload_stream_t *ws, uint32_t phase)
         if (!request) {
             if (engine_failed (engine)) {
                 workload_fail (ws, errno, "io_uring_enter(%s)", ws->shown);
-                run.status = WORKLOAD_FAILED;
+                run.status = STREAM_FAILED;
                 break;
             }
             continue;
@@ -417,8 +417,8 @@ s_randrw_run (workload_stream_t *ws, uint32_t phase)
         while ((request = engine_reaped (engine)));
     }
     ws->depth_max = engine_depth_max (engine);
-    if (run.status == WORKLOAD_DONE && writes && s_fsync_files (ws, stream, true) == -1)
-        run.status = WORKLOAD_FAILED;
+    if (run.status == STREAM_DONE && writes && s_fsync_files (ws, stream, true) == -1)
+        run.status = STREAM_FAILED;
     ws->end_ns = clock_now_ns ();
     return run.status;
 }

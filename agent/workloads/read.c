@@ -271,11 +271,11 @@ s_read_run (workload_stream_t *ws, uint32_t phase)
     const uint64_t bs_bytes = ws->spec->bs_bytes;
     const bool time_bound = workload_time_bound (ws);
     uint64_t offset = 0;
-    int status = WORKLOAD_DONE;
+    int status = STREAM_DONE;
 
     while (time_bound || offset < state->size_bytes) {
         if (workload_stopping (ws)) {
-            status = WORKLOAD_STOPPED;
+            status = STREAM_STOPPED;
             break;
         }
         if (offset == state->size_bytes)
@@ -284,17 +284,17 @@ s_read_run (workload_stream_t *ws, uint32_t phase)
                               state->size_bytes - offset: bs_bytes;
         ssize_t got = workload_source_read (ws, &state->source, state->buffer,
                                             (size_t) want_bytes, offset, want_bytes);
-        if (got == WORKLOAD_TIME_UP)
+        if (got == STREAM_TIME_UP)
             break;
         if (got == -1) {
-            status = WORKLOAD_FAILED;
+            status = STREAM_FAILED;
             break;
         }
         if (got == 0) {
             workload_fail (ws, EIO, "read(%s): the file ended at %llu bytes, before %llu",
                            state->source.shown, (unsigned long long) offset,
                            (unsigned long long) state->size_bytes);
-            status = WORKLOAD_FAILED;
+            status = STREAM_FAILED;
             break;
         }
         offset += (uint64_t) got < want_bytes? (uint64_t) got: want_bytes;

@@ -87,11 +87,11 @@ s_rewrite_run (workload_stream_t *ws, uint32_t phase)
         state->out.fd = workload_output_reopen (ws, &state->out, flags, err, sizeof (err));
         if (state->out.fd == -1) {
             workload_fail_message (ws, errno, err);
-            return WORKLOAD_FAILED;
+            return STREAM_FAILED;
         }
         if (engine_files_changed (state->engine) == -1) {
             workload_fail (ws, errno, "io_uring_register(%s)", ws->shown);
-            return WORKLOAD_FAILED;
+            return STREAM_FAILED;
         }
         if (state->rewrite_data)
             engine_fill (state->engine, state->rewrite_data);

@@ -185,7 +185,7 @@ workload_source_read (workload_stream_t *ws, workload_source_t *source,
     int err_no = 0;
     int64_t begin_ns, end_ns;
     if (!workload_may_issue (ws, &begin_ns))
-        return WORKLOAD_TIME_UP;
+        return STREAM_TIME_UP;
     do {
         if (source->nfs) {
             got = nfs_pread (source->nfs, source->nfsfh, offset, want_bytes, buffer);

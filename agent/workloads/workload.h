@@ -80,13 +80,13 @@
 #include <sys/types.h>
 
 //  What run returns.
-#define WORKLOAD_DONE       0       //  did all it was asked to
-#define WORKLOAD_FAILED    -1       //  stopped on an error, recorded in ws->error
-#define WORKLOAD_STOPPED    1       //  left early because ws->stop was set
+#define STREAM_DONE       0       //  did all it was asked to
+#define STREAM_FAILED    -1       //  stopped on an error, recorded in ws->error
+#define STREAM_STOPPED    1       //  left early because ws->stop was set
 
 //  What a request helper returns when a time-bound phase's stop instant
 //  came before it issued anything (workload_write_full, _source_read).
-#define WORKLOAD_TIME_UP   -2
+#define STREAM_TIME_UP   -2
 
 //  One stream as a workload sees it. The figures of the timed part
 //  (bytes .. end_ns) start again at zero with every phase.
@@ -157,7 +157,7 @@ typedef struct {
     //  in err; cleanup is called afterwards either way.
     int (*prepare) (workload_stream_t *ws, char *err, size_t errlen);
     //  The timed part of one phase (0 for a workload without phases).
-    //  Returns WORKLOAD_DONE, _FAILED or _STOPPED.
+    //  Returns STREAM_DONE, _FAILED or _STOPPED.
     int (*run) (workload_stream_t *ws, uint32_t phase);
     //  Help run notice ws->stop sooner; may be NULL.
     void (*stop) (workload_stream_t *ws);
@@ -336,7 +336,7 @@ void workload_pace_wait (workload_stream_t *ws, int64_t until_ns);
 
 //  Write all length_bytes of buffer to fd (short writes continue where
 //  they stopped), adding to *done_bytes; every call is timed and counted
-//  (workload_count). Returns 0; WORKLOAD_TIME_UP if the phase's stop
+//  (workload_count). Returns 0; STREAM_TIME_UP if the phase's stop
 //  instant came before the first call (nothing written: a block begun
 //  is written whole); or -1 with the failure recorded in ws.
 int workload_write_full (workload_stream_t *ws, int fd, const unsigned char *buffer,
@@ -346,7 +346,7 @@ int workload_write_full (workload_stream_t *ws, int fd, const unsigned char *buf
 //  shorter), checking the stop flag before every block; with random_state,
 //  the buffer gets fresh random bytes before every block. With a runtime
 //  the file is written again from its start each time it is whole, until
-//  the stop instant: no block is begun at or after it. Counts into *done_bytes. Returns WORKLOAD_DONE,
+//  the stop instant: no block is begun at or after it. Counts into *done_bytes. Returns STREAM_DONE,
 //  _FAILED (recorded) or _STOPPED.
 int workload_write_blocks (workload_stream_t *ws, int fd, unsigned char *buffer,
                            uint64_t *random_state, uint64_t *done_bytes);
@@ -358,15 +358,15 @@ int workload_write_blocks (workload_stream_t *ws, int fd, unsigned char *buffer,
 //  until the stop instant (no block is begun at or after it); paced by
 //  `rate`; every block counted once (queued.c). A read that finds the
 //  file ended before size_bytes fails. Counts into *done_bytes. Returns
-//  WORKLOAD_DONE, _FAILED (recorded) or _STOPPED, with nothing in flight.
+//  STREAM_DONE, _FAILED (recorded) or _STOPPED, with nothing in flight.
 struct _engine_t;
 int workload_queued_pass (workload_stream_t *ws, struct _engine_t *engine, int op,
                           uint64_t size_bytes, uint64_t *done_bytes);
 
 //  End of a timed part that wrote to *fd_p: flush as spec->fsync asks
-//  (only when status is WORKLOAD_DONE: an aborted or failed stream must
+//  (only when status is STREAM_DONE: an aborted or failed stream must
 //  answer promptly), the flush timed and counted, close, note the end.
-//  Returns status, or WORKLOAD_FAILED if the flush or close failed.
+//  Returns status, or STREAM_FAILED if the flush or close failed.
 int workload_output_end (workload_stream_t *ws, int *fd_p, int status);
 
 //  Cleanup of an output: close what is open, and if remove_file and the
@@ -413,7 +413,7 @@ int workload_source_open_nfs (workload_source_t *source, const char *url,
 //  Read up to want_bytes at offset into buffer: one read request, timed
 //  and counted, with at most counted_max_bytes of what it read as the
 //  stream's bytes (0 for a copy, whose bytes are those it writes).
-//  Returns the bytes read (0 at the end of the file); WORKLOAD_TIME_UP
+//  Returns the bytes read (0 at the end of the file); STREAM_TIME_UP
 //  if the phase's stop instant had come (nothing read); or -1 with the
 //  failure recorded in ws.
 ssize_t workload_source_read (workload_stream_t *ws, workload_source_t *source,

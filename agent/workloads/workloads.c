@@ -211,7 +211,7 @@ workload_one_buffer (const jobspec_t *spec)
 int
 workload_buffer_new (unsigned char **buffer_p, size_t size_bytes, char *err, size_t errlen)
 {
-    int rc = posix_memalign ((void **) buffer_p, WORKLOAD_BUFFER_ALIGN_BYTES, size_bytes);
+    int rc = posix_memalign ((void **) buffer_p, IO_BUFFER_ALIGN_BYTES, size_bytes);
     if (rc != 0) {
         *buffer_p = NULL;
         snprintf (err, errlen, "posix_memalign(bs=%zu): %s", size_bytes, strerror (rc));
@@ -417,7 +417,7 @@ workload_write_full (workload_stream_t *ws, int fd, const unsigned char *buffer,
     while (offset < length_bytes) {
         int64_t begin_ns;
         if (!workload_may_issue (ws, &begin_ns) && offset == 0)
-            return WORKLOAD_TIME_UP;
+            return STREAM_TIME_UP;
         ssize_t written = write (fd, buffer + offset, length_bytes - offset);
         int64_t end_ns = clock_now_ns ();
         if (written == -1) {
@@ -451,12 +451,12 @@ workload_write_blocks (workload_stream_t *ws, int fd, unsigned char *buffer,
     uint64_t offset = 0;
     while (time_bound || offset < size_bytes) {
         if (workload_stopping (ws))
-            return WORKLOAD_STOPPED;
+            return STREAM_STOPPED;
         if (offset == size_bytes) {
             //  The file stays size bytes: the next pass writes it over.
             if (lseek (fd, 0, SEEK_SET) == -1) {
                 workload_fail (ws, errno, "lseek(%s, 0)", ws->shown);
-                return WORKLOAD_FAILED;
+                return STREAM_FAILED;
             }
             offset = 0;
         }
@@ -464,13 +464,13 @@ workload_write_blocks (workload_stream_t *ws, int fd, unsigned char *buffer,
         if (random_state)
             workload_random_fill (buffer, (size_t) want_bytes, random_state);
         int rc = workload_write_full (ws, fd, buffer, (size_t) want_bytes, done_bytes);
-        if (rc == WORKLOAD_TIME_UP)
+        if (rc == STREAM_TIME_UP)
             break;
         if (rc == -1)
-            return WORKLOAD_FAILED;
+            return STREAM_FAILED;
         offset += want_bytes;
     }
-    return WORKLOAD_DONE;
+    return STREAM_DONE;
 }
 
 //  Flush as the fsync option asks (the call timed and counted), then
@@ -506,9 +506,9 @@ s_flush_and_close (workload_stream_t *ws, int *fd_p, bool flush)
 int
 workload_output_end (workload_stream_t *ws, int *fd_p, int status)
 {
-    if (s_flush_and_close (ws, fd_p, status == WORKLOAD_DONE) == -1
-    &&  status == WORKLOAD_DONE)
-        status = WORKLOAD_FAILED;
+    if (s_flush_and_close (ws, fd_p, status == STREAM_DONE) == -1
+    &&  status == STREAM_DONE)
+        status = STREAM_FAILED;
     ws->end_ns = clock_now_ns ();
     return status;
 }

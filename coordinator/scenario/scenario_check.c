@@ -348,9 +348,9 @@ s_jobs_collide (const jobspec_t *earlier, const jobspec_t *later, char *file, si
 {
     const workload_desc_t *a = workload_desc (earlier->workload);
     const workload_desc_t *b = workload_desc (later->workload);
-    for (size_t fa = 0; fa < WORKLOAD_FILES_MAX && a->files [fa].option; fa++)
-        for (size_t fb = 0; fb < WORKLOAD_FILES_MAX && b->files [fb].option; fb++) {
-            bool a_writes = a->files [fa].writes, b_writes = b->files [fb].writes;
+    for (size_t fa = 0; workload_file (a, fa); fa++)
+        for (size_t fb = 0; workload_file (b, fb); fb++) {
+            bool a_writes = workload_file (a, fa)->writes, b_writes = workload_file (b, fb)->writes;
             if (!a_writes && !b_writes)
                 continue;
             //  A fill creates a source for the copies of its test.

@@ -429,7 +429,7 @@ test_write_prepared_then_directory_swapped (void **state)
     workload_stream_t *ws = s_prepared_write (fx, &spec);
 
     s_swap_for_link (fx, "job");
-    assert_int_equal (ops->run (ws, 0), WORKLOAD_DONE);
+    assert_int_equal (ops->run (ws, 0), STREAM_DONE);
     ops->cleanup (ws, false);
 
     char written [PATH_MAX];

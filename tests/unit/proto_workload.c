@@ -46,11 +46,12 @@ test_rows_name_real_options (void **state)
             assert_int_equal (opt->type, OPT_STRING);
             assert_true (workload_uses_key (desc, desc->required [i]));
         }
-        for (size_t f = 0; f < WORKLOAD_FILES_MAX && desc->files [f].option; f++) {
-            const opt_def_t *opt = jobspec_option (desc->files [f].option);
+        const workload_file_t *file;
+        for (size_t f = 0; (file = workload_file (desc, f)); f++) {
+            const opt_def_t *opt = jobspec_option (file->option);
             assert_non_null (opt);
             assert_int_equal (opt->type, OPT_STRING);
-            assert_true (workload_uses_key (desc, desc->files [f].option));
+            assert_true (workload_uses_key (desc, file->option));
         }
         for (size_t d = 0; d < WORKLOAD_DEFAULTS_MAX && desc->defaults [d].option; d++) {
             assert_true (workload_uses_key (desc, desc->defaults [d].option));
