@@ -52,13 +52,13 @@ typedef struct {
     size_t *members;                //  per leader: its machine's hosts, itself included
 } s_machines_t;
 
-static const test_result_t *s_sorting;
-
+//  For qsort_r: host indices of the test arg by boot id, then index.
 static int
-s_by_boot_id (const void *a, const void *b)
+s_by_boot_id (const void *a, const void *b, void *arg)
 {
+    const test_result_t *test = arg;
     size_t x = *(const size_t *) a, y = *(const size_t *) b;
-    int order = strcmp (s_sorting->hosts [x].boot_id, s_sorting->hosts [y].boot_id);
+    int order = strcmp (test->hosts [x].boot_id, test->hosts [y].boot_id);
     return order? order: (x > y) - (x < y);
 }
 
@@ -82,8 +82,7 @@ s_machines (const test_result_t *test, const aggregate_host_sums_t *sums, s_mach
         if (test->hosts [h].received && test->hosts [h].stream_bytes)
             order [count++] = h;
     }
-    s_sorting = test;
-    qsort (order, count, sizeof order [0], s_by_boot_id);
+    qsort_r (order, count, sizeof order [0], s_by_boot_id, (void *) test);
     for (size_t k = 0; k < count; k++) {
         size_t h = order [k];
         const char *boot_id = test->hosts [h].boot_id;
