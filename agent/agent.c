@@ -4,7 +4,7 @@
 
     State, in short. The agent is idle or in a session with one
     coordinator (agent/session.h). It holds at most one test
-    (agent/test.h): the jobs PREPARE gave it, which START turns into
+    (agent/testrun.h): the jobs PREPARE gave it, which START turns into
     running streams, phase after phase. When the session ends (BYE, lease
     expired) while a test runs, the test is orphaned: its streams are
     told to stop, and what they report is only logged. The loop forgets
@@ -118,9 +118,9 @@ agent_forget_test (agent_t *self, const char *event, const char *reason)
         return;
     char quoted [AGENT_QUOTED_MAX];
     agent_note (self, "event=%s test_id=%" PRIu32 " test=%s reason=%s", event,
-                agent_test_id (self->test), agent_test_name (self->test),
+                agent_testrun_id (self->test), agent_testrun_name (self->test),
                 agent_log_quote (reason, quoted, sizeof (quoted)));
-    agent_test_destroy (&self->test);
+    agent_testrun_destroy (&self->test);
     //  Give what the test held (buffers and figures of up to hundreds of
     //  streams) back to the system: an agent idles far longer than it
     //  tests, and the allocator would keep the pages for the next one.
@@ -134,8 +134,8 @@ agent_poll_test (agent_t *self)
 {
     if (!self->test)
         return;
-    agent_test_poll (self->test, clock_now_ns ());
-    if (agent_test_over (self->test))
+    agent_testrun_poll (self->test, clock_now_ns ());
+    if (agent_testrun_over (self->test))
         agent_forget_test (self, "test-over", "every stream reported");
 }
 
@@ -152,8 +152,8 @@ agent_end_session (agent_t *self, const char *event, const char *reason)
                 agent_log_quote (agent_session_coordinator (self->session),
                                  quoted, sizeof (quoted)));
     if (self->test) {
-        if (agent_test_started (self->test))
-            agent_test_orphan (self->test, reason);
+        if (agent_testrun_started (self->test))
+            agent_testrun_orphan (self->test, reason);
         else
             agent_forget_test (self, "discard", reason);
     }
@@ -277,7 +277,7 @@ s_timeout_ms (agent_t *self)
 {
     int64_t deadline_ns = agent_session_wake_ns (self->session, clock_now_ns ());
     if (self->test) {
-        int64_t test_ns = agent_test_next_ns (self->test);
+        int64_t test_ns = agent_testrun_next_ns (self->test);
         if (test_ns < deadline_ns)
             deadline_ns = test_ns;
     }
@@ -296,8 +296,8 @@ static void
 s_shutdown (agent_t *self)
 {
     if (self->test) {
-        agent_test_abort (self->test, "agent stopping");
-        agent_test_poll (self->test, clock_now_ns ());
+        agent_testrun_abort (self->test, "agent stopping");
+        agent_testrun_poll (self->test, clock_now_ns ());
         agent_forget_test (self, "discard", "agent stopping");
     }
     agent_note (self, "event=exit malformed=%" PRIu64, self->malformed.count);
@@ -478,7 +478,7 @@ agent_destroy (agent_t **self_p)
     if (!self_p || !*self_p)
         return;
     agent_t *self = *self_p;
-    agent_test_destroy (&self->test);
+    agent_testrun_destroy (&self->test);
     preflight_destroy (&self->preflight);
     agent_session_destroy (&self->session);
     if (self->router)

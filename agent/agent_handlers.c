@@ -59,7 +59,7 @@ s_send_welcome (agent_t *self, zframe_t *peer, uint64_t session_id)
 static bool
 s_test_is_current (agent_t *self, uint32_t test_id)
 {
-    return self->test && agent_test_id (self->test) == test_id;
+    return self->test && agent_testrun_id (self->test) == test_id;
 }
 
 //  HELLO: a probe is always welcome; otherwise start (or renew) the
@@ -140,7 +140,7 @@ s_handle_prepare (agent_t *self)
         agent_forget_test (self, "discard", reason);
     }
     if (!self->test) {
-        agent_test_config_t config = {
+        agent_testrun_config_t config = {
             .agent_name = self->name,
             .confine = self->confine,
             .memory_bound_bytes = self->memory_bound_bytes,
@@ -150,7 +150,7 @@ s_handle_prepare (agent_t *self)
             .send = s_send_to_session,
             .send_arg = self
         };
-        self->test = agent_test_new (&config, prepare->test_id, prepare->spec.test);
+        self->test = agent_testrun_new (&config, prepare->test_id, prepare->spec.test);
         if (!self->test) {
             agent_send_error (self, agent_session_peer (self->session), prepare->test_id,
                               (int32_t) prepare->job_id, "prepare", "agent %s: %s",
@@ -158,7 +158,7 @@ s_handle_prepare (agent_t *self)
             return;
         }
     }
-    agent_test_prepare (self->test, prepare);
+    agent_testrun_prepare (self->test, prepare);
 }
 
 //  START: hand every prepared stream of the test the instant of a phase.
@@ -185,13 +185,13 @@ s_handle_start (agent_t *self, zframe_t *peer)
         return;
     }
     char err [MSG_TEXT_MAX + 1];
-    if (agent_test_start (self->test, start->phase, start->phase_count, start->start_ns,
+    if (agent_testrun_start (self->test, start->phase, start->phase_count, start->start_ns,
                           err, sizeof (err))) {
         agent_send_error (self, peer, start->test_id, -1, "start", "%s", err);
         return;
     }
     agent_note (self, "event=start test_id=%" PRIu32 " test=%s phase=%" PRIu32 " start_ns=%" PRId64
-                " lead_us=%" PRId64, start->test_id, agent_test_name (self->test), start->phase,
+                " lead_us=%" PRId64, start->test_id, agent_testrun_name (self->test), start->phase,
                 start->start_ns,
                 (int64_t) ((start->start_ns - now_ns) / NS_PER_USEC));
     //  A test without streams is over as soon as it starts.
@@ -209,7 +209,7 @@ s_handle_drop (agent_t *self, zframe_t *peer)
                           "test %" PRIu32 " is not prepared on agent %s", drop->test_id,
                           self->name);
     else
-    if (agent_test_drop_caches (self->test, err, sizeof (err)))
+    if (agent_testrun_drop_caches (self->test, err, sizeof (err)))
         agent_send_error (self, peer, drop->test_id, -1, "prepare", "%s", err);
 }
 
@@ -227,7 +227,7 @@ s_handle_abort (agent_t *self)
     }
     agent_note (self, "event=abort test_id=%" PRIu32 " reason=%s", abort_msg->test_id,
                 agent_log_quote (abort_msg->reason, quoted, sizeof (quoted)));
-    agent_test_abort (self->test, abort_msg->reason);
+    agent_testrun_abort (self->test, abort_msg->reason);
     agent_poll_test (self);
 }
 
@@ -303,7 +303,7 @@ agent_dispatch (agent_t *self, zframe_t *peer, bool from_peer, int64_t received_
         case MSG_STOP:
             //  A phase is over everywhere; after the last, monitors end.
             if (from_peer && s_test_is_current (self, self->in.u.stop.test_id)) {
-                agent_test_stop_phase (self->test, self->in.u.stop.phase);
+                agent_testrun_stop_phase (self->test, self->in.u.stop.phase);
                 agent_poll_test (self);
             }
             break;

@@ -11,7 +11,7 @@
 #include "hostinfo.h"
 #include "log.h"
 #include "session.h"
-#include "test.h"
+#include "testrun.h"
 
 #include "../proto/keys.h"
 #include "../proto/msg.h"
@@ -31,7 +31,7 @@ struct _agent_t {
     uint32_t max_lease_ms;              //  the longest lease a HELLO may ask for
     agent_lograte_t malformed;          //  frames that did not decode: counted, logged sparingly
     agent_session_t *session;           //  the coordinator served, if any
-    agent_test_t *test;                 //  the test held, if any
+    agent_testrun_t *test;                 //  the test held, if any
     preflight_t *preflight;             //  PREFLIGHT's ledger, made at the first one
     msg_t in;                           //  the message being handled
     msg_t out;                          //  the message being sent

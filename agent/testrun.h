@@ -1,4 +1,4 @@
-/*  agent/test.h: the one test an agent holds: its jobs, their phases,
+/*  agent/testrun.h: the one test an agent holds: its jobs, their phases,
     the sample grid and the host's window.
 
     PREPARE adds a job; the job's threads prepare it, and the test answers
@@ -13,8 +13,8 @@
     Everything the test says goes through the send function it was given
     (the agent sends it to the session's coordinator).
 */
-#ifndef IOFLEET_AGENT_TEST_H
-#define IOFLEET_AGENT_TEST_H
+#ifndef IOFLEET_AGENT_TESTRUN_H
+#define IOFLEET_AGENT_TESTRUN_H
 
 #include "confine.h"
 #include "kept.h"
@@ -24,10 +24,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-typedef struct _agent_test_t agent_test_t;
+typedef struct _agent_testrun_t agent_testrun_t;
 
 //  Where the test's messages go.
-typedef void (agent_test_send_fn) (void *arg, msg_t *msg);
+typedef void (agent_testrun_send_fn) (void *arg, msg_t *msg);
 
 //  What a test needs of its agent.
 typedef struct {
@@ -37,60 +37,60 @@ typedef struct {
     int notify_fd;                  //  the eventfd its streams write to
     kept_t *kept;                   //  where files may outlive the test (the session's), or NULL
     bool verbose;                   //  log every sample too
-    agent_test_send_fn *send;       //  where its messages go
+    agent_testrun_send_fn *send;       //  where its messages go
     void *send_arg;                 //  send's argument
-} agent_test_config_t;
+} agent_testrun_config_t;
 
 //  A test test_id named name, holding no job yet. NULL if out of memory.
-agent_test_t *agent_test_new (const agent_test_config_t *config, uint32_t test_id,
+agent_testrun_t *agent_testrun_new (const agent_testrun_config_t *config, uint32_t test_id,
                               const char *name);
 
 //  Stop what runs, wait for it, remove what the test created (unless
 //  keep), free it. Safe on NULL, NULLs the caller's pointer.
-void agent_test_destroy (agent_test_t **self_p);
+void agent_testrun_destroy (agent_testrun_t **self_p);
 
 //  Its id, its name (as a log token), and whether START came for its
 //  first phase.
-uint32_t agent_test_id (agent_test_t *self);
-const char *agent_test_name (agent_test_t *self);
-bool agent_test_started (agent_test_t *self);
+uint32_t agent_testrun_id (agent_testrun_t *self);
+const char *agent_testrun_name (agent_testrun_t *self);
+bool agent_testrun_started (agent_testrun_t *self);
 
 //  PREPARE: accept the job (its READY follows when it is prepared), or
 //  answer ERROR at once. A job prepared again replaces the first.
-void agent_test_prepare (agent_test_t *self, const msg_prepare_t *prepare);
+void agent_testrun_prepare (agent_testrun_t *self, const msg_prepare_t *prepare);
 
 //  DROP: write the page cache back and drop it, in a thread; DROPPED (or
 //  ERROR) follows. Returns 0, or -1 with a reason in err (a job is not
 //  ready yet, or the test started).
-int agent_test_drop_caches (agent_test_t *self, char *err, size_t errlen);
+int agent_testrun_drop_caches (agent_testrun_t *self, char *err, size_t errlen);
 
 //  START of a phase of phase_count: every job's streams get its instant.
 //  Returns 0, or -1 with a reason in err (the phase is not the next one,
 //  a job is not ready).
-int agent_test_start (agent_test_t *self, uint32_t phase, uint32_t phase_count,
+int agent_testrun_start (agent_testrun_t *self, uint32_t phase, uint32_t phase_count,
                       int64_t start_ns, char *err, size_t errlen);
 
 //  ABORT: every stream stops, with reason in its result.
-void agent_test_abort (agent_test_t *self, const char *reason);
+void agent_testrun_abort (agent_testrun_t *self, const char *reason);
 
 //  STOP: the phase is over everywhere: a host without streams of its own
 //  closes the phase's window; after the last phase, monitors take a last
 //  sample and end.
-void agent_test_stop_phase (agent_test_t *self, uint32_t phase);
+void agent_testrun_stop_phase (agent_testrun_t *self, uint32_t phase);
 
 //  The session ended: stop every stream; nothing is sent any more.
-void agent_test_orphan (agent_test_t *self, const char *reason);
+void agent_testrun_orphan (agent_testrun_t *self, const char *reason);
 
 //  Streams moved, or a deadline came: answer the PREPAREs that are done,
 //  send the results and samples that are due, close and report the
 //  host's window.
-void agent_test_poll (agent_test_t *self, int64_t now_ns);
+void agent_testrun_poll (agent_testrun_t *self, int64_t now_ns);
 
-//  When the test next wants agent_test_poll (CLOCK_MONOTONIC ns), or
+//  When the test next wants agent_testrun_poll (CLOCK_MONOTONIC ns), or
 //  INT64_MAX.
-int64_t agent_test_next_ns (agent_test_t *self);
+int64_t agent_testrun_next_ns (agent_testrun_t *self);
 
 //  True once nothing runs and nothing is owed: the agent may forget it.
-bool agent_test_over (agent_test_t *self);
+bool agent_testrun_over (agent_testrun_t *self);
 
 #endif

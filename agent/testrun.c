@@ -1,8 +1,8 @@
-/*  agent/test.c: the test an agent holds; see test.h. Its life, its
+/*  agent/testrun.c: the test an agent holds; see testrun.h. Its life, its
     phases' START, STOP and ABORT, its samples and results; PREPARE and
-    DROP are test_prepare.c's.
+    DROP are testrun_prepare.c's.
 */
-#include "test_state.h"
+#include "testrun_state.h"
 
 #include "hostwatch.h"
 #include "job.h"
@@ -22,10 +22,10 @@
 #include <string.h>
 
 //  --------------------------------------------------------------------------
-//  Small things (test_state.h says what the shared ones do)
+//  Small things (testrun_state.h says what the shared ones do)
 
 void
-test_log (agent_test_t *self, const char *format, ...)
+testrun_log (agent_testrun_t *self, const char *format, ...)
 {
     va_list args;
     va_start (args, format);
@@ -34,7 +34,7 @@ test_log (agent_test_t *self, const char *format, ...)
 }
 
 msg_t *
-test_message (agent_test_t *self, msg_type_t type)
+testrun_message (agent_testrun_t *self, msg_type_t type)
 {
     memset (&self->out, 0, sizeof (self->out));
     self->out.type = type;
@@ -42,20 +42,21 @@ test_message (agent_test_t *self, msg_type_t type)
 }
 
 void
-test_send (agent_test_t *self, msg_t *out)
+testrun_send (agent_testrun_t *self, msg_t *out)
 {
     if (!self->orphaned)
         self->config.send (self->config.send_arg, out);
 }
 
 void
-test_send_error (agent_test_t *self, int32_t job_id, const char *code, const char *format, ...)
+testrun_send_error (agent_testrun_t *self, int32_t job_id, const char *code,
+                    const char *format, ...)
 {
     va_list args;
     va_start (args, format);
     msg_make_error (&self->out, self->test_id, job_id, code, format, args);
     va_end (args);
-    test_send (self, &self->out);
+    testrun_send (self, &self->out);
 }
 
 //  a + b without overflow, for deadlines built from wire values.
@@ -77,7 +78,7 @@ s_reports (job_t *job)
 //  Phases the test has: as START said, or before it those of its jobs
 //  that report figures.
 static uint32_t
-s_phase_count (agent_test_t *self)
+s_phase_count (agent_testrun_t *self)
 {
     if (self->phase_count)
         return self->phase_count;
@@ -93,10 +94,10 @@ s_phase_count (agent_test_t *self)
 //  --------------------------------------------------------------------------
 //  Life
 
-agent_test_t *
-agent_test_new (const agent_test_config_t *config, uint32_t test_id, const char *name)
+agent_testrun_t *
+agent_testrun_new (const agent_testrun_config_t *config, uint32_t test_id, const char *name)
 {
-    agent_test_t *self = calloc (1, sizeof (agent_test_t));
+    agent_testrun_t *self = calloc (1, sizeof (agent_testrun_t));
     if (!self)
         return NULL;
     self->config = *config;
@@ -107,18 +108,18 @@ agent_test_new (const agent_test_config_t *config, uint32_t test_id, const char 
     self->intervals = interval_latency_new ();
     self->next_interval_ns = INT64_MAX;
     if (!self->ledger || !self->hostwatch || !self->intervals)
-        agent_test_destroy (&self);
+        agent_testrun_destroy (&self);
     else
         ledger_keep_in (self->ledger, config->kept);
     return self;
 }
 
 void
-agent_test_destroy (agent_test_t **self_p)
+agent_testrun_destroy (agent_testrun_t **self_p)
 {
     if (!self_p || !*self_p)
         return;
-    agent_test_t *self = *self_p;
+    agent_testrun_t *self = *self_p;
     if (self->drop.launched)
         pthread_join (self->drop.thread, NULL);
     //  Stop them all first, so that the threads end together.
@@ -138,19 +139,19 @@ agent_test_destroy (agent_test_t **self_p)
 }
 
 uint32_t
-agent_test_id (agent_test_t *self)
+agent_testrun_id (agent_testrun_t *self)
 {
     return self->test_id;
 }
 
 const char *
-agent_test_name (agent_test_t *self)
+agent_testrun_name (agent_testrun_t *self)
 {
     return self->name;
 }
 
 bool
-agent_test_started (agent_test_t *self)
+agent_testrun_started (agent_testrun_t *self)
 {
     return self->phases_started > 0;
 }
@@ -162,7 +163,7 @@ agent_test_started (agent_test_t *self)
 //  shortest interval of the jobs that report figures. The streams of
 //  those jobs record into the test's intervals from the first phase on.
 static void
-s_start_intervals (agent_test_t *self, uint32_t phase, int64_t start_ns)
+s_start_intervals (agent_testrun_t *self, uint32_t phase, int64_t start_ns)
 {
     self->interval_ns = 0;
     for (size_t index = 0; index < self->slot_count; index++) {
@@ -180,11 +181,11 @@ s_start_intervals (agent_test_t *self, uint32_t phase, int64_t start_ns)
 }
 
 int
-agent_test_start (agent_test_t *self, uint32_t phase, uint32_t phase_count, int64_t start_ns,
+agent_testrun_start (agent_testrun_t *self, uint32_t phase, uint32_t phase_count, int64_t start_ns,
                   char *err, size_t errlen)
 {
     //  Figures of the phase before must be out before the next begins.
-    agent_test_poll (self, clock_now_ns ());
+    agent_testrun_poll (self, clock_now_ns ());
     uint32_t phases = s_phase_count (self);
     if (phase_count < phases || phase_count > WORKLOAD_PHASES_MAX
     ||  (self->phase_count && phase_count != self->phase_count)) {
@@ -237,7 +238,7 @@ agent_test_start (agent_test_t *self, uint32_t phase, uint32_t phase_count, int6
 }
 
 void
-agent_test_abort (agent_test_t *self, const char *reason)
+agent_testrun_abort (agent_testrun_t *self, const char *reason)
 {
     self->stopped = true;
     for (size_t index = 0; index < self->slot_count; index++)
@@ -259,9 +260,9 @@ s_sampling (job_t *job, stream_t *stream)
 
 //  A monitor's sample: the host's counters now.
 static void
-s_send_sample (agent_test_t *self, job_t *job, stream_t *stream)
+s_send_sample (agent_testrun_t *self, job_t *job, stream_t *stream)
 {
-    msg_t *out = test_message (self, MSG_SAMPLE);
+    msg_t *out = testrun_message (self, MSG_SAMPLE);
     stream_sample (stream, out);
     if (out->type == MSG_MONITOR) {
         out->u.monitor.test_id = self->test_id;
@@ -271,15 +272,15 @@ s_send_sample (agent_test_t *self, job_t *job, stream_t *stream)
         out->u.sample.test_id = self->test_id;
         out->u.sample.job_id = job_id (job);
         if (self->config.verbose)
-            test_log (self, "event=sample test_id=%" PRIu32 " job_id=%" PRIu32 " stream=%" PRIu32
+            testrun_log (self, "event=sample test_id=%" PRIu32 " job_id=%" PRIu32 " stream=%" PRIu32
                    " bytes=%" PRIu64, self->test_id, job_id (job), stream_index (stream),
                    out->u.sample.bytes);
     }
-    test_send (self, out);
+    testrun_send (self, out);
 }
 
 void
-agent_test_stop_phase (agent_test_t *self, uint32_t phase)
+agent_testrun_stop_phase (agent_testrun_t *self, uint32_t phase)
 {
     if (phase + 1 != self->phases_started)
         return;                     //  not the phase under way
@@ -297,16 +298,16 @@ agent_test_stop_phase (agent_test_t *self, uint32_t phase)
     //  A host without streams of its own in the phase (an NFS server's
     //  monitor) closes its window now.
     self->phase_over = true;
-    agent_test_poll (self, clock_now_ns ());
+    agent_testrun_poll (self, clock_now_ns ());
     for (size_t index = 0; last && index < self->slot_count; index++)
         if (job_workload (self->slots [index].job)->samples_host)
             job_stop (self->slots [index].job, "test over");
 }
 
 void
-agent_test_orphan (agent_test_t *self, const char *reason)
+agent_testrun_orphan (agent_testrun_t *self, const char *reason)
 {
-    agent_test_abort (self, reason);
+    agent_testrun_abort (self, reason);
     self->orphaned = true;
 }
 
@@ -316,7 +317,7 @@ agent_test_orphan (agent_test_t *self, const char *reason)
 //  Send what the test's streams recorded as interval index, unless
 //  nothing was. Its own message: it may go out while a RESULT is built.
 static void
-s_send_interval (agent_test_t *self, int64_t index)
+s_send_interval (agent_testrun_t *self, int64_t index)
 {
     msg_t *out = &self->interval_out;
     memset (out, 0, sizeof (*out));
@@ -330,15 +331,15 @@ s_send_interval (agent_test_t *self, int64_t index)
     interval->index = (uint32_t) index;
     interval->length_ns = self->interval_ns;
     if (self->config.verbose)
-        test_log (self, "event=interval test_id=%" PRIu32 " phase=%" PRIu32 " index=%" PRId64
-                  " requests=%" PRIu64, self->test_id, interval->phase, index, requests);
-    test_send (self, out);
+        testrun_log (self, "event=interval test_id=%" PRIu32 " phase=%" PRIu32 " index=%" PRId64
+                     " requests=%" PRIu64, self->test_id, interval->phase, index, requests);
+    testrun_send (self, out);
 }
 
 //  At the end of every interval of a phase, what was recorded in it
 //  (the intervals the loop missed go with the one it saw end).
 static void
-s_send_intervals (agent_test_t *self, int64_t now_ns)
+s_send_intervals (agent_testrun_t *self, int64_t now_ns)
 {
     if (self->phases_started == 0 || self->orphaned || now_ns < self->next_interval_ns)
         return;
@@ -352,7 +353,7 @@ s_send_intervals (agent_test_t *self, int64_t now_ns)
 //  under way, and no more until the next START. Before the phase's last
 //  result, so that the console has the phase's intervals when it comes.
 static void
-s_flush_intervals (agent_test_t *self, int64_t now_ns)
+s_flush_intervals (agent_testrun_t *self, int64_t now_ns)
 {
     if (self->next_interval_ns == INT64_MAX)
         return;
@@ -363,7 +364,7 @@ s_flush_intervals (agent_test_t *self, int64_t now_ns)
 
 //  Streams of the current phase that report figures.
 static size_t
-s_phase_streams (agent_test_t *self)
+s_phase_streams (agent_testrun_t *self)
 {
     size_t streams = 0;
     for (size_t index = 0; index < self->slot_count; index++) {
@@ -376,19 +377,19 @@ s_phase_streams (agent_test_t *self)
 
 //  Take every stream result that is ready: log it and send it.
 static void
-s_send_results (agent_test_t *self)
+s_send_results (agent_testrun_t *self)
 {
     for (size_t index = 0; index < self->slot_count; index++) {
         job_t *job = self->slots [index].job;
         if (!job_workload (job)->timed || !self->slots [index].ready)
             continue;
         while (true) {
-            msg_t *out = test_message (self, MSG_RESULT);
+            msg_t *out = testrun_message (self, MSG_RESULT);
             msg_result_t *result = &out->u.result;
             if (!job_take_result (job, result))
                 break;
             char quoted [AGENT_QUOTED_MAX];
-            test_log (self, "event=result test_id=%" PRIu32 " job_id=%" PRIu32 " stream=%" PRIu32
+            testrun_log (self, "event=result test_id=%" PRIu32 " job_id=%" PRIu32 " stream=%" PRIu32
                    " phase=%" PRIu32 " bytes=%" PRIu64 " start_ns=%" PRId64 " end_ns=%" PRId64
                    " error=%s%s", result->test_id, result->job_id, result->stream, result->phase,
                    result->bytes, result->start_ns, result->end_ns,
@@ -400,14 +401,14 @@ s_send_results (agent_test_t *self)
             //  what is left of the intervals goes before it.
             if (self->phase_results >= s_phase_streams (self))
                 s_flush_intervals (self, clock_now_ns ());
-            test_send (self, out);
+            testrun_send (self, out);
         }
     }
 }
 
 //  True if some job of the test owes the host's figures.
 static bool
-s_host_wanted (agent_test_t *self)
+s_host_wanted (agent_testrun_t *self)
 {
     for (size_t index = 0; index < self->slot_count; index++)
         if (job_workload (self->slots [index].job)->host_figures)
@@ -420,14 +421,15 @@ s_host_wanted (agent_test_t *self)
 //  the phase's last stream has reported, and its figures go out once the
 //  settle period after it is over.
 static void
-s_watch_host (agent_test_t *self, int64_t now_ns)
+s_watch_host (agent_testrun_t *self, int64_t now_ns)
 {
     if (self->phases_started == 0 || self->orphaned || !s_host_wanted (self))
         return;
     char err [256];
     if (!self->host_begun && now_ns >= self->phase_start_ns) {
         if (hostwatch_begin (self->hostwatch, self->test_id, err, sizeof (err)))
-            test_log (self, "event=host-figures test_id=%" PRIu32 " error=\"%s\"", self->test_id, err);
+            testrun_log (self, "event=host-figures test_id=%" PRIu32 " error=\"%s\"",
+                         self->test_id, err);
         self->host_begun = true;
     }
     bool phase_over = self->phase_over || self->stopped
@@ -438,13 +440,14 @@ s_watch_host (agent_test_t *self, int64_t now_ns)
             if (job_spec (self->slots [index].job)->settle_ns > settle_ns)
                 settle_ns = job_spec (self->slots [index].job)->settle_ns;
         if (hostwatch_end (self->hostwatch, settle_ns, err, sizeof (err)))
-            test_log (self, "event=host-figures test_id=%" PRIu32 " error=\"%s\"", self->test_id, err);
+            testrun_log (self, "event=host-figures test_id=%" PRIu32 " error=\"%s\"",
+                         self->test_id, err);
         self->host_ended = true;
     }
-    msg_t *out = test_message (self, MSG_HOST);
+    msg_t *out = testrun_message (self, MSG_HOST);
     if (self->host_ended && hostwatch_settled (self->hostwatch, &out->u.host)) {
         out->u.host.phase = self->phases_started - 1;
-        test_send (self, out);
+        testrun_send (self, out);
     }
 }
 
@@ -452,7 +455,7 @@ s_watch_host (agent_test_t *self, int64_t now_ns)
 //  and its next one on the grid start + k * interval (skipping instants
 //  the loop missed rather than bursting).
 static void
-s_send_samples (agent_test_t *self, int64_t now_ns)
+s_send_samples (agent_testrun_t *self, int64_t now_ns)
 {
     if (self->phases_started == 0 || self->orphaned)
         return;
@@ -474,10 +477,10 @@ s_send_samples (agent_test_t *self, int64_t now_ns)
 }
 
 void
-agent_test_poll (agent_test_t *self, int64_t now_ns)
+agent_testrun_poll (agent_testrun_t *self, int64_t now_ns)
 {
-    test_answer_prepares (self);
-    test_answer_drop (self);
+    testrun_answer_prepares (self);
+    testrun_answer_drop (self);
     s_send_intervals (self, now_ns);
     s_send_results (self);
     s_send_samples (self, now_ns);
@@ -485,7 +488,7 @@ agent_test_poll (agent_test_t *self, int64_t now_ns)
 }
 
 int64_t
-agent_test_next_ns (agent_test_t *self)
+agent_testrun_next_ns (agent_testrun_t *self)
 {
     int64_t next_ns = INT64_MAX;
     if (self->phases_started > 0 && !self->host_begun && s_host_wanted (self))
@@ -503,7 +506,7 @@ agent_test_next_ns (agent_test_t *self)
 }
 
 bool
-agent_test_over (agent_test_t *self)
+agent_testrun_over (agent_testrun_t *self)
 {
     if (self->drop.launched && !atomic_load_explicit (&self->drop.done, memory_order_acquire))
         return false;

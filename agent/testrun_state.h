@@ -1,11 +1,11 @@
-/*  agent/test_state.h: the state of the test an agent holds, shared by
-    its life, phases and reports (test.c) and its preparation (PREPARE,
-    DROP: test_prepare.c). Not for other modules: they see test.h.
+/*  agent/testrun_state.h: the state of the test an agent holds, shared by
+    its life, phases and reports (testrun.c) and its preparation (PREPARE,
+    DROP: testrun_prepare.c). Not for other modules: they see testrun.h.
 */
-#ifndef IOFLEET_AGENT_TEST_STATE_H
-#define IOFLEET_AGENT_TEST_STATE_H
+#ifndef IOFLEET_AGENT_TESTRUN_STATE_H
+#define IOFLEET_AGENT_TESTRUN_STATE_H
 
-#include "test.h"
+#include "testrun.h"
 #include "hostwatch.h"
 #include "interval_latency.h"
 #include "job.h"
@@ -38,8 +38,8 @@ typedef struct {
     int64_t next_sample_ns;         //  INT64_MAX when no sample is due
 } test_slot_t;
 
-struct _agent_test_t {
-    agent_test_config_t config;     //  what it needs of its agent
+struct _agent_testrun_t {
+    agent_testrun_config_t config;     //  what it needs of its agent
     uint32_t test_id;               //  PREPARE's test_id
     char name [JOB_NAME_MAX + 1];   //  its name, as a log token
     ledger_t *ledger;               //  what its jobs claimed (memory, files, dirs)
@@ -69,22 +69,24 @@ struct _agent_test_t {
 };
 
 //  Log a line of this test's agent.
-void test_log (agent_test_t *self, const char *format, ...) __attribute__ ((format (printf, 2, 3)));
+void testrun_log (agent_testrun_t *self, const char *format, ...)
+    __attribute__ ((format (printf, 2, 3)));
 
 //  Start building a message of type. Returns it.
-msg_t *test_message (agent_test_t *self, msg_type_t type);
+msg_t *testrun_message (agent_testrun_t *self, msg_type_t type);
 
 //  Send out, unless the test is orphaned.
-void test_send (agent_test_t *self, msg_t *out);
+void testrun_send (agent_testrun_t *self, msg_t *out);
 
 //  Send ERROR {test_id, job_id, code, text}.
-void test_send_error (agent_test_t *self, int32_t job_id, const char *code, const char *format, ...)
+void testrun_send_error (agent_testrun_t *self, int32_t job_id, const char *code,
+                         const char *format, ...)
     __attribute__ ((format (printf, 4, 5)));
 
-//  Answer every PREPARE whose job is done preparing (test_prepare.c).
-void test_answer_prepares (agent_test_t *self);
+//  Answer every PREPARE whose job is done preparing (testrun_prepare.c).
+void testrun_answer_prepares (agent_testrun_t *self);
 
-//  The drop is over: say so (test_prepare.c).
-void test_answer_drop (agent_test_t *self);
+//  The drop is over: say so (testrun_prepare.c).
+void testrun_answer_drop (agent_testrun_t *self);
 
 #endif

@@ -1,8 +1,8 @@
-/*  agent/test_prepare.c: a test's PREPARE and DROP: its jobs accepted
+/*  agent/testrun_prepare.c: a test's PREPARE and DROP: its jobs accepted
     and prepared, each answered READY or ERROR when done, and the page
-    cache dropped in a thread of its own; see test.h.
+    cache dropped in a thread of its own; see testrun.h.
 */
-#include "test_state.h"
+#include "testrun_state.h"
 #include "log.h"
 #include "procstat.h"
 
@@ -27,7 +27,7 @@
 
 //  Remove job job_id from the test, if it holds it (a PREPARE repeated).
 static void
-s_remove_job (agent_test_t *self, uint32_t wanted_job_id)
+s_remove_job (agent_testrun_t *self, uint32_t wanted_job_id)
 {
     for (size_t index = 0; index < self->slot_count; index++) {
         if (job_id (self->slots [index].job) != wanted_job_id)
@@ -43,25 +43,25 @@ s_remove_job (agent_test_t *self, uint32_t wanted_job_id)
 }
 
 void
-agent_test_prepare (agent_test_t *self, const msg_prepare_t *prepare)
+agent_testrun_prepare (agent_testrun_t *self, const msg_prepare_t *prepare)
 {
     const jobspec_t *spec = &prepare->spec;
     int32_t wire_job_id = (int32_t) prepare->job_id;
     if (self->phases_started > 0) {
-        test_send_error (self, wire_job_id, "prepare", "test %" PRIu32 " has already started",
+        testrun_send_error (self, wire_job_id, "prepare", "test %" PRIu32 " has already started",
                       self->test_id);
         return;
     }
     s_remove_job (self, prepare->job_id);
     if (self->slot_count >= S_TEST_JOBS_MAX) {
-        test_send_error (self, wire_job_id, "prepare",
+        testrun_send_error (self, wire_job_id, "prepare",
                       "job %s: test %" PRIu32 " already holds %d jobs on agent %s, its limit",
                       spec->name, self->test_id, S_TEST_JOBS_MAX, self->config.agent_name);
         return;
     }
     if (spec->streams > S_TEST_STREAMS_MAX
     ||  self->stream_count + spec->streams > S_TEST_STREAMS_MAX) {
-        test_send_error (self, wire_job_id, "prepare",
+        testrun_send_error (self, wire_job_id, "prepare",
                       "job %s: %" PRIu64 " streams would exceed this agent's limit of %d per test",
                       spec->name, spec->streams, S_TEST_STREAMS_MAX);
         return;
@@ -70,7 +70,8 @@ agent_test_prepare (agent_test_t *self, const msg_prepare_t *prepare)
         size_t capacity = self->slot_capacity? 2 * self->slot_capacity: 4;
         test_slot_t *slots = realloc (self->slots, capacity * sizeof (test_slot_t));
         if (!slots) {
-            test_send_error (self, wire_job_id, "prepare", "job %s: %s", spec->name, strerror (ENOMEM));
+            testrun_send_error (self, wire_job_id, "prepare", "job %s: %s", spec->name,
+                                strerror (ENOMEM));
             return;
         }
         self->slots = slots;
@@ -78,7 +79,7 @@ agent_test_prepare (agent_test_t *self, const msg_prepare_t *prepare)
     }
     char quoted [AGENT_QUOTED_MAX];
     char job_name [JOB_NAME_MAX + 1];
-    test_log (self, "event=prepare test=%s job=%s test_id=%" PRIu32 " job_id=%" PRIu32
+    testrun_log (self, "event=prepare test=%s job=%s test_id=%" PRIu32 " job_id=%" PRIu32
            " workload=%s streams=%" PRIu64 " path=%s", self->name,
            agent_log_token (spec->name, job_name, sizeof (job_name)),
            self->test_id, prepare->job_id, jobspec_workload_name (spec->workload),
@@ -87,9 +88,9 @@ agent_test_prepare (agent_test_t *self, const msg_prepare_t *prepare)
     job_t *job = job_new (self->test_id, prepare->job_id, spec, self->config.confine,
                           self->ledger, self->config.notify_fd, err, sizeof (err));
     if (!job) {
-        test_log (self, "event=prepare-failed test_id=%" PRIu32 " job_id=%" PRIu32 " reason=%s",
+        testrun_log (self, "event=prepare-failed test_id=%" PRIu32 " job_id=%" PRIu32 " reason=%s",
                self->test_id, prepare->job_id, agent_log_quote (err, quoted, sizeof (quoted)));
-        test_send_error (self, wire_job_id, "prepare", "%s", err);
+        testrun_send_error (self, wire_job_id, "prepare", "%s", err);
         return;
     }
     self->slots [self->slot_count++] = (test_slot_t) { .job = job, .next_sample_ns = INT64_MAX };
@@ -97,14 +98,14 @@ agent_test_prepare (agent_test_t *self, const msg_prepare_t *prepare)
     //  A fill works in its stream threads now; its READY (or ERROR)
     //  follows when it is done.
     if (!job_workload (job)->timed)
-        test_log (self, "event=fill-started test_id=%" PRIu32 " job_id=%" PRIu32 " streams=%zu",
+        testrun_log (self, "event=fill-started test_id=%" PRIu32 " job_id=%" PRIu32 " streams=%zu",
                self->test_id, prepare->job_id, job_stream_count (job));
 }
 
 //  A fill's work is done: its figures make its READY (or ERROR). A fill
 //  stopped by an abort answers nothing: the coordinator gave up on it.
 static void
-s_answer_fill (agent_test_t *self, test_slot_t *slot)
+s_answer_fill (agent_testrun_t *self, test_slot_t *slot)
 {
     job_t *job = slot->job;
     uint64_t fill_bytes = 0;
@@ -125,17 +126,17 @@ s_answer_fill (agent_test_t *self, test_slot_t *slot)
     }
     int64_t fill_ns = last_end_ns > first_start_ns? last_end_ns - first_start_ns: 0;
     char quoted [AGENT_QUOTED_MAX];
-    test_log (self, "event=fill test_id=%" PRIu32 " job_id=%" PRIu32 " bytes=%" PRIu64
+    testrun_log (self, "event=fill test_id=%" PRIu32 " job_id=%" PRIu32 " bytes=%" PRIu64
            " reused=%s fill_ms=%" PRId64 " error=%s", self->test_id, job_id (job), fill_bytes,
            fill_bytes? "no": "yes", (int64_t) (fill_ns / NS_PER_MSEC),
            agent_log_quote (error, quoted, sizeof (quoted)));
     if (aborted)
         return;
     if (error [0]) {
-        test_send_error (self, (int32_t) job_id (job), "prepare", "%s", error);
+        testrun_send_error (self, (int32_t) job_id (job), "prepare", "%s", error);
         return;
     }
-    msg_t *out = test_message (self, MSG_READY);
+    msg_t *out = testrun_message (self, MSG_READY);
     out->u.ready.test_id = self->test_id;
     out->u.ready.job_id = job_id (job);
     out->u.ready.streams = 0;       //  no timed streams: no RESULTs will follow
@@ -143,11 +144,11 @@ s_answer_fill (agent_test_t *self, test_slot_t *slot)
     out->u.ready.fill_bytes = fill_bytes;
     out->u.ready.fill_ns = fill_ns;
     slot->ready = true;
-    test_send (self, out);
+    testrun_send (self, out);
 }
 
 void
-test_answer_prepares (agent_test_t *self)
+testrun_answer_prepares (agent_testrun_t *self)
 {
     for (size_t index = 0; index < self->slot_count; index++) {
         test_slot_t *slot = &self->slots [index];
@@ -160,17 +161,18 @@ test_answer_prepares (agent_test_t *self)
         slot->answered = true;
         char quoted [AGENT_QUOTED_MAX];
         if (prepared == -1) {
-            test_log (self, "event=prepare-failed test_id=%" PRIu32 " job_id=%" PRIu32 " reason=%s",
-                   self->test_id, job_id (slot->job), agent_log_quote (err, quoted, sizeof (quoted)));
+            testrun_log (self, "event=prepare-failed test_id=%" PRIu32 " job_id=%" PRIu32
+                         " reason=%s", self->test_id, job_id (slot->job),
+                         agent_log_quote (err, quoted, sizeof (quoted)));
             if (!self->stopped)
-                test_send_error (self, (int32_t) job_id (slot->job), "prepare", "%s", err);
+                testrun_send_error (self, (int32_t) job_id (slot->job), "prepare", "%s", err);
             continue;
         }
         if (!job_workload (slot->job)->timed) {
             s_answer_fill (self, slot);
             continue;
         }
-        msg_t *out = test_message (self, MSG_READY);
+        msg_t *out = testrun_message (self, MSG_READY);
         out->u.ready.test_id = self->test_id;
         out->u.ready.job_id = job_id (slot->job);
         out->u.ready.streams = (uint32_t) job_stream_count (slot->job);
@@ -178,12 +180,12 @@ test_answer_prepares (agent_test_t *self)
         //  What a read laid out before it could be timed, shown apart.
         out->u.ready.fill_bytes = job_laid_out_bytes (slot->job);
         out->u.ready.fill_ns = out->u.ready.fill_bytes? job_prepare_ns (slot->job): 0;
-        test_log (self, "event=ready test_id=%" PRIu32 " job_id=%" PRIu32 " streams=%" PRIu32
+        testrun_log (self, "event=ready test_id=%" PRIu32 " job_id=%" PRIu32 " streams=%" PRIu32
                " class=%s laid_out=%" PRIu64, self->test_id, out->u.ready.job_id,
                out->u.ready.streams, jobspec_class_name (job_class (slot->job)),
                out->u.ready.fill_bytes);
         slot->ready = true;
-        test_send (self, out);
+        testrun_send (self, out);
     }
 }
 
@@ -204,7 +206,7 @@ s_drop_thread (void *args)
 }
 
 int
-agent_test_drop_caches (agent_test_t *self, char *err, size_t errlen)
+agent_testrun_drop_caches (agent_testrun_t *self, char *err, size_t errlen)
 {
     for (size_t index = 0; index < self->slot_count; index++)
         if (!self->slots [index].ready) {
@@ -232,7 +234,7 @@ agent_test_drop_caches (agent_test_t *self, char *err, size_t errlen)
 }
 
 void
-test_answer_drop (agent_test_t *self)
+testrun_answer_drop (agent_testrun_t *self)
 {
     test_drop_t *drop = &self->drop;
     if (!drop->launched || drop->answered
@@ -240,14 +242,14 @@ test_answer_drop (agent_test_t *self)
         return;
     drop->answered = true;
     if (drop->rc) {
-        test_send_error (self, -1, "prepare", "drop_caches = yes needs root on agent %s: %s "
-                         "(a packaged agent: install the drop-in "
-                         "/usr/share/doc/iofleet-agent/examples/drop-caches.conf)",
-                         self->config.agent_name, drop->reason);
+        testrun_send_error (self, -1, "prepare", "drop_caches = yes needs root on agent %s: %s "
+                            "(a packaged agent: install the drop-in "
+                            "/usr/share/doc/iofleet-agent/examples/drop-caches.conf)",
+                            self->config.agent_name, drop->reason);
         return;
     }
-    test_log (self, "event=caches-dropped test_id=%" PRIu32, self->test_id);
-    msg_t *out = test_message (self, MSG_DROPPED);
+    testrun_log (self, "event=caches-dropped test_id=%" PRIu32, self->test_id);
+    msg_t *out = testrun_message (self, MSG_DROPPED);
     out->u.dropped.test_id = self->test_id;
-    test_send (self, out);
+    testrun_send (self, out);
 }
