@@ -122,11 +122,7 @@ html_report (const run_result_t *run, FILE *out)
     s_tests_table (run, out);
     html_text_sections (run, out);
     html_rows_table ("Latency", &latency_head, latency_rows, run, out);
-    html_capture_t capture;
-    FILE *mem = html_capture_begin (&capture);
-    if (mem)
-        tail_text (run, mem);
-    html_capture_end (&capture, NULL, "lines", out);
+    html_rows_table ("Tail of requests", &tail_head, tail_rows, run, out);
     latency_timeline_html (run, out);
     fprintf (out, "<h2>Timelines</h2>\n<p class=\"meta\">%s (requests/s or seeks/s for a "
                   "test counted in requests, its bytes divided by its block size) of each "

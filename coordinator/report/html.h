@@ -17,11 +17,6 @@
 #define HTML_LINES_STREAMS_MAX  32
 #define HTML_LINES_HOSTS_MAX    16
 
-//  The latency table lists a test's hosts up to this many; past it, the
-//  slowest ones by p99.
-#define HTML_FLEET_HOSTS        16
-#define HTML_SLOWEST_HOSTS      8
-
 //  A test gets a chart of its own (timeline or heat map) when one of its
 //  streams has at least this many intervals; a shorter one is a bar of
 //  the bar chart only.
@@ -70,8 +65,8 @@ void html_test_details (const run_result_t *run, FILE *out);
 void barchart_draw (const run_result_t *run, FILE *out);
 
 //  Each test's latency over time (the fleet's p50, p99 and p99.9 per
-//  interval, and the p99 of the hosts first in its tail) and the hosts
-//  that made its tail, ranked (latency_html.c).
+//  interval, and the p99 of the hosts first in its tail), for a test of
+//  intervals enough for a line (latency_html.c).
 void latency_timeline_html (const run_result_t *run, FILE *out);
 
 //  A test's latency by percentile (x: percentile, log scale, to 99.99;

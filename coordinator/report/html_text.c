@@ -2,8 +2,8 @@
     carries as the text has them; see html.h.
 
     The tables are the text's models (text.h) printed as HTML tables; the
-    lines (failures, grouped warnings and notices, the seeds' notations,
-    the random-I/O table, how a test stopped) are the text's own lines,
+    lines (failures, grouped warnings and notices,
+    how a test stopped, iozone's ranges) are the text's own lines,
     preformatted. Nothing here computes a figure.
 */
 #include "html.h"
@@ -45,7 +45,7 @@ s_row (void *sink, const text_row_t *row)
         fputs ("</p>\n<table>\n<tr><th>test</th><th>", out);
         html_escaped (page->head->where, out);
         fputs ("</th>", out);
-        for (int f = 0; f < TEXT_ROW_FIGURES; f++) {
+        for (int f = 0; f < text_rows_figures (page->head); f++) {
             fputs ("<th>", out);
             html_escaped (page->head->figure [f], out);
             fputs ("</th>", out);
@@ -61,12 +61,12 @@ s_row (void *sink, const text_row_t *row)
         fputs ("</td>", out);
     }
     if (row->note) {
-        fprintf (out, "<td colspan=\"%d\">", TEXT_ROW_FIGURES + !row->where);
+        fprintf (out, "<td colspan=\"%d\">", text_rows_figures (page->head) + !row->where);
         html_escaped (row->note, out);
         fputs ("</td>", out);
     }
     else
-        for (int f = 0; f < TEXT_ROW_FIGURES; f++) {
+        for (int f = 0; f < text_rows_figures (page->head); f++) {
             fputs ("<td class=\"n\">", out);
             html_escaped (row->cell [f], out);
             fputs ("</td>", out);
@@ -99,7 +99,8 @@ html_text_sections (const run_result_t *run, FILE *out)
         fputs ("</p>\n", out);
         html_table_print (&table, NULL, out);
     }
-    s_lines ("bonnie++ and iozone", "lines", seeds_text, run, out);
+    html_rows_table ("bonnie++", &seeds_bonnie_head, seeds_bonnie_rows, run, out);
+    s_lines ("iozone", "lines", seeds_iozone_text, run, out);
     html_rows_table ("Random I/O", &requests_head, requests_rows, run, out);
 }
 

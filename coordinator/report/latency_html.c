@@ -1,12 +1,11 @@
-/*  coordinator/report/latency_html.c: the page's latency over time and
-    tail attribution; see html.h.
+/*  coordinator/report/latency_html.c: the page's latency over time; see
+    html.h. (The tail attribution is the text's table: tail_text.c.)
 
     One chart per test (and iteration) whose agents sent intervals: the
     fleet's p50, p99 and p99.9 of every interval (thick lines), and the
     p99 of the hosts first in the tail attribution (thin dashed lines),
     on a logarithmic axis of milliseconds, against seconds since the
-    announced start; a point sits at the middle of its interval. Below
-    it, the table of the hosts that made the tail, the cause marked.
+    announced start; a point sits at the middle of its interval.
 
     Each SVG carries its scale (data-x-origin-px, data-px-per-s,
     data-y-origin-px: y of 1 ms, data-px-per-decade) and each polyline
@@ -197,30 +196,6 @@ s_chart (const test_result_t *test, FILE *out)
     fputs ("</figcaption></figure>\n", out);
 }
 
-//  The hosts that made the tail, ranked, the cause marked.
-static void
-s_tail_table (const latency_tail_t *tail, FILE *out)
-{
-    fprintf (out, "<table class=\"tail\"><tr><th>host</th><th>requests</th><th>share</th>"
-                  "<th>&gt; p99 (%.3f ms)</th><th>share</th><th>&gt; p99.9 (%.3f ms)</th>"
-                  "<th>share</th><th></th></tr>\n", tail->p99_ns / 1e6, tail->p999_ns / 1e6);
-    for (size_t h = 0; h < tail->host_count && h < HTML_FLEET_HOSTS; h++) {
-        const tail_host_t *host = &tail->hosts [h];
-        fputs (host->cause? "<tr class=\"failed\"><td>": "<tr><td>", out);
-        html_escaped (host->agent, out);
-        fprintf (out, "</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%.1f%%</td>"
-                      "<td class=\"n\">%" PRIu64 "</td><td class=\"n\">%.1f%%</td>"
-                      "<td class=\"n\">%" PRIu64 "</td><td class=\"n\">%.1f%%</td><td>%s</td>"
-                      "</tr>\n", host->requests, 100 * host->requests_share, host->over_p99,
-                 100 * host->p99_share, host->over_p999, 100 * host->p999_share,
-                 host->cause? "cause": "");
-    }
-    if (tail->host_count > HTML_FLEET_HOSTS)
-        fprintf (out, "<tr><td colspan=\"8\">%zu more hosts below these</td></tr>\n",
-                 tail->host_count - HTML_FLEET_HOSTS);
-    fputs ("</table>\n", out);
-}
-
 void
 latency_timeline_html (const run_result_t *run, FILE *out)
 {
@@ -231,25 +206,20 @@ latency_timeline_html (const run_result_t *run, FILE *out)
         //  percentile plot and its tables only.
         bool chart = test->timeline.interval_count >= HTML_CHART_INTERVALS_MIN
                   && test->timeline.interval_ns > 0;
-        bool tail = test->tail.host_count > 1;
-        if (!chart && !tail)
+        if (!chart)
             continue;
         if (!header)
             fputs ("<h2>Latency over time</h2>\n<p class=\"meta\">every interval's requests "
                    "(reads and writes) of every host merged, bucket for bucket: the fleet's "
-                   "p50, p99 and p99.9, and the p99 of the hosts first in the tail; below, "
-                   "the hosts that sent the requests slower than the fleet's p99 and p99.9 "
-                   "over the whole test, ranked, a host whose share of a tail is more than "
-                   "3 times its share of the requests marked as the cause</p>\n", out);
+                   "p50, p99 and p99.9, and the p99 of the hosts first in the tail of "
+                   "requests above (a host whose share of a tail is more than 3 times its "
+                   "share of the requests is marked as the cause)</p>\n", out);
         header = true;
         fputs ("<h3>", out);
         html_escaped (test->name, out);
         if (test->iteration > 1)
             fprintf (out, " #%" PRIu32, test->iteration);
         fputs ("</h3>\n", out);
-        if (chart)
-            s_chart (test, out);
-        if (tail)
-            s_tail_table (&test->tail, out);
+        s_chart (test, out);
     }
 }

@@ -27,7 +27,7 @@ int text_report (const run_result_t *run, FILE *out);
 
 //  The seed tools' own notations, for the tests that run their
 //  workloads, so that a thread comparing them reads at a glance: one
-//  bonnie++-style line per host and iteration of a bonnie test, and
+//  bonnie++-style table, a row per host and iteration of a bonnie test, and
 //  iozone's range over iterations of a rewrite test (seeds.c).
 void seeds_text (const run_result_t *run, FILE *out);
 

@@ -1,5 +1,5 @@
 /*  coordinator/report/seeds.c: the seed tools' notations in the text
-    report; see report.h.
+    report and the page; see report.h and text.h.
 
     bonnie++ prints a line per machine with K/sec (1024 bytes) and %CP
     (the test's CPU time over its elapsed time) for each of its tests
@@ -8,8 +8,11 @@
     rewrite"). Both are made from the phase rows, per host
     for bonnie, per test for iozone, of the tests whose workload's
     descriptor names the notation (proto/workload.h), with its phases.
+    bonnie++'s is a table of text.h's rows, the text's and the page's
+    alike; iozone's ranges are a line per test.
 */
 #include "report.h"
+#include "text.h"
 #include "bonnie.h"
 #include "../numbers/aggregate.h"
 #include "../../proto/printable.h"
@@ -32,49 +35,54 @@ s_bonnie_cell (double value, int decimals, char *buf, size_t buflen)
         snprintf (buf, buflen, "-");
 }
 
-//  The bonnie++ lines of one run of one test: one per host.
+const text_rows_head_t seeds_bonnie_head = {
+    .caption = "bonnie++ block tests (K/sec in 1024 bytes; %CP: CPU time of the streams over "
+               "the phase)",
+    .where = "Machine",
+    .figure = { "Size", "Output K/s", "%CP", "Rewrite K/s", "%CP", "Input K/s", "%CP",
+                "Seeks /s", "%CP" },
+    .name_width = 20, .where_width = 12,
+    .width = { 10, 11, 4, 11, 4, 11, 4, 10, 4 }
+};
+
+//  The rows of one run of one test: one per host, the test named on the
+//  first (with its iteration after the first).
 static void
-s_print_bonnie_run (const bonnie_run_t *bonnie, FILE *out)
+s_bonnie_run_rows (const bonnie_run_t *bonnie, text_row_fn *fn, void *sink)
 {
+    char name [JOB_NAME_MAX * PRINTABLE_GROWTH + 16];
+    printable (bonnie->first->test, name, sizeof name);
+    if (bonnie->first->iteration > 1) {
+        size_t len = strlen (name);
+        snprintf (name + len, sizeof name - len, " #%" PRIu32, bonnie->first->iteration);
+    }
     size_t cursor = 0;
     bonnie_host_t host;
+    bool first = true;
     while (bonnie_next_host (bonnie, &cursor, &host)) {
-        char size [32], chunk [32], machine [JOB_NAME_MAX * PRINTABLE_GROWTH + 1];
+        char machine [JOB_NAME_MAX * PRINTABLE_GROWTH + 1], size [16], chunk [16];
+        text_row_t row = { .name = first? name: "",
+                           .where = printable (host.agent, machine, sizeof machine) };
         bonnie_size (host.stream->bytes, size, sizeof size);
         bonnie_size (host.stream->bs_bytes, chunk, sizeof chunk);
-        fprintf (out, "  %-12s %s:%s", printable (host.agent, machine, sizeof machine),
-                 size, chunk);
+        snprintf (row.cell [0], sizeof row.cell [0], "%s:%s", size, chunk);
         for (int p = 0; p < BONNIE_PHASES; p++) {
-            char rate [32], cpu [32];
-            s_bonnie_cell (host.figures [p].per_second, p == BONNIE_SEEKS? 1: 0, rate, sizeof rate);
-            s_bonnie_cell (host.figures [p].cpu_pct, 0, cpu, sizeof cpu);
-            fprintf (out, " %10s %3s", rate, cpu);
+            s_bonnie_cell (host.figures [p].per_second, p == BONNIE_SEEKS? 1: 0,
+                           row.cell [1 + 2 * p], sizeof row.cell [0]);
+            s_bonnie_cell (host.figures [p].cpu_pct, 0, row.cell [2 + 2 * p], sizeof row.cell [0]);
         }
-        if (bonnie->first->iteration > 1)
-            fprintf (out, "  #%" PRIu32, bonnie->first->iteration);
-        fputc ('\n', out);
+        fn (sink, &row);
+        first = false;
     }
 }
 
-//  Every test in bonnie++'s notation, a run after another.
-static void
-s_print_bonnie (const run_result_t *run, FILE *out)
+void
+seeds_bonnie_rows (const run_result_t *run, text_row_fn *fn, void *sink)
 {
     size_t cursor = 0;
     bonnie_run_t bonnie;
-    bool any = false;
-    while (bonnie_next_run (run, &cursor, &bonnie)) {
-        if (!any)
-            fprintf (out, "\nbonnie++ block tests (K/sec in 1024 bytes; %%CP: CPU time of the "
-                    "streams over the phase)\n"
-                    "  %-12s %-10s %10s %3s %10s %3s %10s %3s %10s %3s\n",
-                    "Machine", "Size", "Output K/s", "%CP", "Rewrite", "%CP", "Input K/s",
-                    "%CP", "Seeks /s", "%CP");
-        any = true;
-        char name [JOB_NAME_MAX * PRINTABLE_GROWTH + 1];
-        fprintf (out, "  %s\n", printable (bonnie.first->test, name, sizeof name));
-        s_print_bonnie_run (&bonnie, out);
-    }
+    while (bonnie_next_run (run, &cursor, &bonnie))
+        s_bonnie_run_rows (&bonnie, fn, sink);
 }
 
 //  The range of a phase's combined rate over the runs of a test: those
@@ -104,9 +112,8 @@ s_range (const run_result_t *run, const char *test_name, const char *phase,
     return any;
 }
 
-//  Every test in iozone's notation: its phases' ranges ("write, rewrite").
-static void
-s_print_iozone (const run_result_t *run, FILE *out)
+void
+seeds_iozone_text (const run_result_t *run, FILE *out)
 {
     bool any = false;
     for (size_t t = 0; t < run->test_count; t++) {
@@ -142,6 +149,6 @@ s_print_iozone (const run_result_t *run, FILE *out)
 void
 seeds_text (const run_result_t *run, FILE *out)
 {
-    s_print_bonnie (run, out);
-    s_print_iozone (run, out);
+    text_rows_print (&seeds_bonnie_head, seeds_bonnie_rows, run, out);
+    seeds_iozone_text (run, out);
 }

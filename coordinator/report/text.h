@@ -84,7 +84,7 @@ void text_failures (const run_result_t *run, FILE *out);
 //  a row is the test's label (on its first row, else ""), where its
 //  figures come from ("all", "@host", a set of requests), then either
 //  its figures, as printed, or a note (a line of text below them).
-#define TEXT_ROW_FIGURES 8
+#define TEXT_ROW_FIGURES 10
 typedef struct {
     const char *name;
     const char *where;              //  NULL: the note starts in its column
@@ -95,8 +95,8 @@ typedef struct {
 typedef void (text_row_fn) (void *sink, const text_row_t *row);
 
 //  What heads such a table: its caption, the header of its second column
-//  and of its figures, and the widths the text gives them (the figures
-//  right-aligned).
+//  and of its figures (as many as it names, up to TEXT_ROW_FIGURES), and
+//  the widths the text gives them (the figures right-aligned).
 typedef struct {
     const char *caption;
     const char *where;
@@ -108,8 +108,12 @@ typedef struct {
 //  What makes the rows of such a table, passing each to fn.
 typedef void (text_rows_fn) (const run_result_t *run, text_row_fn *fn, void *sink);
 
+//  How many figures a row of such a table has: those head names.
+int text_rows_figures (const text_rows_head_t *head);
+
 //  Print the rows rows makes in the text's columns, the caption and
-//  header first; nothing when it makes none (text_table.c).
+//  header first; nothing when it makes none (text_table.c). No line ends
+//  in blanks (an empty last figure is not padded).
 void text_rows_print (const text_rows_head_t *head, text_rows_fn *rows, const run_result_t *run,
                       FILE *out);
 
@@ -118,6 +122,18 @@ void text_rows_print (const text_rows_head_t *head, text_rows_fn *rows, const ru
 //  per host (of a fleet, its slowest by p99 and a note of the others).
 extern const text_rows_head_t latency_head;
 text_rows_fn latency_rows;
+
+//  The tail attribution (tail_text.c): per test on several hosts the
+//  hosts first in its tail, ranked, then a note of the others, the
+//  percentiles and the cause.
+extern const text_rows_head_t tail_head;
+text_rows_fn tail_rows;
+
+//  bonnie++'s table (seeds.c): per run of a bonnie test a row per host,
+//  in bonnie++'s columns; and iozone's ranges, a line per test.
+extern const text_rows_head_t seeds_bonnie_head;
+text_rows_fn seeds_bonnie_rows;
+void seeds_iozone_text (const run_result_t *run, FILE *out);
 
 //  The random-I/O table (requests_text.c): per test the fleet ("all"),
 //  each host ("@host") and each stream ("agent job.N"), or past

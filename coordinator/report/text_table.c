@@ -11,6 +11,7 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -130,12 +131,56 @@ text_format_utc (int64_t wall_ns, char *buf, size_t buflen)
         snprintf (buf, buflen, "-");
 }
 
+int
+text_rows_figures (const text_rows_head_t *head)
+{
+    int figures = 0;
+    while (figures < TEXT_ROW_FIGURES && head->figure [figures])
+        figures++;
+    return figures;
+}
+
 //  Where text_rows_print's rows go.
 typedef struct {
     const text_rows_head_t *head;
     FILE *out;
     bool header;                    //  the caption and header are out
 } s_rows_t;
+
+//  Append to line (of size bytes, used of them taken) what format says,
+//  as much as fits.
+static void
+s_append (char *line, size_t size, size_t *used, const char *format, ...)
+{
+    va_list args;
+    va_start (args, format);
+    int len = vsnprintf (line + *used, size - *used, format, args);
+    va_end (args);
+    if (len > 0)
+        *used = *used + (size_t) len < size? *used + (size_t) len: size - 1;
+}
+
+//  A line of the table: the name and where padded to their columns, then
+//  the figures right-aligned in theirs, or the note; without the blanks
+//  an empty last figure would leave.
+static void
+s_line_print (const text_rows_head_t *head, const char *name, const char *where,
+              const char *note, const char *const *figure, FILE *out)
+{
+    char line [2048];
+    size_t used = 0;
+    s_append (line, sizeof line, &used, "%-*s", head->name_width, name);
+    if (where)
+        s_append (line, sizeof line, &used, " %-*s", head->where_width, where);
+    if (note)
+        s_append (line, sizeof line, &used, " %s", note);
+    else
+        for (int f = 0; f < text_rows_figures (head); f++)
+            s_append (line, sizeof line, &used, " %*s", head->width [f], figure [f]);
+    while (used > 0 && line [used - 1] == ' ')
+        used--;
+    fprintf (out, "%.*s\n", (int) used, line);
+}
 
 //  A row in the text's columns, the caption and header before the first.
 static void
@@ -145,22 +190,14 @@ s_row_print (void *sink, const text_row_t *row)
     const text_rows_head_t *head = rows->head;
     FILE *out = rows->out;
     if (!rows->header) {
-        fprintf (out, "\n%s:\n%-*s %-*s", head->caption, head->name_width, "test",
-                 head->where_width, head->where);
-        for (int f = 0; f < TEXT_ROW_FIGURES; f++)
-            fprintf (out, " %*s", head->width [f], head->figure [f]);
-        fputc ('\n', out);
+        fprintf (out, "\n%s:\n", head->caption);
+        s_line_print (head, "test", head->where, NULL, head->figure, out);
         rows->header = true;
     }
-    fprintf (out, "%-*s", head->name_width, row->name);
-    if (row->where)
-        fprintf (out, " %-*s", head->where_width, row->where);
-    if (row->note)
-        fprintf (out, " %s", row->note);
-    else
-        for (int f = 0; f < TEXT_ROW_FIGURES; f++)
-            fprintf (out, " %*s", head->width [f], row->cell [f]);
-    fputc ('\n', out);
+    const char *figure [TEXT_ROW_FIGURES];
+    for (int f = 0; f < TEXT_ROW_FIGURES; f++)
+        figure [f] = row->cell [f];
+    s_line_print (head, row->name, row->where, row->note, figure, out);
 }
 
 void
