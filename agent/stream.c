@@ -84,7 +84,7 @@ stream_t *
 stream_new (const workload_ops_t *ops, const jobspec_t *spec, uint32_t index,
             const char *path, uint32_t phase_count, char *err, size_t errlen)
 {
-    assert (phase_count >= 1 && phase_count <= WORKLOAD_PHASES_MAX);
+    assert (phase_count >= 1 && phase_count <= PHASES_MAX);
     stream_t *self = calloc (1, sizeof (stream_t));
     if (!self) {
         snprintf (err, errlen, "stream %u: %s", index, strerror (ENOMEM));

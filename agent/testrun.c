@@ -187,7 +187,7 @@ agent_testrun_start (agent_testrun_t *self, uint32_t phase, uint32_t phase_count
     //  Figures of the phase before must be out before the next begins.
     agent_testrun_poll (self, clock_now_ns ());
     uint32_t phases = s_phase_count (self);
-    if (phase_count < phases || phase_count > WORKLOAD_PHASES_MAX
+    if (phase_count < phases || phase_count > PHASES_MAX
     ||  (self->phase_count && phase_count != self->phase_count)) {
         snprintf (err, errlen, "test %" PRIu32 ": %" PRIu32 " phases, but its jobs have %" PRIu32,
                   self->test_id, phase_count, phases);

@@ -149,7 +149,7 @@ uint32_t
 workload_phase_count (const workload_desc_t *desc)
 {
     uint32_t count = 0;
-    while (count < WORKLOAD_PHASES_MAX && desc->phases [count].name)
+    while (count < PHASES_MAX && desc->phases [count].name)
         count++;
     return count? count: 1;
 }
@@ -157,7 +157,7 @@ workload_phase_count (const workload_desc_t *desc)
 const char *
 workload_phase_name (const workload_desc_t *desc, uint32_t phase)
 {
-    return phase < WORKLOAD_PHASES_MAX? desc->phases [phase].name: NULL;
+    return phase < PHASES_MAX? desc->phases [phase].name: NULL;
 }
 
 rate_kind_t
@@ -165,7 +165,7 @@ workload_phase_rate (const workload_desc_t *desc, uint32_t phase)
 {
     if (!desc->phases [0].name)
         return desc->rate;
-    return phase < WORKLOAD_PHASES_MAX && desc->phases [phase].name?
+    return phase < PHASES_MAX && desc->phases [phase].name?
            desc->phases [phase].rate: RATE_BYTES;
 }
 
@@ -184,7 +184,7 @@ workload_phase_reads (const workload_desc_t *desc, uint32_t phase)
 {
     if (!desc->phases [0].name)
         return desc->reads;
-    return phase < WORKLOAD_PHASES_MAX && desc->phases [phase].name && desc->phases [phase].reads;
+    return phase < PHASES_MAX && desc->phases [phase].name && desc->phases [phase].reads;
 }
 
 bool
@@ -501,7 +501,7 @@ workload_describe (const workload_desc_t *desc, char *buf, size_t buflen)
     size_t used = 0;
     s_append (buf, buflen, &used, desc->help);
     s_append (buf, buflen, &used, ".");
-    for (size_t i = 0; i < WORKLOAD_PHASES_MAX && desc->phases [i].name; i++) {
+    for (size_t i = 0; i < PHASES_MAX && desc->phases [i].name; i++) {
         s_append (buf, buflen, &used, i? ", ": " Phases: ");
         s_append (buf, buflen, &used, desc->phases [i].name);
     }

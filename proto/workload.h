@@ -37,7 +37,7 @@ int workload_job_class (const jobspec_t *spec);
 //  The options every job has, whatever its workload, NULL-terminated.
 extern const char *const workload_common_keys [];
 
-#define WORKLOAD_PHASES_MAX     8       //  phases one workload may have
+#define PHASES_MAX              8       //  phases one workload, so one test, may have
 #define WORKLOAD_FILES_MAX      3       //  file options one workload may have
 #define WORKLOAD_KEYS_MAX       24      //  options one workload may accept
 #define WORKLOAD_DEFAULTS_MAX   4       //  options whose default it changes
@@ -118,7 +118,7 @@ typedef struct {
     const char *required [4];       //  string options that must be given, NULL-terminated
     const char *keys [WORKLOAD_KEYS_MAX];   //  options it uses beyond the common ones
     workload_file_t files [WORKLOAD_FILES_MAX]; //  files it names; option NULL ends them
-    workload_phase_t phases [WORKLOAD_PHASES_MAX]; //  name NULL ends them; none: one phase
+    workload_phase_t phases [PHASES_MAX]; //  name NULL ends them; none: one phase
     workload_notation_t notation;   //  a seed tool's notation the report also prints it in
     workload_default_t defaults [WORKLOAD_DEFAULTS_MAX];   //  option NULL ends them
     //  Rules of its own options beyond those of the table (randrw: a file

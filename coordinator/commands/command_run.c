@@ -60,8 +60,8 @@ s_run_keys_help (FILE *out)
     snprintf (heading, sizeof (heading), "Workloads (every job also takes %s):", common);
     fprintf (out, "\n");
     doc_help_row (out, 0, "", 0, heading);
-    for (int workload = 0; workload < WORKLOAD_COUNT; workload++) {
-        const workload_desc_t *desc = workload_desc (workload);
+    const workload_desc_t *desc;
+    for (int workload = 0; (desc = workload_desc (workload)); workload++) {
         char text [1024];
         workload_describe (desc, text, sizeof (text));
         doc_help_row (out, 2, desc->name, 19, text);

@@ -340,8 +340,8 @@ s_scenario (FILE *out)
               "phase before; each phase is a report row TEST/PHASE.", common);
     doc_roff_section (out, "WORKLOADS");
     doc_roff_text (out, intro);
-    for (int workload = 0; workload < WORKLOAD_COUNT; workload++) {
-        const workload_desc_t *desc = workload_desc (workload);
+    const workload_desc_t *desc;
+    for (int workload = 0; (desc = workload_desc (workload)); workload++) {
         char text [1024];
         workload_describe (desc, text, sizeof (text));
         doc_roff_item (out, desc->name, NULL, text);

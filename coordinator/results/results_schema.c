@@ -320,7 +320,7 @@ static const results_field_t s_test_fields [] = {
     { .name = "phase", .kind = FIELD_TEXT, RESULTS_AT (test_result_t, phase), .optional = true,
       .not_archived = true },
     { .name = "phase_index", .kind = FIELD_U32, RESULTS_AT (test_result_t, phase_index),
-      .maximum = WORKLOAD_PHASES_MAX - 1, .optional = true, .not_archived = true },
+      .maximum = PHASES_MAX - 1, .optional = true, .not_archived = true },
     { .name = "rate", .kind = FIELD_CUSTOM, .write = s_rate_write, .read = s_rate_read,
       .scalar = true },
     { .name = "workload", .kind = FIELD_TEXT, RESULTS_AT (test_result_t, workload),

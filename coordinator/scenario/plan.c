@@ -19,16 +19,18 @@ s_append (char *buf, size_t buflen, size_t *used, const char *text)
 static void
 s_workloads (const scenario_t *scenario, const scenario_test_t *test, char *buf, size_t buflen)
 {
-    bool seen [WORKLOAD_COUNT] = { false };
     size_t used = 0;
     buf [0] = 0;
     for (size_t j = 0; j < test->job_count; j++) {
         int workload = scenario->jobs [test->jobs [j]].template->spec.workload;
-        if (workload < 0 || workload >= WORKLOAD_COUNT || seen [workload])
-            continue;
-        seen [workload] = true;
+        size_t first = 0;
+        while (scenario->jobs [test->jobs [first]].template->spec.workload != workload)
+            first++;
+        const workload_desc_t *desc = workload_desc (workload);
+        if (first < j || !desc)
+            continue;                   //  named already, or not a workload
         s_append (buf, buflen, &used, used? ", ": "");
-        s_append (buf, buflen, &used, workload_desc (workload)->name);
+        s_append (buf, buflen, &used, desc->name);
     }
 }
 
