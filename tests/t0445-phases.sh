@@ -126,7 +126,7 @@ assert ("cached-read", "a1") in kinds("cached"), kinds("cached")
 assert not [k for k in kinds("direct") if k[0] in ("cached-read", "cache")], kinds("direct")
 PY
 grep -q "^bonnie++ block tests" "$SCRATCH/out" || fail "no bonnie++ lines"
-grep -Eq "^  a2 +8M:64k +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9]+" "$SCRATCH/out" ||
+grep -Eq "^([a-z]+( #[0-9]+)?)? +a2 +8M:64k +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9]+" "$SCRATCH/out" ||
     fail "no bonnie++ line for a2"
 grep -Eq "^  iozone: [0-9]+-[0-9]+ MB/s write, [0-9]+-[0-9]+ MB/s rewrite" "$SCRATCH/out" ||
     fail "no iozone range"

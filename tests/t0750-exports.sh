@@ -145,8 +145,9 @@ assert all(len(l) == 50 and l[0] == "1.98" for l in lines)
 assert [l[2] for l in lines] == ["a1", "a2", "a1 #2", "a2 #2"], [l[2] for l in lines]
 # The text report's bonnie++ lines: machine, size, then rate and %CP of
 # output, rewrite, input, seeks.
-text = [l.split() for l in open(sys.argv[2]).read().splitlines()
-        if re.match(r"^  a[12] +4M:", l)]
+# A row is the test (" #2" for its second run), then those.
+text = [re.sub(r"^(\S+( #\d+)?)? +", "", l).split() for l in open(sys.argv[2]).read().splitlines()
+        if re.match(r"^(\S+( #\d+)?)? +a[12] +4M:", l)]
 assert len(text) == 4, text
 txt = open(sys.argv[3]).read()
 html = re.sub(r"<[^>]*>", " ", open(sys.argv[4]).read()).split()

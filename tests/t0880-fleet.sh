@@ -126,7 +126,8 @@ grep -E "^ +p07 " "$SCRATCH/out" | head -1 | grep -q . || fail "the lost host is
 # rest, in the text and on the page; results.json keeps them all.
 grep -Eq "^ +5[56] more hosts, by p99 below these" "$SCRATCH/out" ||
     fail "the text's latency does not fold the fleet's hosts"
-[ "$(grep -o '<td>@[a-z0-9]*</td>' "$SCRATCH/res/report.html" | wc -l)" -le 24 ] ||
+# (8 slowest per test, and the first of the tail of requests: 27 of 192)
+[ "$(grep -o '<td>@[a-z0-9]*</td>' "$SCRATCH/res/report.html" | wc -l)" -le 32 ] ||
     fail "the page's latency lists every host"
 grep -q "more hosts, by p99 below these" "$SCRATCH/res/report.html" ||
     fail "the page's latency does not say how many hosts it folded"
