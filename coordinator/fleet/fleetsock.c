@@ -31,6 +31,11 @@
 //  to this, so that adding agents one by one does not raise it each time.
 #define S_FD_STEP 1024
 
+//  ZMTP heartbeats on every connection, as the agent's listening socket
+//  has them (agent/listen.c): a dead connection is found and redialled.
+#define S_HEARTBEAT_IVL_MS      5000
+#define S_HEARTBEAT_TIMEOUT_MS  15000
+
 struct _fleetsock_t {
     zsock_t *router;                //  connects out to every agent
     zsock_t *monitor;               //  the router's connection events
@@ -74,15 +79,18 @@ fleetsock_new (char *err, size_t errlen)
     //  the last BYE gets half a second to leave at exit and no more;
     //  frames larger than the protocol allows are dropped by libzmq
     //  before they reach the decoder; ZMTP heartbeats keep idle
-    //  connections honest both ways.
+    //  connections honest both ways, as seldom as the agent's: libzmq
+    //  cancels a connection's heartbeat timer by walking every timer of
+    //  its I/O thread, so at 4096 agents a ping a second kept that
+    //  thread busy and held back the keepalives of the lease.
     void *handle = zsock_resolve (self->router);
     int mandatory = 1;
     zmq_setsockopt (handle, ZMQ_ROUTER_MANDATORY, &mandatory, sizeof mandatory);
     zsock_set_sndtimeo (self->router, 0);
     zsock_set_linger (self->router, 500);
     zsock_set_maxmsgsize (self->router, MSG_FRAME_MAX);
-    zsock_set_heartbeat_ivl (self->router, 1000);
-    zsock_set_heartbeat_timeout (self->router, 5000);
+    zsock_set_heartbeat_ivl (self->router, S_HEARTBEAT_IVL_MS);
+    zsock_set_heartbeat_timeout (self->router, S_HEARTBEAT_TIMEOUT_MS);
     zsock_set_reconnect_ivl (self->router, 200);
     uint8_t own [S_OWN_SIZE];
     s_own_id (own);
