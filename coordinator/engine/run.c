@@ -80,9 +80,13 @@ s_recorded (void *arg, test_result_t *result)
     for (size_t i = 0; i < self->result.agent_count; i++)
         self->result.agents [i] = *session_info (fleet_session (self->fleet, i));
     metrics_publish (self->metrics, result, true);
+    //  At thousands of agents this takes seconds without a poll: the
+    //  leases start it afresh and hear from us again after it.
+    fleet_keep_alive (self->fleet);
     resultsdir_append_samples (self->results, result);
     resultsdir_write_reports (self->results, &self->result);
     archive_record_test (self->archive, &self->result);
+    fleet_keep_alive (self->fleet);
 }
 
 //  Run one iteration of one test. Returns 0, or -1 if the run must stop.

@@ -328,10 +328,19 @@ fleet_keepalives (fleet_t *self, int64_t now_ns)
     self->reach_before_ns = self->reach_ns;
     self->reach_ns = 0;
     self->round_ns = now_ns;
+    fleet_keep_alive (self);
+    self->next_keepalive_ns = now_ns + self->lease_ns / 3;
+}
+
+//  Outside the rounds: the reach stays what the rounds measure.
+void
+fleet_keep_alive (fleet_t *self)
+{
+    if (self->lease_ns <= 0)
+        return;
     for (size_t i = 0; i < self->count; i++)
         if (session_state (self->sessions [i]) == SESSION_READY)
             session_keepalive (self->sessions [i]);
-    self->next_keepalive_ns = now_ns + self->lease_ns / 3;
 }
 
 //  Look at every session: ready ones silent past the lease are lost,

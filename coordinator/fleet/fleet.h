@@ -125,6 +125,11 @@ void fleet_set_draining (fleet_t *self, bool draining);
 //  with watchdogs of its own moves them on by what this grew by.
 int64_t fleet_away_ns (fleet_t *self);
 
+//  A round of keepalives now, whenever the last went: before work that
+//  does not poll for a while (writing the reports of a test at 4096
+//  agents), so that every lease has its whole length to cover it.
+void fleet_keep_alive (fleet_t *self);
+
 //  True for a ready session not heard since the console came back from
 //  an absence past a round of keepalives: its agent may have given us up.
 bool fleet_in_doubt (fleet_t *self, session_t *session);
