@@ -1,6 +1,7 @@
 /*  proto/workload.c: the workload descriptor table and the rules derived
     from it; see workload.h. */
 #include "workload.h"
+#include "append.h"
 #include "distribution.h"
 #include "printable.h"
 
@@ -460,14 +461,6 @@ workload_bound_name (workload_bound_t bound)
     return bound <= BOUND_TIME? names [bound]: "?";
 }
 
-//  Appends text to buf at *used, as far as it fits.
-static void
-s_append (char *buf, size_t buflen, size_t *used, const char *text)
-{
-    if (*used < buflen)
-        *used += (size_t) snprintf (buf + *used, buflen - *used, "%s", text);
-}
-
 void
 workload_common_text (char *buf, size_t buflen)
 {
@@ -475,8 +468,8 @@ workload_common_text (char *buf, size_t buflen)
     buf [0] = 0;
     for (const char *const *key = workload_common_keys; *key; key++)
         if (strcmp (*key, "name") != 0) {
-            s_append (buf, buflen, &used, used? ", ": "");
-            s_append (buf, buflen, &used, *key);
+            append_printf (buf, buflen, &used, "%s", used? ", ": "");
+            append_printf (buf, buflen, &used, "%s", *key);
         }
 }
 
@@ -488,29 +481,29 @@ workload_option_help (const opt_def_t *opt, char *buf, size_t buflen)
     if (!s_listed (workload_common_keys, SIZE_MAX, opt->name))
         for (int workload = 0; workload < WORKLOAD_COUNT; workload++)
             if (s_listed (s_workloads [workload].keys, WORKLOAD_KEYS_MAX, opt->name)) {
-                s_append (buf, buflen, &used, used? ", ": "");
-                s_append (buf, buflen, &used, s_workloads [workload].name);
+                append_printf (buf, buflen, &used, "%s", used? ", ": "");
+                append_printf (buf, buflen, &used, "%s", s_workloads [workload].name);
             }
-    s_append (buf, buflen, &used, used? ": ": "");
-    s_append (buf, buflen, &used, opt->help? opt->help: "");
+    append_printf (buf, buflen, &used, "%s", used? ": ": "");
+    append_printf (buf, buflen, &used, "%s", opt->help? opt->help: "");
 }
 
 void
 workload_describe (const workload_desc_t *desc, char *buf, size_t buflen)
 {
     size_t used = 0;
-    s_append (buf, buflen, &used, desc->help);
-    s_append (buf, buflen, &used, ".");
+    append_printf (buf, buflen, &used, "%s", desc->help);
+    append_printf (buf, buflen, &used, "%s", ".");
     for (size_t i = 0; i < PHASES_MAX && desc->phases [i].name; i++) {
-        s_append (buf, buflen, &used, i? ", ": " Phases: ");
-        s_append (buf, buflen, &used, desc->phases [i].name);
+        append_printf (buf, buflen, &used, "%s", i? ", ": " Phases: ");
+        append_printf (buf, buflen, &used, "%s", desc->phases [i].name);
     }
     if (desc->phases [0].name)
-        s_append (buf, buflen, &used, ".");
+        append_printf (buf, buflen, &used, "%s", ".");
     for (size_t i = 0; i < WORKLOAD_KEYS_MAX && desc->keys [i]; i++) {
-        s_append (buf, buflen, &used, i? ", ": " Keys: ");
-        s_append (buf, buflen, &used, desc->keys [i]);
+        append_printf (buf, buflen, &used, "%s", i? ", ": " Keys: ");
+        append_printf (buf, buflen, &used, "%s", desc->keys [i]);
     }
     if (desc->keys [0])
-        s_append (buf, buflen, &used, ".");
+        append_printf (buf, buflen, &used, "%s", ".");
 }

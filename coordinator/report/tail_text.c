@@ -14,6 +14,7 @@
 #include "report.h"
 #include "text.h"
 #include "../numbers/latency_tail.h"
+#include "../../proto/append.h"
 #include "../../proto/printable.h"
 
 #include <inttypes.h>
@@ -73,21 +74,19 @@ s_summary_row (const latency_tail_t *tail, size_t shown, text_row_fn *fn, void *
     char *text = row.text;
     size_t size = sizeof row.text, used = 0;
     if (shown < tail->host_count)
-        used += (size_t) snprintf (text, size, "%zu more hosts below; ", tail->host_count - shown);
-    if (used < size)
-        used += (size_t) snprintf (text + used, size - used, "p99 %.3f ms, p99.9 %.3f ms:",
-                                   tail->p99_ns / 1e6, tail->p999_ns / 1e6);
+        append_printf (text, size, &used, "%zu more hosts below; ", tail->host_count - shown);
+    append_printf (text, size, &used, "p99 %.3f ms, p99.9 %.3f ms:",
+                   tail->p99_ns / 1e6, tail->p999_ns / 1e6);
     bool named = false;
-    for (size_t h = 0; h < tail->host_count && used < size; h++)
+    for (size_t h = 0; h < tail->host_count; h++)
         if (tail->hosts [h].cause) {
             char agent [JOB_NAME_MAX * PRINTABLE_GROWTH + 1];
             printable (tail->hosts [h].agent, agent, sizeof agent);
-            used += (size_t) snprintf (text + used, size - used, "%s %s",
-                                       named? ",": " the cause is", agent);
+            append_printf (text, size, &used, "%s %s", named? ",": " the cause is", agent);
             named = true;
         }
-    if (!named && used < size)
-        snprintf (text + used, size - used, " no host stands out");
+    if (!named)
+        append_printf (text, size, &used, " no host stands out");
     row.note = text;
     fn (sink, &row);
 }

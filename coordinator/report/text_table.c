@@ -7,11 +7,11 @@
 */
 #include "text.h"
 #include "../numbers/aggregate.h"
+#include "../../proto/append.h"
 #include "../../proto/clock.h"
 
 #include <assert.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -147,19 +147,6 @@ typedef struct {
     bool header;                    //  the caption and header are out
 } s_rows_t;
 
-//  Append to line (of size bytes, used of them taken) what format says,
-//  as much as fits.
-static void
-s_append (char *line, size_t size, size_t *used, const char *format, ...)
-{
-    va_list args;
-    va_start (args, format);
-    int len = vsnprintf (line + *used, size - *used, format, args);
-    va_end (args);
-    if (len > 0)
-        *used = *used + (size_t) len < size? *used + (size_t) len: size - 1;
-}
-
 //  A line of the table: the name and where padded to their columns, then
 //  the figures right-aligned in theirs, or the note; without the blanks
 //  an empty last figure would leave.
@@ -169,14 +156,14 @@ s_line_print (const text_rows_head_t *head, const char *name, const char *where,
 {
     char line [2048];
     size_t used = 0;
-    s_append (line, sizeof line, &used, "%-*s", head->name_width, name);
+    append_printf (line, sizeof line, &used, "%-*s", head->name_width, name);
     if (where)
-        s_append (line, sizeof line, &used, " %-*s", head->where_width, where);
+        append_printf (line, sizeof line, &used, " %-*s", head->where_width, where);
     if (note)
-        s_append (line, sizeof line, &used, " %s", note);
+        append_printf (line, sizeof line, &used, " %s", note);
     else
         for (int f = 0; f < text_rows_figures (head); f++)
-            s_append (line, sizeof line, &used, " %*s", head->width [f], figure [f]);
+            append_printf (line, sizeof line, &used, " %*s", head->width [f], figure [f]);
     while (used > 0 && line [used - 1] == ' ')
         used--;
     fprintf (out, "%.*s\n", (int) used, line);

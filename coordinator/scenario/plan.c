@@ -2,18 +2,11 @@
 
 #include "plan.h"
 
+#include "../../proto/append.h"
 #include "../../proto/workload.h"
 
 #include <inttypes.h>
 #include <string.h>
-
-//  Appends text to buf at *used, as far as it fits.
-static void
-s_append (char *buf, size_t buflen, size_t *used, const char *text)
-{
-    if (*used < buflen)
-        *used += (size_t) snprintf (buf + *used, buflen - *used, "%s", text);
-}
 
 //  The workloads of a test, each once, in job order ("write, copy").
 static void
@@ -29,8 +22,8 @@ s_workloads (const scenario_t *scenario, const scenario_test_t *test, char *buf,
         const workload_desc_t *desc = workload_desc (workload);
         if (first < j || !desc)
             continue;                   //  named already, or not a workload
-        s_append (buf, buflen, &used, used? ", ": "");
-        s_append (buf, buflen, &used, desc->name);
+        append_printf (buf, buflen, &used, "%s", used? ", ": "");
+        append_printf (buf, buflen, &used, "%s", desc->name);
     }
 }
 
@@ -45,8 +38,8 @@ s_phases (const scenario_t *scenario, const scenario_test_t *test, char *buf, si
         const scenario_job_t *job = &scenario->jobs [test->jobs [j]];
         const workload_desc_t *desc = workload_desc (job->template->spec.workload);
         for (uint32_t phase = 0; desc && workload_phase_name (desc, phase); phase++) {
-            s_append (buf, buflen, &used, phase? ", ": "");
-            s_append (buf, buflen, &used, workload_phase_name (desc, phase));
+            append_printf (buf, buflen, &used, "%s", phase? ", ": "");
+            append_printf (buf, buflen, &used, "%s", workload_phase_name (desc, phase));
         }
     }
     if (!used)
