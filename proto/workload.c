@@ -20,6 +20,13 @@ static int s_randrw_check (const jobspec_t *spec, const char **key, char *err, s
 static int s_randrw_derive (jobspec_t *spec, workload_given_fn *given, void *arg,
                             const char **key, char *err, size_t errlen);
 
+//  bonnie's seeks phase: its seeks on each stream.
+static uint64_t
+s_bonnie_seeks (const jobspec_t *spec)
+{
+    return spec->seeks;
+}
+
 //  The table, indexed by workload_t.
 static const workload_desc_t s_workloads [WORKLOAD_COUNT] = {
     [WORKLOAD_NULL] = {
@@ -93,7 +100,7 @@ static const workload_desc_t s_workloads [WORKLOAD_COUNT] = {
         .files = { { .option = "path", .writes = true, .naming = FILES_PER_STREAM } },
         .phases = {
             { .name = "output" }, { .name = "rewrite" }, { .name = "input", .reads = true },
-            { .name = "seeks", .rate = RATE_OPS, .reads = true },
+            { .name = "seeks", .rate = RATE_OPS, .reads = true, .requests = s_bonnie_seeks },
         },
         .notation = NOTATION_BONNIE,
         .defaults = { { .option = "bs", .text = "8K" }, { .option = "fsync", .text = "close" } },
@@ -168,6 +175,18 @@ workload_phase_rate (const workload_desc_t *desc, uint32_t phase)
         return desc->rate;
     return phase < PHASES_MAX && desc->phases [phase].name?
            desc->phases [phase].rate: RATE_BYTES;
+}
+
+uint64_t
+workload_phase_bound_bytes (const workload_desc_t *desc, uint32_t phase, const jobspec_t *spec)
+{
+    const workload_phase_t *bound = phase < PHASES_MAX && desc->phases [phase].name?
+                                    &desc->phases [phase]: NULL;
+    if (bound && bound->requests)
+        return bound->requests (spec) * spec->bs_bytes * spec->streams;
+    if (spec->requests)
+        return spec->requests * spec->bs_bytes;
+    return workload_phase_rate (desc, phase) == RATE_BYTES? spec->size_bytes * spec->streams: 0;
 }
 
 //  True if key is in the NULL-terminated list (of at most max entries).

@@ -77,6 +77,9 @@ typedef struct {
     const char *name;               //  "write", "rewrite": the report row is TEST/NAME
     rate_kind_t rate;               //  what its rate counts
     bool reads;                     //  its bytes are read, not written (the cache warnings differ)
+    //  The requests of bs that bound it on each stream (bonnie's seeks),
+    //  which its samples count; NULL: the job's requests or size do.
+    uint64_t (*requests) (const jobspec_t *spec);
 } workload_phase_t;
 
 //  The notation of a seed tool a workload's tests are also printed in,
@@ -152,6 +155,13 @@ const char *workload_phase_name (const workload_desc_t *desc, uint32_t phase);
 //  What phase `phase` counts: the phase's rate, or without phases the
 //  workload's (RATE_BYTES unless it says otherwise).
 rate_kind_t workload_phase_rate (const workload_desc_t *desc, uint32_t phase);
+
+//  The bytes that bound phase `phase` of the job of spec, all its streams,
+//  as their samples count them: the requests the phase names on each
+//  stream, or the job's own (shared by its streams), times bs; else its
+//  size on each stream; 0 if nothing does (a time-bound job's).
+uint64_t workload_phase_bound_bytes (const workload_desc_t *desc, uint32_t phase,
+                                     const jobspec_t *spec);
 
 //  True if the bytes of phase `phase` are read rather than written.
 bool workload_phase_reads (const workload_desc_t *desc, uint32_t phase);

@@ -18,7 +18,9 @@
                 written back (lseek back, write); then one flush of the
                 file as `fsync` asks. Every seek counts as a read, and the
                 phase's rate is seeks per second; every write-back counts
-                as a write; its bytes are the bytes read and written.
+                as a write; its bytes are those its seeks read (bs each),
+                as its samples count them, so that the rate drawn and seen
+                while it runs is the seeks per second too.
 
     Every phase after the first opens the file by its name in the
     directory held since prepare, and only if that name is still the file
@@ -169,7 +171,6 @@ s_seek_once (s_seeker_t *seeker, uint64_t offset, bool write_back)
             return -1;
         }
         written_bytes += (size_t) written;
-        atomic_fetch_add_explicit (&ws->bytes, (uint64_t) written, memory_order_relaxed);
     }
     return 0;
 }

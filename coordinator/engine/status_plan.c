@@ -35,11 +35,7 @@ status_plan_init (status_plan_t *plan, const jobspec_t *const *specs,
         job->counts_requests = rate != RATE_BYTES;
         plan->counts_bytes |= job->counts_bytes;
         plan->counts_requests |= job->counts_requests;
-        if (spec->requests)
-            job->planned_bytes = (double) spec->requests * (double) spec->bs_bytes;
-        else
-        if (rate == RATE_BYTES)
-            job->planned_bytes = (double) spec->size_bytes * (double) spec->streams;
+        job->planned_bytes = (double) workload_phase_bound_bytes (desc, phase, spec);
         if (spec->interval_ns > 0 && (!plan->interval_ns || spec->interval_ns < plan->interval_ns))
             plan->interval_ns = spec->interval_ns;
     }

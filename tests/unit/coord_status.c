@@ -227,6 +227,39 @@ test_requests (void **state)
     status_plan_clear (&plan);
 }
 
+//  bonnie's seeks phase: its seeks bound it (as its samples count them,
+//  bs each), not the file's size: 8000 seeks of 8K, 2000 done, the last
+//  second 1000 seeks/s: 25%, 6 s to go, in seeks per second.
+static void
+test_seeks_phase (void **state)
+{
+    (void) state;
+    jobspec_t spec = s_spec (WORKLOAD_BONNIE, 1, 64 * 1024 * 1024, 0, 0);
+    spec.bs_bytes = 8192;
+    spec.seeks = 8000;
+    const jobspec_t *specs [] = { &spec };
+    size_t first [] = { 0 };
+    status_plan_t plan;
+    assert_int_equal (status_plan_init (&plan, specs, first, 1, 3, 1), 0);
+    assert_false (plan.jobs [0].counts_bytes);
+    stream_result_t streams [1];
+    test_result_t result = s_result (streams, 1);
+    size_t stream_host [] = { 0 };
+    double bytes [] = { 1000 * 8192.0, 2000 * 8192.0 };
+    s_samples (&streams [0], bytes, 2);
+    status_plan_tally (&plan, &result, s_hosts, stream_host, 2 * SEC);
+    const status_figures_t *f = status_plan_figures (&plan);
+    assert_float_equal (f->rps, 1000.0, 1e-9);
+    assert_float_equal (f->pct, 25.0, 1e-9);
+    assert_float_equal (f->eta_s, 6.0, 1e-9);
+    //  Its output phase is bound by the file's size.
+    status_plan_clear (&plan);
+    assert_int_equal (status_plan_init (&plan, specs, first, 1, 0, 1), 0);
+    assert_float_equal (plan.jobs [0].planned_bytes, 64.0 * 1024 * 1024, 1e-9);
+    s_free_samples (streams, 1);
+    status_plan_clear (&plan);
+}
+
 //  Two jobs and a job of no known size: the phase is as far as its
 //  least advanced open job, ends with its latest, and a copy of a whole
 //  file leaves both unknown; a finished job no longer counts. A monitor
@@ -304,6 +337,7 @@ main (void)
         cmocka_unit_test (test_time_bound),
         cmocka_unit_test (test_size_bound),
         cmocka_unit_test (test_requests),
+        cmocka_unit_test (test_seeks_phase),
         cmocka_unit_test (test_jobs),
         cmocka_unit_test (test_hosts),
     };
