@@ -127,6 +127,12 @@ s_handle_ping (agent_t *self, zframe_t *peer, bool from_peer, int64_t received_n
     agent_send (self, peer, out);
     if (self->verbose)
         agent_note (self, "event=ping seq=%" PRIu32, ping.seq);
+    uint32_t lease_ms = agent_session_lease_ms (self->session);
+    if (from_peer && ping.lease_ms && ping.lease_ms != lease_ms
+    &&  agent_session_set_lease (self->session, ping.lease_ms, self->max_lease_ms) != lease_ms)
+        agent_note (self, "event=lease lease_ms=%" PRIu32 " asked_ms=%" PRIu32 " max_lease_ms=%"
+                    PRIu32, agent_session_lease_ms (self->session), ping.lease_ms,
+                    self->max_lease_ms);
 }
 
 //  PREPARE: a job of the held test, or of a new one that replaces it.

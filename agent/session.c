@@ -61,6 +61,14 @@ s_new_id (void)
     return id;
 }
 
+//  A lease within the bounds any session keeps to.
+static uint32_t
+s_lease_bounded (uint32_t lease_ms)
+{
+    return lease_ms < S_LEASE_MIN_MS? S_LEASE_MIN_MS: lease_ms > S_LEASE_MAX_MS? S_LEASE_MAX_MS
+                                                                             : lease_ms;
+}
+
 agent_session_hello_t
 agent_session_hello (agent_session_t *self, zframe_t *peer, const msg_hello_t *hello,
                      int64_t now_ns)
@@ -68,11 +76,7 @@ agent_session_hello (agent_session_t *self, zframe_t *peer, const msg_hello_t *h
     bool renewed = agent_session_is_peer (self, peer);
     if (self->peer && !renewed)
         return AGENT_SESSION_BUSY;
-    uint32_t lease_ms = hello->lease_ms? hello->lease_ms: S_LEASE_DEFAULT_MS;
-    if (lease_ms < S_LEASE_MIN_MS)
-        lease_ms = S_LEASE_MIN_MS;
-    if (lease_ms > S_LEASE_MAX_MS)
-        lease_ms = S_LEASE_MAX_MS;
+    uint32_t lease_ms = s_lease_bounded (hello->lease_ms? hello->lease_ms: S_LEASE_DEFAULT_MS);
     if (!renewed) {
         self->peer = zframe_dup (peer);
         self->id = s_new_id ();
@@ -83,6 +87,14 @@ agent_session_hello (agent_session_t *self, zframe_t *peer, const msg_hello_t *h
     self->lease_ms = lease_ms;
     msg_strcpy (self->coordinator, hello->coordinator, sizeof (self->coordinator));
     return renewed? AGENT_SESSION_RENEWED: AGENT_SESSION_OPENED;
+}
+
+uint32_t
+agent_session_set_lease (agent_session_t *self, uint32_t lease_ms, uint32_t max_ms)
+{
+    if (self->peer && lease_ms)
+        self->lease_ms = s_lease_bounded (lease_ms < max_ms? lease_ms: max_ms);
+    return self->lease_ms;
 }
 
 bool

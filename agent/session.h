@@ -46,6 +46,12 @@ agent_session_hello_t agent_session_hello (agent_session_t *self, zframe_t *peer
 
 bool agent_session_is_peer (agent_session_t *self, zframe_t *peer);
 
+//  A keepalive's new lease (its coordinator's messages take longer to
+//  reach its fleet than the lease it began with): lease_ms, 0 for
+//  unchanged, held within max_ms (the agent's max-lease) and the bounds.
+//  Returns the lease the session now holds.
+uint32_t agent_session_set_lease (agent_session_t *self, uint32_t lease_ms, uint32_t max_ms);
+
 //  The peer's routing id (borrowed; NULL when idle), its name from HELLO
 //  ("" when idle), the session id (0 when idle), the lease in ms, and how
 //  long the session has lasted at now_ns.

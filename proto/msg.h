@@ -103,7 +103,10 @@
 #define MSG_PING_FIELDS(X, M) \
     X (M, U32,  seq, 0)                 /* matches pong to ping, 0 for a keepalive */ \
     X (M, I64,  t1_ns, 0)               /* coordinator clock at send */ \
-    X (M, U64,  session_id, 0)          /* the session the coordinator believes in, 0 none */
+    X (M, U64,  session_id, 0)          /* the session the coordinator believes in, 0 none */ \
+    X (M, U32,  lease_ms, 0)            /* a keepalive's: the session's lease from now on, 0 */ \
+                                        /* unchanged (the coordinator's messages take longer */ \
+                                        /* to reach its fleet than the lease it began with) */
 
 #define MSG_PONG_FIELDS(X, M) \
     X (M, U32,  seq, 0)                 /* copied from the ping */ \

@@ -23,6 +23,12 @@
 //  sessions per look.
 #define FLEET_CHECK_NS      (100 * NS_PER_MSEC)
 
+//  The lease covers this many median reaches of a keepalive (see
+//  s_grow_lease), up to a minute: what an agent accepts unless its
+//  config says otherwise (agent/agent.c).
+#define FLEET_LEASE_PER_REACH       10
+#define FLEET_LEASE_GROWN_MAX_NS    (60 * NS_PER_SEC)
+
 static volatile sig_atomic_t s_interrupted;
 
 //  SIGINT and SIGTERM only raise a flag: the poll returns with EINTR and
@@ -79,6 +85,7 @@ fleet_destroy (fleet_t **self_p)
             session_destroy (&self->sessions [i]);
         free (self->sessions);
         free (self->same_endpoint);
+        free (self->reaches);
         zhashx_destroy (&self->by_name);
         zhashx_destroy (&self->by_endpoint);
         fleetsock_destroy (&self->sock);
@@ -264,6 +271,11 @@ s_on_pong (fleet_t *self, session_t *session, const msg_pong_t *pong, int64_t re
     if (pong->seq == 0 && pong->t1_ns >= self->round_ns && self->round_ns
     &&  received_ns - self->round_ns > self->reach_ns)
         self->reach_ns = received_ns - self->round_ns;
+    //  A keepalive of this round or the one before, while the console
+    //  listened: how long our messages take to reach this agent.
+    if (pong->seq == 0 && self->round_before_ns && pong->t1_ns >= self->round_before_ns
+    &&  self->away_ns == self->away_at_round_ns)
+        session_note_reach (session, received_ns - pong->t1_ns);
     if (session_measuring (session) && session_clock_pong (session, pong, received_ns) == 1) {
         self->measuring--;
         fleet_clock_fill (self);
@@ -318,29 +330,92 @@ fleet_take (fleet_t *self, session_t *session, const msg_t *msg, int64_t receive
     return false;
 }
 
+static int
+s_compare_ns (const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
+    return (x > y) - (x < y);
+}
+
+//  How long a keepalive of the last two rounds took to reach the median
+//  ready agent and come back, each agent by its slowest; 0 if fewer than
+//  half of them answered one: an agent stopped, or cut off, says
+//  nothing of how long the fleet's messages take.
+static int64_t
+s_median_reach_ns (fleet_t *self)
+{
+    if (self->reaches_capacity < self->count) {
+        int64_t *reaches = (int64_t *) realloc (self->reaches, self->count * sizeof *reaches);
+        if (!reaches)
+            return 0;
+        self->reaches = reaches;
+        self->reaches_capacity = self->count;
+    }
+    size_t ready = 0, answered = 0;
+    for (size_t i = 0; i < self->count; i++) {
+        int64_t reach_ns = session_take_reach (self->sessions [i]);
+        if (session_state (self->sessions [i]) != SESSION_READY)
+            continue;
+        ready++;
+        if (reach_ns >= 0)
+            self->reaches [answered++] = reach_ns;
+    }
+    size_t half = (ready + 1) / 2;
+    if (!ready || answered < half)
+        return 0;
+    qsort (self->reaches, answered, sizeof *self->reaches, s_compare_ns);
+    return self->reaches [half - 1];
+}
+
+//  The lease grows to cover how long our messages take to reach the
+//  fleet (thousands of agents, a console or a network short of capacity):
+//  an agent's keepalives come a third of the lease apart, give or take
+//  the spread of a round's arrivals, about twice the median reach; a
+//  lease of FLEET_LEASE_PER_REACH median reaches leaves that gap at half
+//  the lease or less. Rounded up to whole seconds; it never shrinks
+//  within a run, and stays within what an agent accepts by default.
+static void
+s_grow_lease (fleet_t *self)
+{
+    int64_t reach_ns = s_median_reach_ns (self);
+    int64_t wanted_ns = FLEET_LEASE_PER_REACH * reach_ns;
+    if (wanted_ns <= self->lease_ns || self->lease_ns >= FLEET_LEASE_GROWN_MAX_NS)
+        return;
+    wanted_ns = (wanted_ns + NS_PER_SEC - 1) / NS_PER_SEC * NS_PER_SEC;
+    if (wanted_ns > FLEET_LEASE_GROWN_MAX_NS)
+        wanted_ns = FLEET_LEASE_GROWN_MAX_NS;
+    fprintf (stderr, "iofleet: event=lease lease_s=%.0f was_s=%.1f reason=\"a keepalive "
+             "takes %.3f s to reach the median agent and come back\"\n",
+             (double) wanted_ns / NS_PER_SEC, (double) self->lease_ns / NS_PER_SEC,
+             (double) reach_ns / NS_PER_SEC);
+    self->lease_ns = wanted_ns;
+}
+
 //  Keepalives to every ready session, every third of the lease, so that
 //  no agent's lease runs out while the run waits for something else.
 void
 fleet_keepalives (fleet_t *self, int64_t now_ns)
 {
-    if (self->lease_ns <= 0 || now_ns < self->next_keepalive_ns)
-        return;
-    self->reach_before_ns = self->reach_ns;
-    self->reach_ns = 0;
-    self->round_ns = now_ns;
-    fleet_keep_alive (self);
-    self->next_keepalive_ns = now_ns + self->lease_ns / 3;
+    if (self->lease_ns > 0 && now_ns >= self->next_keepalive_ns)
+        fleet_keep_alive (self);
 }
 
-//  Outside the rounds: the reach stays what the rounds measure.
 void
 fleet_keep_alive (fleet_t *self)
 {
     if (self->lease_ns <= 0)
         return;
+    s_grow_lease (self);
+    int64_t now_ns = clock_now_ns ();
+    self->reach_before_ns = self->reach_ns;
+    self->reach_ns = 0;
+    self->round_before_ns = self->round_ns? self->round_ns: now_ns;
+    self->round_ns = now_ns;
+    self->away_at_round_ns = self->away_ns;
     for (size_t i = 0; i < self->count; i++)
         if (session_state (self->sessions [i]) == SESSION_READY)
-            session_keepalive (self->sessions [i]);
+            session_keepalive (self->sessions [i], self->lease_ns);
+    self->next_keepalive_ns = now_ns + self->lease_ns / 3;
 }
 
 //  Look at every session: ready ones silent past the lease are lost,

@@ -13,7 +13,10 @@
       was restarted (or ended the session), and the session is lost at
       once, as it is on an ERROR "no-session";
     - every ready session gets a keepalive every third of the lease, and
-      one silent for longer than the lease is lost; silence counts only
+      one silent for longer than the lease is lost; the lease grows, and
+      every agent hears of it with its next keepalive, when keepalives
+      take long to reach the fleet (thousands of agents on a console
+      short of CPU, a slow network); silence counts only
       time the console listened (a stopped console loses nobody for
       it), and is judged only once what waits on the socket was read;
     - a lost session is said hello to again in the background, so that a

@@ -34,6 +34,8 @@ struct _session_t {
                                             //  it told us, and its clock
     char reported_name [JOB_NAME_MAX + 1];  //  the name the agent gives itself
     int64_t last_heard_ns;                  //  when it last proved our session
+    int64_t reach_ns;                       //  the slowest keepalive answered since the
+                                            //  fleet last took it, -1 none
     uint64_t session_id;                    //  the agent's id for our session, from WELCOME
     uint32_t generation;                    //  WELCOMEs taken: each one a session of its own
     int64_t hello_deadline_ns;              //  while connecting: when the hello gives up
@@ -103,6 +105,7 @@ session_new (const char *name, const char *endpoint, size_t index, fleetsock_t *
     msg_strcpy (self->info.name, name, sizeof self->info.name);
     msg_strcpy (self->info.endpoint, endpoint, sizeof self->info.endpoint);
     self->best_rtt_ns = -1;
+    self->reach_ns = -1;
     self->sock = sock;
     self->id = (uint32_t) index;
     const uint8_t *server_key = NULL;
@@ -194,19 +197,35 @@ session_check_same_agent (session_t *self, const msg_welcome_t *welcome, char *e
 
 //  Send a PING with seq and our session id.
 static int
-s_send_ping (session_t *self, uint32_t seq)
+s_send_ping (session_t *self, uint32_t seq, int64_t lease_ns)
 {
     msg_t ping = { .type = MSG_PING };
     ping.u.ping.seq = seq;
+    ping.u.ping.lease_ms = (uint32_t) (lease_ns / NS_PER_MSEC);
     ping.u.ping.t1_ns = clock_now_ns ();
     ping.u.ping.session_id = self->session_id;
     return session_send (self, &ping);
 }
 
 int
-session_keepalive (session_t *self)
+session_keepalive (session_t *self, int64_t lease_ns)
 {
-    return s_send_ping (self, 0);
+    return s_send_ping (self, 0, lease_ns);
+}
+
+void
+session_note_reach (session_t *self, int64_t reach_ns)
+{
+    if (reach_ns > self->reach_ns)
+        self->reach_ns = reach_ns;
+}
+
+int64_t
+session_take_reach (session_t *self)
+{
+    int64_t reach_ns = self->reach_ns;
+    self->reach_ns = -1;
+    return reach_ns;
 }
 
 void
@@ -236,7 +255,7 @@ session_clock_begin (session_t *self, uint64_t pings)
     //  Sequence numbers of measurements skip 0, which keepalives use.
     if (++self->ping_seq == 0)
         self->ping_seq = 1;
-    return s_send_ping (self, self->ping_seq);
+    return s_send_ping (self, self->ping_seq, 0);
 }
 
 bool
@@ -274,7 +293,7 @@ session_clock_pong (session_t *self, const msg_pong_t *pong, int64_t received_ns
     if (self->pongs < self->pings) {
         if (++self->ping_seq == 0)
             self->ping_seq = 1;
-        s_send_ping (self, self->ping_seq);
+        s_send_ping (self, self->ping_seq, 0);
         return 0;
     }
     self->pings = 0;

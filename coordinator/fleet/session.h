@@ -72,7 +72,13 @@ int session_check_same_agent (session_t *self, const msg_welcome_t *welcome,
 
 //  Send a keepalive: a PING with seq 0 and our session id, which the
 //  agent answers with the id it holds for us. Returns 0 or -1.
-int session_keepalive (session_t *self);
+int session_keepalive (session_t *self, int64_t lease_ns);
+
+//  A keepalive came back reach_ns after it went out; the fleet takes the
+//  slowest since it last asked (-1 if none), to see how long its
+//  messages take to reach this agent.
+void session_note_reach (session_t *self, int64_t reach_ns);
+int64_t session_take_reach (session_t *self);
 
 //  The agent proved at received_ns that it still holds our session.
 void session_heard (session_t *self, int64_t received_ns);

@@ -330,6 +330,27 @@ test_lease_expiry_frees_the_agent (void **state)
     assert_int_equal (s_file_size (path), -1);
 }
 
+//  A keepalive that asks for a longer lease (its console's messages take
+//  long to reach its fleet) keeps the session that much longer.
+static void
+test_keepalive_lengthens_the_lease (void **state)
+{
+    fixture_t *fx = *state;
+    s_hello (fx->dealer, "far away", 1000, false);
+    s_expect (fx, fx->dealer, MSG_WELCOME);
+    msg_t ping = { .type = MSG_PING };
+    ping.u.ping.lease_ms = 3000;
+    s_send (fx->dealer, &ping);
+    s_expect (fx, fx->dealer, MSG_PONG);
+    //  Past the lease it began with, within the one it holds now...
+    zclock_sleep (1500);
+    s_hello (fx->other, "eager", 0, false);
+    assert_string_equal (s_expect (fx, fx->other, MSG_ERROR)->u.error.code, "busy");
+    //  ...and free after that one.
+    zclock_sleep (2000);
+    s_open_session (fx, fx->other, "eager");
+}
+
 static void
 test_loopback_endpoints (void **state)
 {
@@ -369,6 +390,7 @@ main (void)
         cmocka_unit_test_setup_teardown (test_probe_hello_gets_welcome, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_second_coordinator_is_busy, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_ping_pong_timestamps, s_setup, s_teardown),
+        cmocka_unit_test_setup_teardown (test_keepalive_lengthens_the_lease, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_prepare_start_write_keep, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_files_removed_without_keep, s_setup, s_teardown),
         cmocka_unit_test_setup_teardown (test_prepare_refuses_paths_outside_root, s_setup, s_teardown),

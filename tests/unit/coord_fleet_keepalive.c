@@ -3,7 +3,8 @@
     fleet with samples that its handler is slow to take (a results
     directory on a slow disk, a host short of CPU); the PINGs the peer
     receives meanwhile must still be a third of the lease apart, not a
-    wake's worth of samples.
+    wake's worth of samples. And the lease grows when keepalives take long
+    to come back (a peer that answers each one late), and only then.
 */
 #include "../../coordinator/fleet/fleet.h"
 #include "../../proto/clock.h"
@@ -45,6 +46,107 @@ s_send (zsock_t *router, zframe_t *identity, const msg_t *msg)
     zframe_t *frame = zframe_new (data, size);
     assert_int_equal (zframe_send (&frame, router, 0), 0);
     free (data);
+}
+
+//  A peer on loopback that the fleet takes for a welcomed agent.
+typedef struct {
+    zsock_t *router;
+    zframe_t *identity;
+    fleet_t *fleet;
+    session_t *session;
+} s_peer_t;
+
+static void
+s_peer_open (s_peer_t *peer, int64_t lease_ns)
+{
+    peer->router = zsock_new_router ("tcp://127.0.0.1:*");
+    assert_non_null (peer->router);
+    zsock_set_sndhwm (peer->router, 0);
+    char *endpoint = zsock_last_endpoint (peer->router);
+    peer->fleet = fleet_new ();
+    fleet_set_lease (peer->fleet, "console", lease_ns, NS_PER_SEC);
+    char err [256];
+    peer->session = fleet_add (peer->fleet, "a1", endpoint, err, sizeof err);
+    zstr_free (&endpoint);
+    assert_non_null (peer->session);
+    msg_t ping = { .type = MSG_PING };
+    assert_int_equal (session_send (peer->session, &ping), 0);
+    zsock_set_rcvtimeo (peer->router, 5000);
+    zmsg_t *first = zmsg_recv (peer->router);
+    assert_non_null (first);
+    zsock_set_rcvtimeo (peer->router, 0);
+    peer->identity = zmsg_pop (first);
+    zmsg_destroy (&first);
+    session_set_state (peer->session, SESSION_READY, "taken as welcomed");
+    session_heard (peer->session, clock_now_ns ());
+}
+
+static void
+s_peer_close (s_peer_t *peer)
+{
+    zframe_destroy (&peer->identity);
+    fleet_destroy (&peer->fleet);
+    zsock_destroy (&peer->router);
+}
+
+//  For run_ns, the fleet polls and the peer answers every keepalive
+//  late_ns after it came, as an agent far away (or one of thousands on
+//  a console short of CPU) would. Returns the lease the last keepalive
+//  asked for, in ms.
+static uint32_t
+s_peer_answer_late (s_peer_t *peer, int64_t late_ns, int64_t run_ns)
+{
+    enum { S_HELD = 64 };
+    msg_t held [S_HELD];
+    int64_t due_ns [S_HELD];
+    size_t count = 0;
+    uint32_t lease_ms = 0;
+    int64_t end_ns = clock_now_ns () + run_ns;
+    while (clock_now_ns () < end_ns) {
+        fleet_poll (peer->fleet, clock_now_ns () + 10 * NS_PER_MSEC, NULL, NULL);
+        zmsg_t *received;
+        while ((received = zmsg_recv (peer->router))) {
+            zframe_t *payload = zmsg_last (received);
+            msg_t msg;
+            char err [256];
+            assert_int_equal (msg_decode (zframe_data (payload), zframe_size (payload), &msg,
+                                          err, sizeof err), MSG_OK);
+            zmsg_destroy (&received);
+            if (msg.type != MSG_PING || msg.u.ping.seq != 0)
+                continue;
+            lease_ms = msg.u.ping.lease_ms;
+            assert_true (count < S_HELD);
+            held [count] = (msg_t) { .type = MSG_PONG };
+            held [count].u.pong.t1_ns = msg.u.ping.t1_ns;
+            due_ns [count++] = clock_now_ns () + late_ns;
+        }
+        while (count > 0 && clock_now_ns () >= due_ns [0]) {
+            s_send (peer->router, peer->identity, &held [0]);
+            memmove (held, held + 1, --count * sizeof held [0]);
+            memmove (due_ns, due_ns + 1, count * sizeof due_ns [0]);
+        }
+    }
+    return lease_ms;
+}
+
+static void
+test_lease_grows_with_a_late_fleet (void **state)
+{
+    (void) state;
+    //  Answered at once: the lease stays what it was.
+    s_peer_t peer;
+    s_peer_open (&peer, 2 * NS_PER_SEC);
+    assert_int_equal (s_peer_answer_late (&peer, 0, 3 * NS_PER_SEC), 2000);
+    assert_int_equal (session_state (peer.session), SESSION_READY);
+    s_peer_close (&peer);
+    //  Answered 400 ms late: ten times that, rounded up to the second.
+    s_peer_open (&peer, 2 * NS_PER_SEC);
+    uint32_t lease_ms = s_peer_answer_late (&peer, 400 * NS_PER_MSEC, 4 * NS_PER_SEC);
+    if (lease_ms < 4000 || lease_ms > 6000)
+        fail_msg ("keepalives answered 400 ms late: the lease asked is %u ms, not 4-6 s",
+                  lease_ms);
+    assert_int_equal (session_state (peer.session), SESSION_READY);
+    s_peer_close (&peer);
 }
 
 static void
@@ -118,6 +220,7 @@ main (void)
 {
     const struct CMUnitTest tests [] = {
         cmocka_unit_test (test_keepalives_leave_on_time_during_a_flood),
+        cmocka_unit_test (test_lease_grows_with_a_late_fleet),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }
