@@ -114,7 +114,7 @@ fleet_set_lease (fleet_t *self, const char *coordinator, int64_t lease_ns,
                  int64_t connect_timeout_ns)
 {
     msg_strcpy (self->coordinator, coordinator, sizeof self->coordinator);
-    self->lease_ns = lease_ns;
+    self->lease_ns = self->lease_asked_ns = lease_ns;
     self->connect_timeout_ns = connect_timeout_ns;
     self->next_keepalive_ns = 0;
 }

@@ -36,7 +36,10 @@ fleet_send_hello (fleet_t *self, session_t *session, bool probe, int64_t deadlin
 {
     msg_t hello = { .type = MSG_HELLO };
     msg_strcpy (hello.u.hello.coordinator, self->coordinator, sizeof hello.u.hello.coordinator);
-    hello.u.hello.lease_ms = (uint32_t) (self->lease_ns / NS_PER_MSEC);
+    //  The lease the run began with, which the agent's max-lease let it
+    //  accept: a grown one reaches it with the next keepalive, within
+    //  that bound, rather than refused with the hello.
+    hello.u.hello.lease_ms = (uint32_t) (self->lease_asked_ns / NS_PER_MSEC);
     hello.u.hello.probe = probe;
     //  One said hello to again keeps why it was lost until it answers:
     //  a test it misses meanwhile says so.

@@ -63,13 +63,14 @@ struct _fleet_t {
     char coordinator [MSG_TEXT_MAX + 1];    //  our name in hellos
     int64_t lease_ns;               //  the lease both sides hold, 0 for none; it grows
                                     //  with the fleet's reach (fleet_keepalives)
+    int64_t lease_asked_ns;         //  the lease the run began with, which hellos ask
     int64_t connect_timeout_ns;     //  how long a hello may take
     int64_t next_keepalive_ns;      //  when the next round of keepalives goes out
     int64_t round_ns;               //  when the last round went out, 0 never
     int64_t reach_ns;               //  its latest pong so far, after round_ns
     int64_t reach_before_ns;        //  the same of the round before
     int64_t round_before_ns;        //  when the round before went out, 0 never
-    int64_t away_at_round_ns;       //  away_ns when that one went out
+    int64_t away_at_round_ns;       //  away_ns when the last round went out
     int64_t *reaches;               //  one per session: the keepalives' reach, sorted
     size_t reaches_capacity;        //  sessions it holds room for
     int64_t next_check_ns;          //  when the sessions are looked at next
