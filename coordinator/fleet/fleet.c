@@ -251,6 +251,26 @@ fleet_declare_lost (fleet_t *self, session_t *session, const char *reason)
         fleet_send_hello (self, session, false, clock_now_ns () + self->connect_timeout_ns);
 }
 
+//  How long a keepalive took to reach the agent and come back. Time the
+//  console did not listen since the round went out (stopped, or busy
+//  writing a test's results while thousands of pongs wait) is not the
+//  fleet's: then the way there alone, by the agent's clock less its
+//  offset, counted both ways; it stays a measure of the fleet's reach
+//  when a busy console would otherwise never see one.
+static int64_t
+s_reach_ns (fleet_t *self, session_t *session, const msg_pong_t *pong, int64_t received_ns)
+{
+    int64_t reach_ns = received_ns - pong->t1_ns;
+    int64_t away_at_send_ns = pong->t1_ns >= self->round_ns? self->away_at_round_ns:
+                                                             self->away_at_round_before_ns;
+    if (self->away_ns == away_at_send_ns)
+        return reach_ns;
+    int64_t there_ns = pong->t2_ns - session_offset_ns (session) - pong->t1_ns;
+    if (there_ns < 0)
+        return 0;
+    return 2 * there_ns < reach_ns? 2 * there_ns: reach_ns;
+}
+
 //  A pong: it must name our session, then it proves it; and it may
 //  belong to a clock measurement.
 static void
@@ -271,11 +291,10 @@ s_on_pong (fleet_t *self, session_t *session, const msg_pong_t *pong, int64_t re
     if (pong->seq == 0 && pong->t1_ns >= self->round_ns && self->round_ns
     &&  received_ns - self->round_ns > self->reach_ns)
         self->reach_ns = received_ns - self->round_ns;
-    //  A keepalive of this round or the one before, while the console
-    //  listened: how long our messages take to reach this agent.
-    if (pong->seq == 0 && self->round_before_ns && pong->t1_ns >= self->round_before_ns
-    &&  self->away_ns == self->away_at_round_ns)
-        session_note_reach (session, received_ns - pong->t1_ns);
+    //  A keepalive of this round or the one before: how long our
+    //  messages take to reach this agent and come back.
+    if (pong->seq == 0 && self->round_before_ns && pong->t1_ns >= self->round_before_ns)
+        session_note_reach (session, s_reach_ns (self, session, pong, received_ns));
     if (session_measuring (session) && session_clock_pong (session, pong, received_ns) == 1) {
         self->measuring--;
         fleet_clock_fill (self);
@@ -411,6 +430,7 @@ fleet_keep_alive (fleet_t *self)
     self->reach_ns = 0;
     self->round_before_ns = self->round_ns? self->round_ns: now_ns;
     self->round_ns = now_ns;
+    self->away_at_round_before_ns = self->away_at_round_ns;
     self->away_at_round_ns = self->away_ns;
     for (size_t i = 0; i < self->count; i++)
         if (session_state (self->sessions [i]) == SESSION_READY)

@@ -71,6 +71,7 @@ struct _fleet_t {
     int64_t reach_before_ns;        //  the same of the round before
     int64_t round_before_ns;        //  when the round before went out, 0 never
     int64_t away_at_round_ns;       //  away_ns when the last round went out
+    int64_t away_at_round_before_ns;    //  the same of the round before
     int64_t *reaches;               //  one per session: the keepalives' reach, sorted
     size_t reaches_capacity;        //  sessions it holds room for
     int64_t next_check_ns;          //  when the sessions are looked at next
