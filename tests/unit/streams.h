@@ -126,12 +126,12 @@ streams_result (stream_t *stream, msg_result_t *result)
     }
 }
 
-//  Start phase now, wait for it, take its figures; fail the case if the
-//  phase failed.
+//  Start phase at start_ns, wait for it, take its figures; fail the
+//  case if the phase failed.
 static inline void
-streams_phase (stream_t *stream, uint32_t phase, msg_result_t *result)
+streams_phase_at (stream_t *stream, uint32_t phase, int64_t start_ns, msg_result_t *result)
 {
-    stream_start (stream, phase, clock_now_ns ());
+    stream_start (stream, phase, start_ns);
     streams_result (stream, result);
     if (result->error [0])
         fail_msg ("phase %u: %s", phase, result->error);
@@ -139,6 +139,13 @@ streams_phase (stream_t *stream, uint32_t phase, msg_result_t *result)
     assert_true (result->end_ns >= result->last_write_ns);
     assert_true (result->last_write_ns >= result->start_ns);
     assert_true (result->last_issue_ns <= result->last_write_ns);
+}
+
+//  Start phase now (streams_phase_at).
+static inline void
+streams_phase (stream_t *stream, uint32_t phase, msg_result_t *result)
+{
+    streams_phase_at (stream, phase, clock_now_ns (), result);
 }
 
 //  Size of a file, -1 if it does not exist.
