@@ -1,7 +1,8 @@
-# Shared by the scripts that need a host slow on purpose (t0530, the
-# corpus), after tests/lib.sh: tests/bench/delayfs.c built and mounted
-# under SCRATCH, each mount unmounted and its process stopped by the
-# cleanup of lib.sh; and the scenario of a fleet with one slow host.
+# Shared by the scripts that need a host slow on purpose (t0530, t0469,
+# the corpus), after tests/lib.sh: tests/bench/delayfs.c built and
+# mounted under SCRATCH, each mount unmounted and its process stopped by
+# the cleanup of lib.sh; what each counted (delayfs_stats); and the
+# scenario of a fleet with one slow host.
 
 # delayfs_build: $SCRATCH/delayfs, or the test fails.
 delayfs_build () {
@@ -11,21 +12,42 @@ delayfs_build () {
         -o "$SCRATCH/delayfs" || fail "delayfs does not build"
 }
 
-# delayfs_mount NAME DELAY_US [WINDOW]: a delayfs of its own at
-# $SCRATCH/mnt-NAME, its requests held DELAY_US (within WINDOW, as
-# delayfs.c's DELAYFS_WINDOW, if given).
+# delayfs_mount NAME DELAY_US [WINDOW [FUSE OPTIONS...]]: a delayfs of
+# its own at $SCRATCH/mnt-NAME, its requests held DELAY_US (within
+# WINDOW, as delayfs.c's DELAYFS_WINDOW, if not empty), with the FUSE
+# options given (-o max_threads=N ...). DELAYFS_SLEEP in the caller's
+# environment reaches it.
 delayfs_mount () {
-    local mnt=$SCRATCH/mnt-$1
+    local name=$1 delay_us=$2 window=${3:-}
+    local mnt=$SCRATCH/mnt-$name
+    shift $(($# < 3? $#: 3))
     mkdir -p "$mnt"
-    env ${3:+DELAYFS_WINDOW=$3} "$SCRATCH/delayfs" "$2" 64 "$mnt" -f 2> "$SCRATCH/delayfs-$1.log" &
+    env ${window:+DELAYFS_WINDOW=$window} "$SCRATCH/delayfs" "$delay_us" 64 "$mnt" -f "$@" \
+        2> "$SCRATCH/delayfs-$name.log" &
     PIDS+=($!)
     MOUNTS+=("$mnt")
     for _ in $(seq 100); do
         mountpoint -q "$mnt" && return 0
         sleep 0.05
     done
-    cat "$SCRATCH/delayfs-$1.log" >&2
-    fail "delayfs $1 did not mount"
+    cat "$SCRATCH/delayfs-$name.log" >&2
+    fail "delayfs $name did not mount"
+}
+
+# delayfs_stats NAME [KEY]: the counts of the delayfs NAME (the line of
+# its .stats: reads= writes= fsyncs= in_flight= peak=), or the one of
+# KEY. delayfs_reset NAME sets them to zero.
+delayfs_stats () {
+    local line
+    line=$(cat "$SCRATCH/mnt-$1/.stats") || fail "delayfs $1 gives no counts"
+    if [ $# -lt 2 ]; then
+        echo "$line"
+        return
+    fi
+    echo "$line" | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+delayfs_reset () {
+    echo 0 > "$SCRATCH/mnt-$1/.stats" || fail "delayfs $1 does not reset its counts"
 }
 
 # delayfs_tail_scenario: four agents started, each reading 4K direct from
