@@ -11,7 +11,9 @@
 #                    random reads and writes at depths 1..128 and 128K
 #                    sequential ones at depth 16 on io_uring beside fio's
 #                    io_uring, ratios and CPU per request; latency
-#                    percentiles beside fio's on a file system of fixed latency;
+#                    percentiles beside fio's on a file system of fixed latency,
+#                    and one stream's requests in flight there (io_uring at
+#                    depth 32 beside fio's, at depth 1 beside psync);
 #                    a test's fixed cost and start skew with --metrics scraped
 #                    every 100 ms and without; fio job files run by fio and by
 #                    iofleet, rates side by side
@@ -174,6 +176,7 @@ bench: deps-test
 	@tests/bench/random4k.sh build
 	@tests/bench/uring.sh build
 	@tests/bench/latency.sh build
+	@tests/bench/fusedepth.sh build
 	@tests/bench/metrics.sh build
 	@tests/bench/fiojobs.sh build
 

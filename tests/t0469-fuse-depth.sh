@@ -3,48 +3,34 @@
 # (tests/bench/delayfs.c over FUSE, sleeping its whole time), with a
 # real agent; the file system counts what it is asked and how many
 # requests it holds at once. Checks:
-#  - one rndrd stream at iodepth 32 over one file, O_DIRECT, 2 s: the
+#  - one rndrd stream at iodepth 32 over one file, O_DIRECT, 1 s: the
 #    file system holds 32 requests at its peak and never more, the
-#    agent's depth is 32, every read the agent counted reached the file
-#    system and no other, and the stream does >= 0.8 x 32000 requests/s;
-#  - at iodepth 1 io_uring's rate is psync's within 10%;
+#    agent's depth is 32, and every read the agent counted reached the
+#    file system and no other;
 #  - a request-bound rndrw (2 streams, 4001 requests, fsync_every = 100,
 #    4 files) at iodepth 16: the file system got exactly the reads,
 #    writes and fsyncs of the report, fsyncs = files x rounds + files a
 #    stream, and a psync run of the same job does and counts the same.
+# The rate these reach (>= 0.8 x 32000 requests/s at iodepth 32, and
+# io_uring at iodepth 1 beside psync) is a goal of speed: make bench
+# measures it (tests/bench/fusedepth.sh), beside fio's.
 #
-# What the file system is given, and why. The kernel keeps at most
-# max_background asynchronous requests of a FUSE mount with the file
-# system (12 by default), and io_uring's O_DIRECT reads are such
-# requests; libfuse 3.14 answers with 10 worker threads unless
-# max_threads says. Measured on a 2-CPU machine, agent at iodepth 32:
-# 9.1k requests/s with neither raised (peak 10), 9.5k with
-# max_background = 64 (peak 10), 11.0k with max_threads = 64 (peak 12),
-# 26.2k with both at 32 (peak 32). Both are 64 here: twice the depth, so
-# that a 33rd request in flight would be seen and fail the test. One
-# file serves all 32: the kernel held 32 reads (or O_DIRECT writes) of
-# one file at once, 24.5k and 26.3k reads/s over 1 file, 26.3k and 27.2k
-# over 32 files.
-#
-# The rate. 32 requests of 1 ms each make 32000 a second; what each
-# costs beyond its 1 ms (the FUSE round trip, a sleeping thread's wakeup)
-# is the machine's: 90 us at iodepth 1, about 170 us at 32 on a loaded
-# 2-CPU host, 25-28k requests/s, fio's io_uring the same; the agent's
-# own CPU is not what bounds it, and the sanitizers' build reaches as
-# much (26-27k), so the rate is checked under both. Other work on the
-# machine only lowers a rate: the depth-32 run is tried up to three
-# times for its rate, and every try's counts and peak are checked.
+# What the file system is given, and why (tests/delayfs.sh,
+# delayfs_depth_mount): the kernel keeps at most max_background
+# asynchronous requests of a FUSE mount with the file system (12 by
+# default), and io_uring's O_DIRECT reads are such requests; libfuse
+# 3.14 answers with 10 worker threads unless max_threads says. Both are
+# twice the depth here, so that a 33rd request in flight would be seen
+# and fail the test.
 . "$(dirname "$0")/lib.sh"
 
 . "$TOP/tests/delayfs.sh"
 
 DEPTH=32
 DELAY_US=1000
-WANT_RATE=$((DEPTH * 1000000 / DELAY_US * 8 / 10))
 
 delayfs_build
-DELAYFS_SLEEP=1 delayfs_mount d "$DELAY_US" "" -o max_threads=$((2 * DEPTH)) \
-    -o max_background=$((2 * DEPTH))
+delayfs_depth_mount d "$DELAY_US" "$DEPTH"
 MNT=$SCRATCH/mnt-d
 start_agent a --root "$MNT"
 E=$ENDPOINT
@@ -104,26 +90,8 @@ rndrd () {   # ENGINE DEPTH SECONDS
 }
 
 # One stream at iodepth 32.
-reached=0
-for try in 1 2 3; do
-    run deep "$(rndrd io_uring $DEPTH 2)"
-    rate=$(check_run deep $DEPTH) || fail "the depth-$DEPTH run is wrong"
-    [ "$rate" -gt "$reached" ] && reached=$rate
-    [ "$rate" -ge "$WANT_RATE" ] && break
-done
-[ "$reached" -ge "$WANT_RATE" ] ||
-    fail "one stream at iodepth $DEPTH reached $reached requests/s in 3 tries, under $WANT_RATE"
-echo "iodepth $DEPTH: $reached requests/s (>= $WANT_RATE) in $try tries"
-
-# At iodepth 1, io_uring as psync.
-run psync1 "$(rndrd psync 1 1500m)"
-psync=$(check_run psync1 1) || fail "the psync run is wrong"
-run uring1 "$(rndrd io_uring 1 1500m)"
-uring=$(check_run uring1 1) || fail "the io_uring run at iodepth 1 is wrong"
-awk -v u="$uring" -v p="$psync" 'BEGIN {
-    printf "iodepth 1: io_uring %d/s, psync %d/s, ratio %.3f\n", u, p, u / p
-    exit (u >= 0.9 * p && u <= 1.1 * p)? 0: 1 }' ||
-    fail "io_uring at iodepth 1 does not match psync"
+run deep "$(rndrd io_uring $DEPTH 1)"
+check_run deep $DEPTH > /dev/null || fail "the depth-$DEPTH run is wrong"
 
 # Exact counts, request-bound, with writes and fsyncs.
 counted () {   # ENGINE DEPTH
@@ -160,4 +128,4 @@ for a, b in zip(sorted(uring["streams"], key=lambda st: st["index"]),
                 sorted(psync["streams"], key=lambda st: st["index"])):
     assert (a["reads"], a["writes"], a["fsyncs"]) == (b["reads"], b["writes"], b["fsyncs"]), (a, b)
 PY
-echo "ok: $DEPTH requests in flight at the file system and never more, $reached requests/s; exact counts"
+echo "ok: $DEPTH requests in flight at the file system and never more; exact counts"
