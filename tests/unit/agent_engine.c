@@ -244,9 +244,13 @@ test_write_time_bound (void **state)
     spec.fsync_mode = FSYNC_NONE;
     spec.runtime_ns = 200 * NS_PER_MSEC;
     stream_t *stream = streams_ready (&spec, fx->path);
+    //  The instant the stream is given, which its stop instant follows.
     int64_t start_at_ns = clock_now_ns ();
+    stream_start (stream, 0, start_at_ns);
     msg_result_t result;
-    streams_phase (stream, 0, &result);
+    streams_result (stream, &result);
+    if (result.error [0])
+        fail_msg ("%s", result.error);
     assert_true (result.bytes > MIB);               //  round the file more than once
     assert_int_equal (result.bytes, result.writes * 64 * KIB);
     assert_true (result.last_issue_ns < start_at_ns + spec.runtime_ns);
