@@ -196,14 +196,17 @@ const opt_def_t jobspec_options [] = {
               "its index (0: a seed from the kernel every run)" },
     { .name = "engine", .type = OPT_ENUM, .offset = AT (engine),
       .choices = s_engine_names, .default_text = "psync", .flags = OPT_WIRE | OPT_GLOBAL,
-      .help = "write, read, rewrite, randrw: how a stream issues its requests: psync (one "
-              "pread or pwrite at a time) or io_uring (iodepth requests in flight, fixed "
-              "buffers and files; a host that refuses io_uring fails the job at prepare; "
-              "an nfs:// read is psync)" },
+      .help = "write, read, rewrite, randrw, copy: how a stream issues its requests to "
+              "local files: psync (one pread or pwrite at a time) or io_uring (iodepth "
+              "requests in flight, fixed buffers and files; a host that refuses io_uring "
+              "fails the job at prepare). An nfs:// file is read with libnfs's asynchronous "
+              "calls whichever it names" },
     { .name = "iodepth", .type = OPT_COUNT, .offset = AT (iodepth),
       .min = 1, .max = JOB_IODEPTH_MAX, .default_text = "1", .flags = OPT_WIRE | OPT_GLOBAL,
-      .help = "write, read, rewrite, randrw, engine = io_uring: requests each stream keeps "
-              "in flight (fio's iodepth); psync has one" },
+      .help = "write, read, rewrite, randrw, copy: requests each stream keeps in flight "
+              "(fio's iodepth): with engine = io_uring (psync has one), and for an nfs:// "
+              "read or copy source the READ calls in flight on the stream's connection, "
+              "with either engine; a copy writes its blocks in order" },
     { .name = NULL }
 };
 

@@ -49,7 +49,8 @@ static const workload_desc_t s_workloads [WORKLOAD_COUNT] = {
         .help = "read src (a path or an nfs:// URL), write dst; without size, the whole source",
         .timed = true, .stream_results = true, .host_figures = true,
         .required = { "src", "dst", NULL },
-        .keys = { "src", "dst", "size", "bs", "direct", "fsync", "rate", "keep", NULL },
+        .keys = { "src", "dst", "size", "bs", "direct", "fsync", "rate", "keep", "engine",
+                  "iodepth", NULL },
         .files = {
             { .option = "src", .naming = FILES_SHARED, .nfs_url = true },
             { .option = "dst", .writes = true, .naming = FILES_PER_STREAM },
@@ -314,10 +315,12 @@ workload_check (const jobspec_t *spec, const char **key, char *err, size_t errle
                   spec->ramp_ns / 1e9, spec->runtime_ns / 1e9);
         return -1;
     }
-    if (spec->engine == JOB_ENGINE_PSYNC && spec->iodepth > 1) {
+    //  An nfs:// file is read with its READ calls in flight, whatever
+    //  the engine: the engine is how local requests reach the kernel.
+    if (spec->engine == JOB_ENGINE_PSYNC && spec->iodepth > 1 && !workload_reads_nfs (spec)) {
         *key = "iodepth";
         snprintf (err, errlen, "engine psync keeps one request in flight: iodepth = %" PRIu64
-                  " needs engine = io_uring", spec->iodepth);
+                  " needs engine = io_uring (or an nfs:// file)", spec->iodepth);
         return -1;
     }
     return desc->check? desc->check (spec, key, err, errlen): 0;
@@ -446,6 +449,17 @@ workload_apply_defaults (jobspec_t *spec, workload_given_fn *given, void *arg,
     return desc->derive? desc->derive (spec, given, arg, key, err, errlen): 0;
 }
 
+bool
+workload_reads_nfs (const jobspec_t *spec)
+{
+    const workload_desc_t *desc = workload_desc (spec->workload);
+    const workload_file_t *file;
+    for (size_t f = 0; (file = workload_file (desc, f)); f++)
+        if (file->nfs_url && jobspec_src_is_nfs (workload_option_text (spec, file->option)))
+            return true;
+    return false;
+}
+
 //  The class of a job from its options alone: network if a file its
 //  workload reads is an nfs:// URL (a copy's src, a read's path).
 int
@@ -453,12 +467,7 @@ workload_job_class (const jobspec_t *spec)
 {
     if (spec->job_class != CLASS_AUTO)
         return spec->job_class;
-    const workload_desc_t *desc = workload_desc (spec->workload);
-    const workload_file_t *file;
-    for (size_t f = 0; (file = workload_file (desc, f)); f++)
-        if (file->nfs_url && jobspec_src_is_nfs (workload_option_text (spec, file->option)))
-            return CLASS_NETWORK;
-    return CLASS_DISK;
+    return workload_reads_nfs (spec)? CLASS_NETWORK: CLASS_DISK;
 }
 
 workload_bound_t

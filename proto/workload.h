@@ -34,6 +34,11 @@
 //  and say so in READY.)
 int workload_job_class (const jobspec_t *spec);
 
+//  True if a file the job's workload reads is an nfs:// URL: its reads
+//  go as READ calls on a libnfs connection, iodepth of them in flight
+//  whatever `engine` says.
+bool workload_reads_nfs (const jobspec_t *spec);
+
 //  The options every job has, whatever its workload, NULL-terminated.
 extern const char *const workload_common_keys [];
 

@@ -48,7 +48,7 @@ engine_memory (const jobspec_t *spec)
     return depth * spec->bs_bytes + table;
 }
 
-//  The slots, then the engine's own state.
+//  The engine the option names, over descriptors.
 engine_t *
 engine_new (int engine, uint32_t depth, size_t buffer_bytes, const int *fds,
             uint32_t fd_count, bool direct, char *err, size_t errlen)
@@ -56,6 +56,14 @@ engine_new (int engine, uint32_t depth, size_t buffer_bytes, const int *fds,
     const engine_ops_t *ops = s_engine (engine, err, errlen);
     if (!ops)
         return NULL;
+    return engine_make (ops, depth, buffer_bytes, fds, fd_count, direct, NULL, err, errlen);
+}
+
+//  The slots, then the engine's own state.
+engine_t *
+engine_make (const engine_ops_t *ops, uint32_t depth, size_t buffer_bytes, const int *fds,
+             uint32_t fd_count, bool direct, const void *target, char *err, size_t errlen)
+{
     assert (depth >= 1 && buffer_bytes > 0);
     engine_t *self = calloc (1, sizeof (engine_t));
     if (!self) {
@@ -68,6 +76,7 @@ engine_new (int engine, uint32_t depth, size_t buffer_bytes, const int *fds,
     self->depth = depth;
     self->buffer_bytes = buffer_bytes;
     self->direct = direct;
+    self->target = target;
     self->slots = calloc (depth, sizeof (engine_request_t));
     self->free = calloc (depth, sizeof (uint32_t));
     self->done = calloc (depth, sizeof (engine_request_t *));
@@ -89,6 +98,7 @@ engine_new (int engine, uint32_t depth, size_t buffer_bytes, const int *fds,
     self->free_count = depth;
     if (self->ops->open (self, err, errlen) == -1)
         goto fail;
+    self->target = NULL;
     return self;
 fail:
     self->ops = NULL;
@@ -219,6 +229,12 @@ bool
 engine_failed (const engine_t *self)
 {
     return self->failed;
+}
+
+const char *
+engine_error (const engine_t *self)
+{
+    return self->error;
 }
 
 void

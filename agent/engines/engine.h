@@ -40,6 +40,11 @@
     have always had. Latency is from begin_ns (the caller's clock read,
     the one held against the stop instant) to end_ns (the engine's, when
     it saw the completion).
+
+    An nfs:// file is read through an engine of its own (nfs.c,
+    engine_new_nfs): READ calls on the stream's libnfs context, as many
+    in flight as iodepth says, whatever the `engine` option says; that
+    option names how local requests reach the kernel.
 */
 #ifndef IOFLEET_ENGINE_H
 #define IOFLEET_ENGINE_H
@@ -53,6 +58,9 @@
 
 typedef struct _engine_t engine_t;
 
+//  Room for an engine's own account of a failure.
+#define ENGINE_ERROR_MAX    512
+
 //  What a request does.
 typedef enum {
     ENGINE_READ = 0,
@@ -60,7 +68,7 @@ typedef enum {
 } engine_op_t;
 
 //  One request: a slot of the stream's queue, with its own buffer.
-typedef struct {
+typedef struct _engine_request_t {
     engine_op_t op;                 //  read or write
     uint32_t file;                  //  index into the engine's descriptors
     uint64_t offset;                //  where in the file
@@ -117,6 +125,10 @@ struct _engine_t {
     uint32_t in_flight;             //  queued or with the kernel, not yet handed out
     uint32_t in_flight_max;         //  the most there were at once
     bool failed;                    //  the engine itself failed (its ring): it is done
+    char error [ENGINE_ERROR_MAX];  //  the engine's words for its first failure (of a
+                                    //  request or its own), "" for none or for errno's
+    const void *target;             //  what the requests go to when not descriptors
+                                    //  (nfs: the file), NULL for the others; for open
     void *state;                    //  the engine's own
 };
 
@@ -127,6 +139,36 @@ struct _engine_t {
 //  REASON; use engine = psync".
 engine_t *engine_new (int engine, uint32_t depth, size_t buffer_bytes, const int *fds,
                       uint32_t fd_count, bool direct, char *err, size_t errlen);
+
+//  The slots and the state of the engine ops, for the engine files:
+//  engine_new once the option is known, engine_new_nfs. target is for
+//  ops->open (borrowed until it returns). NULL with the reason in err.
+engine_t *engine_make (const engine_ops_t *ops, uint32_t depth, size_t buffer_bytes,
+                       const int *fds, uint32_t fd_count, bool direct, const void *target,
+                       char *err, size_t errlen);
+
+//  An NFS file open on a libnfs context, as engine_new_nfs reads it.
+struct nfs_context;
+struct nfsfh;
+typedef struct {
+    struct nfs_context *nfs;        //  the stream's own context (its connection)
+    struct nfsfh *nfsfh;            //  the file, open on it
+    const char *shown;              //  its URL as messages show it
+} engine_nfs_file_t;
+
+//  An engine that reads file (nfs.c): depth READ calls in flight, each
+//  of buffer_bytes at most, through libnfs's asynchronous interface and
+//  one poll loop in the calling thread. The context and the file are
+//  borrowed: they must outlive the engine, but while requests may be in
+//  flight (a failed engine) the context is destroyed first, as libnfs
+//  calls back every call it cancels then. Returns NULL with the reason
+//  in err.
+engine_t *engine_new_nfs (const engine_nfs_file_t *file, uint32_t depth, size_t buffer_bytes,
+                          char *err, size_t errlen);
+
+//  The engine's own account of its first failure, a whole message ("" if
+//  it left it to errno): libnfs's words and the file, for an NFS one.
+const char *engine_error (const engine_t *self);
 
 //  Whether this host runs the engine the job asks for, before the job
 //  creates anything (a job's validate): 0, or -1 with "engine io_uring:

@@ -32,6 +32,29 @@ typedef struct {
     uint64_t *done_bytes;           //  bytes done, counted
 } s_pass_t;
 
+int
+workload_read_whole (workload_stream_t *ws, engine_t *engine, const engine_request_t *request,
+                     uint64_t want_bytes, uint64_t size_bytes)
+{
+    ssize_t result = request->result;
+    if (result < 0) {
+        //  The engine's own words, where it has them (libnfs's).
+        if (engine_error (engine) [0])
+            workload_fail_message (ws, (int) -result, engine_error (engine));
+        else
+            workload_fail (ws, (int) -result, "read(%s at %llu)", ws->shown,
+                           (unsigned long long) request->offset);
+        return -1;
+    }
+    if ((uint64_t) result < want_bytes) {
+        workload_fail (ws, EIO, "read(%s): the file ended at %llu bytes, before %llu",
+                       ws->shown, (unsigned long long) request->offset + (uint64_t) result,
+                       (unsigned long long) size_bytes);
+        return -1;
+    }
+    return 0;
+}
+
 //  One completion: counted, or the stream failed. Returns 0, or -1 with
 //  the failure recorded.
 static int
@@ -41,25 +64,17 @@ s_completed (workload_stream_t *ws, engine_t *engine, const s_pass_t *pass,
     bool read = pass->op == ENGINE_READ;
     ssize_t result = request->result;
     int rc = 0;
-    if (result < 0) {
-        if (read)
-            workload_fail (ws, (int) -result, "read(%s at %llu)", ws->shown,
-                           (unsigned long long) request->offset);
-        else
-            workload_fail (ws, (int) -result, "write(%s)", ws->shown);
-        rc = -1;
-    }
+    if (read)
+        rc = workload_read_whole (ws, engine, request, want_bytes, pass->size_bytes);
     else
-    if ((uint64_t) result < want_bytes && !read) {
-        //  A regular file never does this; do not spin on it.
-        workload_fail (ws, EIO, "write(%s) wrote nothing", ws->shown);
+    if (result < 0) {
+        workload_fail (ws, (int) -result, "write(%s)", ws->shown);
         rc = -1;
     }
     else
     if ((uint64_t) result < want_bytes) {
-        workload_fail (ws, EIO, "read(%s): the file ended at %llu bytes, before %llu",
-                       ws->shown, (unsigned long long) request->offset + (uint64_t) result,
-                       (unsigned long long) pass->size_bytes);
+        //  A regular file never does this; do not spin on it.
+        workload_fail (ws, EIO, "write(%s) wrote nothing", ws->shown);
         rc = -1;
     }
     //  A read, failed or not, took its time and counts; a write whole.
@@ -72,6 +87,16 @@ s_completed (workload_stream_t *ws, engine_t *engine, const s_pass_t *pass,
     }
     engine_release (engine, request);
     return rc;
+}
+
+void
+workload_engine_failed (workload_stream_t *ws, engine_t *engine)
+{
+    int err_no = errno;
+    if (engine_error (engine) [0])
+        workload_fail_message (ws, err_no, engine_error (engine));
+    else
+        workload_fail (ws, err_no, "io_uring_enter(%s)", ws->shown);
 }
 
 //  The bytes of the block at offset that count: bs, or the file's rest.
@@ -133,7 +158,7 @@ workload_queued_pass (workload_stream_t *ws, struct _engine_t *engine, int op,
         }
         request = due_ns? engine_reap_until (engine, due_ns): engine_reap (engine, true);
         if (!request && engine_failed (engine)) {
-            workload_fail (ws, errno, "io_uring_enter(%s)", ws->shown);
+            workload_engine_failed (ws, engine);
             return STREAM_FAILED;
         }
         for (; request; request = engine_reaped (engine))

@@ -404,7 +404,7 @@ s_randrw_run (workload_stream_t *ws, uint32_t phase)
                                               : engine_reap (engine, true);
         if (!request) {
             if (engine_failed (engine)) {
-                workload_fail (ws, errno, "io_uring_enter(%s)", ws->shown);
+                workload_engine_failed (ws, engine);
                 run.status = STREAM_FAILED;
                 break;
             }

@@ -25,11 +25,11 @@
     The timed part is nothing but read requests: the bytes of its one
     phase are bytes read, and it ends with the last read (nothing to
     flush). With a runtime, a stream that reached the end of its size
-    reads it again from the start, until the stop instant. A local file
-    is read through the job's engine (`engine`, `iodepth` blocks in
-    flight: workload_queued_pass); an nfs:// file one READ at a time,
-    the only way it is read for now (engine = io_uring or an iodepth is
-    refused for it at prepare).
+    reads it again from the start, until the stop instant. The blocks go
+    through an engine, `iodepth` of them in flight
+    (workload_queued_pass): a local file's the job's `engine`, an nfs://
+    file's READ calls on the stream's libnfs connection, whichever
+    engine the job names (workload_source_engine).
 */
 #include "workload.h"
 
@@ -54,33 +54,25 @@ typedef struct {
     workload_source_t source;       //  the file read, local or over NFS
     workload_output_t layout;       //  a local file laid out, and whether it is ours to remove
     uint64_t size_bytes;            //  bytes to read: size, or the whole file
-    unsigned char *buffer;          //  bs bytes, page-aligned: an nfs:// file's, and a
-                                    //  local file's layout (freed after it)
-    engine_t *engine;               //  how a local file is read (its slots' buffers take
-                                    //  the data); NULL for an nfs:// file
+    unsigned char *buffer;          //  bs bytes, page-aligned, for a local file's layout
+                                    //  (freed after it)
+    engine_t *engine;               //  how the file is read (its slots' buffers take
+                                    //  the data)
 } s_read_t;
 
 
-//  A stream's buffer, and what libnfs holds for an nfs:// file.
+//  A stream's engine, and what libnfs holds for an nfs:// file.
 static uint64_t
 s_read_stream_memory (const jobspec_t *spec)
 {
-    return jobspec_src_is_nfs (spec->path)? workload_source_memory (spec, spec->path)
-                                          : engine_memory (spec);
+    return workload_source_memory (spec, spec->path);
 }
 
-//  An nfs:// file is read one READ at a time; a local one through an
-//  engine the host must take.
+//  A local file is read through an engine the host must take.
 static int
 s_read_validate (const jobspec_t *spec, char *err, size_t errlen)
 {
-    if (jobspec_src_is_nfs (spec->path)
-    &&  (spec->engine != JOB_ENGINE_PSYNC || spec->iodepth > 1)) {
-        snprintf (err, errlen, "engine: an nfs:// file is read one READ at a time: give "
-                  "engine = psync and iodepth = 1 (or a path on a mounted share)");
-        return -1;
-    }
-    return engine_check (spec, err, errlen);
+    return workload_source_check (spec, spec->path, err, errlen);
 }
 
 //  Take the file's lock for its layout, waiting while another holds it
@@ -236,70 +228,35 @@ s_read_prepare (workload_stream_t *ws, char *err, size_t errlen)
     workload_source_init (&state->source, "file", ws->path);
     ws->data = state;
 
-    size_t bs_bytes = (size_t) ws->spec->bs_bytes;
-    if (workload_buffer_new (&state->buffer, bs_bytes, err, errlen) == -1)
-        return -1;
-    memset (state->buffer, 0, bs_bytes);
-    if (jobspec_src_is_nfs (ws->path))
-        return s_prepare_nfs (ws, state, err, errlen);
-    if (s_prepare_local (ws, state, err, errlen) == -1)
-        return -1;
-    //  The layout is done: the engine's slots take what is read.
-    free (state->buffer);
-    state->buffer = NULL;
-    const jobspec_t *spec = ws->spec;
-    state->engine = engine_new (spec->engine, (uint32_t) spec->iodepth, bs_bytes,
-                                &state->source.fd, 1, spec->direct, err, errlen);
+    if (jobspec_src_is_nfs (ws->path)) {
+        if (s_prepare_nfs (ws, state, err, errlen) == -1)
+            return -1;
+    }
+    else {
+        size_t bs_bytes = (size_t) ws->spec->bs_bytes;
+        if (workload_buffer_new (&state->buffer, bs_bytes, err, errlen) == -1)
+            return -1;
+        memset (state->buffer, 0, bs_bytes);
+        if (s_prepare_local (ws, state, err, errlen) == -1)
+            return -1;
+        //  The layout is done: the engine's slots take what is read.
+        free (state->buffer);
+        state->buffer = NULL;
+    }
+    state->engine = workload_source_engine (ws, &state->source, ws->spec->direct, err, errlen);
     return state->engine? 0: -1;
 }
 
 //  The timed part: read size bytes, bs at a time, from the start; on the
-//  clock, over and over from the start until the stop instant. A local
-//  file through the engine, an nfs:// one here.
+//  clock, over and over from the start until the stop instant.
 static int
 s_read_run (workload_stream_t *ws, uint32_t phase)
 {
     (void) phase;
     s_read_t *state = ws->data;
-    if (state->engine) {
-        uint64_t done_bytes = 0;
-        int status = workload_queued_pass (ws, state->engine, ENGINE_READ, state->size_bytes,
-                                           &done_bytes);
-        ws->end_ns = clock_now_ns ();
-        return status;
-    }
-    const uint64_t bs_bytes = ws->spec->bs_bytes;
-    const bool time_bound = workload_time_bound (ws);
-    uint64_t offset = 0;
-    int status = STREAM_DONE;
-
-    while (time_bound || offset < state->size_bytes) {
-        if (workload_stopping (ws)) {
-            status = STREAM_STOPPED;
-            break;
-        }
-        if (offset == state->size_bytes)
-            offset = 0;
-        uint64_t want_bytes = state->size_bytes - offset < bs_bytes?
-                              state->size_bytes - offset: bs_bytes;
-        ssize_t got = workload_source_read (ws, &state->source, state->buffer,
-                                            (size_t) want_bytes, offset, want_bytes);
-        if (got == STREAM_TIME_UP)
-            break;
-        if (got == -1) {
-            status = STREAM_FAILED;
-            break;
-        }
-        if (got == 0) {
-            workload_fail (ws, EIO, "read(%s): the file ended at %llu bytes, before %llu",
-                           state->source.shown, (unsigned long long) offset,
-                           (unsigned long long) state->size_bytes);
-            status = STREAM_FAILED;
-            break;
-        }
-        offset += (uint64_t) got < want_bytes? (uint64_t) got: want_bytes;
-        workload_pace (ws, (uint64_t) got);
-    }
+    uint64_t done_bytes = 0;
+    int status = workload_queued_pass (ws, state->engine, ENGINE_READ, state->size_bytes,
+                                       &done_bytes);
     ws->end_ns = clock_now_ns ();
     return status;
 }
@@ -311,8 +268,10 @@ s_read_cleanup (workload_stream_t *ws, bool remove_files)
     s_read_t *state = ws->data;
     if (!state)
         return;
-    engine_destroy (&state->engine);
+    //  The source first: calls a failed engine left in flight are
+    //  called back, cancelled, while it is there.
     workload_source_close (&state->source);
+    engine_destroy (&state->engine);
     workload_output_release (ws, &state->layout, remove_files);
     free (state->buffer);
     free (state);
@@ -325,6 +284,6 @@ const workload_ops_t workload_read_ops = {
     .stream_memory = s_read_stream_memory,
     .prepare = s_read_prepare,
     .run = s_read_run,
-    .stop = NULL,               //  the flag is checked before every read
+    .stop = NULL,               //  the flag is checked before every block goes out
     .cleanup = s_read_cleanup,
 };

@@ -4,19 +4,20 @@
 
     A local file is a path under the agent's roots that job.c resolved:
     it is opened refusing any symlink on the way, like every file the
-    agent opens there. An URL nfs://server/export/path[?version=4] is read
-    straight over the wire with libnfs (NFSv3 unless the URL says
-    otherwise), no mount needed. Each stream has its own NFS context (its
-    own TCP connection) and uses the synchronous calls in its own thread:
-    libnfs splits a read larger than the server's maximum into several
-    requests in flight, so one call per bs keeps the wire busy. libnfs
-    keeps no cache of its own: every read goes to the server.
+    agent opens there, and read through the job's engine. An URL
+    nfs://server/export/path[?version=4] is read straight over the wire
+    with libnfs (NFSv3 unless the URL says otherwise), no mount needed.
+    Each stream has its own NFS context (its own TCP connection), set up
+    here with the synchronous calls in the stream's thread at prepare,
+    and read through the nfs engine (agent/engines/nfs.c): iodepth READ
+    calls in flight through libnfs's asynchronous interface, whatever
+    `engine` says. libnfs keeps no cache of its own: every read goes to
+    the server.
 */
 #include "workload.h"
 
 #include "../confine.h"
-
-#include "../../proto/clock.h"
+#include "../engines/engine.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,7 +30,9 @@
 
 //  How long one NFS call may take before it fails: connecting and mounting
 //  in prepare (the job is not READY before, so well below the leases),
-//  and each read of the timed part (a stop waits for the read under way).
+//  and each READ of the timed part (libnfs fails one with no answer by
+//  then; a stop waits for those in flight). Whole seconds, as libnfs
+//  wants them.
 #define S_NFS_PREPARE_TIMEOUT_MS    4000
 #define S_NFS_RUN_TIMEOUT_MS        10000
 
@@ -174,43 +177,6 @@ done:
     return rc;
 }
 
-//  One read request, retried only when a signal cut it short; every
-//  call is timed and counted, a failed one too (it took its time).
-ssize_t
-workload_source_read (workload_stream_t *ws, workload_source_t *source,
-                      unsigned char *buffer, size_t want_bytes, uint64_t offset,
-                      uint64_t counted_max_bytes)
-{
-    ssize_t got;
-    int err_no = 0;
-    int64_t begin_ns, end_ns;
-    if (!workload_may_issue (ws, &begin_ns))
-        return STREAM_TIME_UP;
-    do {
-        if (source->nfs) {
-            got = nfs_pread (source->nfs, source->nfsfh, offset, want_bytes, buffer);
-            err_no = got < 0? (int) -got: 0;
-        }
-        else {
-            got = pread (source->fd, buffer, want_bytes, (off_t) offset);
-            err_no = got < 0? errno: 0;
-        }
-        end_ns = clock_now_ns ();
-    } while (got < 0 && !source->nfs && err_no == EINTR);
-    uint64_t counted_bytes = got < 0? 0: (uint64_t) got;
-    if (counted_bytes > counted_max_bytes)
-        counted_bytes = counted_max_bytes;
-    workload_count (ws, MSG_LATENCY_READ, begin_ns, end_ns, counted_bytes);
-    if (got >= 0)
-        return got;
-    if (source->nfs)
-        workload_fail (ws, err_no, "nfs_pread(%s at %llu): %s", source->shown,
-                       (unsigned long long) offset, nfs_get_error (source->nfs));
-    else
-        workload_fail (ws, err_no, "read(%s at %llu)", source->shown, (unsigned long long) offset);
-    return -1;
-}
-
 //  Close the file and the NFS context.
 void
 workload_source_close (workload_source_t *source)
@@ -227,9 +193,32 @@ workload_source_close (workload_source_t *source)
     source->nfsfh = NULL;
 }
 
-//  One buffer of bs, and for an URL what libnfs receives on the way.
+int
+workload_source_check (const jobspec_t *spec, const char *name, char *err, size_t errlen)
+{
+    return jobspec_src_is_nfs (name)? 0: engine_check (spec, err, errlen);
+}
+
+struct _engine_t *
+workload_source_engine (workload_stream_t *ws, workload_source_t *source, bool direct,
+                        char *err, size_t errlen)
+{
+    const jobspec_t *spec = ws->spec;
+    uint32_t depth = (uint32_t) (spec->iodepth? spec->iodepth: 1);
+    if (!source->nfs)
+        return engine_new (spec->engine, depth, (size_t) spec->bs_bytes, &source->fd, 1,
+                           direct, err, errlen);
+    const engine_nfs_file_t file = {
+        .nfs = source->nfs, .nfsfh = source->nfsfh, .shown = source->shown
+    };
+    return engine_new_nfs (&file, depth, (size_t) spec->bs_bytes, err, errlen);
+}
+
+//  The engine's slots, and for an URL as much again: the replies libnfs
+//  holds on their way, one for every READ in flight.
 uint64_t
 workload_source_memory (const jobspec_t *spec, const char *name)
 {
-    return jobspec_src_is_nfs (name)? 2 * spec->bs_bytes: spec->bs_bytes;
+    uint64_t depth = spec->iodepth? spec->iodepth: 1;
+    return engine_memory (spec) + (jobspec_src_is_nfs (name)? depth * spec->bs_bytes: 0);
 }

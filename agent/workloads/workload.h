@@ -363,6 +363,19 @@ struct _engine_t;
 int workload_queued_pass (workload_stream_t *ws, struct _engine_t *engine, int op,
                           uint64_t size_bytes, uint64_t *done_bytes);
 
+//  Whether a read request of want_bytes, come back from engine, is whole:
+//  0, or -1 with the stream failed, in the engine's own words where it
+//  has them, or saying where the file ended short of size_bytes
+//  (queued.c). The caller counts the request and gives its slot back.
+struct _engine_request_t;
+int workload_read_whole (workload_stream_t *ws, struct _engine_t *engine,
+                         const struct _engine_request_t *request, uint64_t want_bytes,
+                         uint64_t size_bytes);
+
+//  The engine itself failed (not a request: its ring, its connection):
+//  the stream fails with the engine's own account, or errno's (queued.c).
+void workload_engine_failed (workload_stream_t *ws, struct _engine_t *engine);
+
 //  End of a timed part that wrote to *fd_p: flush as spec->fsync asks
 //  (only when status is STREAM_DONE: an aborted or failed stream must
 //  answer promptly), the flush timed and counted, close, note the end.
@@ -410,22 +423,28 @@ int workload_source_open_local (workload_source_t *source, const char *path, int
 int workload_source_open_nfs (workload_source_t *source, const char *url,
                               char *err, size_t errlen);
 
-//  Read up to want_bytes at offset into buffer: one read request, timed
-//  and counted, with at most counted_max_bytes of what it read as the
-//  stream's bytes (0 for a copy, whose bytes are those it writes).
-//  Returns the bytes read (0 at the end of the file); STREAM_TIME_UP
-//  if the phase's stop instant had come (nothing read); or -1 with the
-//  failure recorded in ws.
-ssize_t workload_source_read (workload_stream_t *ws, workload_source_t *source,
-                              unsigned char *buffer, size_t want_bytes, uint64_t offset,
-                              uint64_t counted_max_bytes);
+//  Whether this host reads name as the job asks (a job's validate): an
+//  nfs:// URL always (the nfs engine, whatever `engine` says), a local
+//  file if the host runs the job's engine. Returns 0, or -1 with the
+//  reason in err.
+int workload_source_check (const jobspec_t *spec, const char *name, char *err, size_t errlen);
+
+//  The engine that reads source, iodepth slots of bs: the nfs engine on
+//  an nfs:// file's context, else the job's engine on the file's
+//  descriptor (O_DIRECT if direct says so). Every request reads at most
+//  bs from the slot's offset into its buffer. While requests may be in
+//  flight (a failed engine), close the source before destroying the
+//  engine. Returns NULL with the reason in err.
+struct _engine_t *workload_source_engine (workload_stream_t *ws, workload_source_t *source,
+                                          bool direct, char *err, size_t errlen);
 
 //  Close what is open.
 void workload_source_close (workload_source_t *source);
 
-//  Memory of a stream reading name (a path or an nfs:// URL) bs at a
-//  time into one buffer: bs, and for an URL as much again, a bound on
-//  what libnfs holds of the replies on their way.
+//  Memory of a stream reading name (a path or an nfs:// URL) through
+//  workload_source_engine: its engine's (iodepth buffers of bs), and for
+//  an URL as much again, a bound on what libnfs holds of the replies on
+//  their way.
 uint64_t workload_source_memory (const jobspec_t *spec, const char *name);
 
 //  True once the agent asked the stream to stop.

@@ -6,7 +6,7 @@
     streams, reads in the ratio, an fsync round after every fsync_every
     requests with the queue drained before it: randrw asserts it),
     buffered and O_DIRECT, and a runtime that stops it with requests in
-    flight, counted; and the write, rewrite and read workloads on
+    flight, counted; and the write, rewrite, read and copy workloads on
     io_uring.
 */
 #include "randrw_jobs.h"
@@ -256,6 +256,43 @@ test_write_time_bound (void **state)
     assert_int_equal (streams_file_size (fx->path), -1);
 }
 
+//  A stream of spec at 8 in flight on io_uring, direct or not, prepared
+//  on path and run: size bytes in 17 reads of 64K, 8 in flight at most.
+static void
+s_whole_at_depth (jobspec_t *spec, const char *path, bool direct, size_t size,
+                  msg_result_t *result)
+{
+    spec->engine = JOB_ENGINE_IO_URING;
+    spec->iodepth = 8;
+    spec->direct = direct;
+    stream_t *stream = streams_ready (spec, path);
+    streams_phase (stream, 0, result);
+    assert_int_equal (result->bytes, size);
+    assert_int_equal (result->reads, 17);
+    assert_int_equal (result->depth_max, 8);
+    stream_destroy (&stream);
+}
+
+//  A stream of spec at 4 in flight on io_uring, prepared on path, with
+//  the file it reads (cut) cut to 100K behind its back before it starts:
+//  it fails saying where the file ended, short of `before`. The
+//  blocks come back in any order: the first short one seen names where
+//  the file ended for it.
+static void
+s_cut_short (jobspec_t *spec, const char *path, const char *cut, const char *before,
+             msg_result_t *result)
+{
+    spec->engine = JOB_ENGINE_IO_URING;
+    spec->iodepth = 4;
+    stream_t *stream = streams_ready (spec, path);
+    assert_int_equal (truncate (cut, 100 * KIB), 0);
+    stream_start (stream, 0, clock_now_ns ());
+    streams_result (stream, result);
+    if (!strstr (result->error, "the file ended at ") || !strstr (result->error, before))
+        fail_msg ("error: %s", result->error);
+    stream_destroy (&stream);
+}
+
 //  The read workload on io_uring, 8 blocks in flight, buffered and
 //  O_DIRECT: a whole file whose tail is not a sector, every byte once;
 //  and a file that ends before size fails, saying where.
@@ -268,42 +305,74 @@ test_read_queued (void **state)
     for (int direct = 0; direct < 2; direct++) {
         streams_write_file (fx->path, data, size);
         jobspec_t spec = streams_spec (WORKLOAD_READ, 0, 64 * KIB);
-        spec.engine = JOB_ENGINE_IO_URING;
-        spec.iodepth = 8;
-        spec.direct = direct;
-        stream_t *stream = streams_ready (&spec, fx->path);
         msg_result_t result;
-        streams_phase (stream, 0, &result);
-        assert_int_equal (result.bytes, size);
-        assert_int_equal (result.reads, 17);
-        assert_int_equal (result.depth_max, 8);
-        stream_destroy (&stream);
+        s_whole_at_depth (&spec, fx->path, direct, size, &result);
         assert_int_equal (streams_file_size (fx->path), (long long) size);
     }
     free (data);
-    //  An nfs:// file is read one READ at a time, and says so.
+    //  An nfs:// file is read with READ calls in flight whatever the
+    //  engine: it takes either, at a depth, as a copy's source does,
+    //  and its memory is the slots and as much again for libnfs.
     jobspec_t nfs = streams_spec (WORKLOAD_READ, 0, 64 * KIB);
     strcpy (nfs.path, "nfs://server/export/file");
-    nfs.engine = JOB_ENGINE_IO_URING;
+    strcpy (nfs.src, nfs.path);
     char err [MSG_TEXT_MAX + 1];
-    assert_int_equal (workload_lookup (WORKLOAD_READ)->validate (&nfs, err, sizeof (err)), -1);
-    assert_non_null (strstr (err, "one READ at a time"));
-    nfs.engine = JOB_ENGINE_PSYNC;
-    assert_int_equal (workload_lookup (WORKLOAD_READ)->validate (&nfs, err, sizeof (err)), 0);
+    for (int engine = JOB_ENGINE_PSYNC; engine <= JOB_ENGINE_IO_URING; engine++)
+        for (uint64_t depth = 1; depth <= 8; depth += 7) {
+            nfs.engine = engine;
+            nfs.iodepth = depth;
+            assert_int_equal (workload_lookup (WORKLOAD_READ)->validate (&nfs, err,
+                                                                         sizeof (err)), 0);
+            assert_int_equal (workload_lookup (WORKLOAD_COPY)->validate (&nfs, err,
+                                                                         sizeof (err)), 0);
+            assert_true (workload_lookup (WORKLOAD_READ)->stream_memory (&nfs)
+                         >= 2 * depth * 64 * KIB);
+            assert_true (workload_lookup (WORKLOAD_COPY)->stream_memory (&nfs)
+                         >= 2 * depth * 64 * KIB);
+        }
     //  Shortened behind the stream's back after prepare.
     jobspec_t spec = streams_spec (WORKLOAD_READ, MIB, 64 * KIB);
-    spec.engine = JOB_ENGINE_IO_URING;
-    spec.iodepth = 4;
-    stream_t *stream = streams_ready (&spec, fx->path);
-    assert_int_equal (truncate (fx->path, 100 * KIB), 0);
-    stream_start (stream, 0, clock_now_ns ());
     msg_result_t result;
-    streams_result (stream, &result);
-    //  Blocks in flight come back in any order: the first short one seen
-    //  names where the file ended for it.
-    if (!strstr (result.error, "the file ended at ") || !strstr (result.error, "before 1048576"))
-        fail_msg ("error: %s", result.error);
-    stream_destroy (&stream);
+    s_cut_short (&spec, fx->path, fx->path, "before 1048576", &result);
+}
+
+//  A copy reads its source through the engine, blocks in flight ahead of
+//  the writes, and writes them in order: the same bytes, a read and a
+//  write a block, 8 in flight at most; with direct = yes the short
+//  tail too. A source cut short after prepare fails the copy, saying
+//  where it ended.
+static void
+test_copy_queued (void **state)
+{
+    fixture_t *fx = *state;
+    char source [PATH_MAX + 8];
+    snprintf (source, sizeof (source), "%s/source", fx->dir);
+    const size_t size = MIB + 1000;
+    unsigned char *data = streams_random_data (size);
+    for (int direct = 0; direct < 2; direct++) {
+        streams_write_file (source, data, size);
+        jobspec_t spec = streams_spec (WORKLOAD_COPY, 0, 64 * KIB);
+        msg_strcpy (spec.src, source, sizeof (spec.src));
+        msg_strcpy (spec.dst, fx->path, sizeof (spec.dst));
+        spec.keep = true;
+        msg_result_t result;
+        s_whole_at_depth (&spec, fx->path, direct, size, &result);
+        assert_int_equal (result.writes, 17);
+        size_t length;
+        unsigned char *copied = streams_read_file (fx->path, &length);
+        assert_int_equal (length, size);
+        assert_memory_equal (copied, data, length);
+        free (copied);
+        assert_int_equal (unlink (fx->path), 0);
+    }
+    free (data);
+    jobspec_t spec = streams_spec (WORKLOAD_COPY, 0, 64 * KIB);
+    msg_strcpy (spec.src, source, sizeof (spec.src));
+    msg_strcpy (spec.dst, fx->path, sizeof (spec.dst));
+    msg_result_t result;
+    s_cut_short (&spec, fx->path, source, "before 1049576", &result);
+    //  Blocks are written in order: only the whole ones before the cut.
+    assert_true (result.bytes <= 100 * KIB);
 }
 
 //  rate_iops = 500 for a second: 500 requests a stream, on psync and
@@ -351,6 +420,7 @@ main (void)
         cmocka_unit_test_setup_teardown (test_write_queued, streams_setup, streams_teardown),
         cmocka_unit_test_setup_teardown (test_write_time_bound, streams_setup, streams_teardown),
         cmocka_unit_test_setup_teardown (test_read_queued, streams_setup, streams_teardown),
+        cmocka_unit_test_setup_teardown (test_copy_queued, streams_setup, streams_teardown),
         cmocka_unit_test_setup_teardown (test_randrw_rate_iops, streams_setup, streams_teardown),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);

@@ -255,6 +255,12 @@ test_memory_of_a_test_is_bounded (void **state)
     s_prepare_refused (fx, 0, "netcopy", spec, "job netcopy: its streams need 10560K (5 streams "
                        "of 2M of buffers and 64K of figures), over this agent's bound of 9M "
                        "per test (--max-memory)");
+    //  At a depth, twice for every READ in flight, and the queue's slots.
+    spec.streams = 2;
+    spec.iodepth = 4;
+    s_prepare_refused (fx, 0, "netcopy4", spec, "job netcopy4: its streams need 16908992 (2 "
+                       "streams of 8388960 of buffers and 64K of figures), over this agent's "
+                       "bound of 9M per test (--max-memory)");
 
     s_prepare_ready (fx, 0, "first", s_mib_blocks ("m", 4));
     s_prepare_ready (fx, 1, "second", s_mib_blocks ("n", 3));

@@ -195,8 +195,21 @@ test_check (void **state)
     assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), -1);
     assert_string_equal (key, "src");
 
+    //  A depth on psync is READ calls in flight for an nfs:// source
+    //  only: a local one needs io_uring.
+    strcpy (spec.src, "nfs://srv/export/src");
+    spec.iodepth = 8;
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), 0);
+    assert_true (workload_reads_nfs (&spec));
+    strcpy (spec.src, "src");
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), -1);
+    assert_string_equal (key, "iodepth");
+    assert_false (workload_reads_nfs (&spec));
+
     spec = s_job (WORKLOAD_READ, "nfs://srv/export/f?version=4");
     spec.size_bytes = 0;
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), 0);
+    spec.iodepth = 8;
     assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), 0);
 
     spec = s_job (WORKLOAD_MONITOR, "");
