@@ -4,9 +4,10 @@
 #   - `iofleet report` renders the finished run again, byte for byte the
 #     text the run printed, and the same JSON, CSV and HTML it wrote;
 #   - report.csv opens with Python's csv module and its sums are the JSON's;
-#   - report.html loads in headless Chromium, has a timeline per test with
-#     one series per stream, and the polylines' points are the samples'
-#     rates (recomputed here from samples.jsonl);
+#   - report.html loads in headless Chromium, has a timeline per test of
+#     5 intervals or more with one series per stream of 5 intervals or
+#     more, and the polylines' points are the samples' rates (recomputed
+#     here from samples.jsonl);
 #   - `iofleet compare` of three result files (copies of the real one with
 #     rates set by hand, so that the spreads are known) prints the table
 #     with the changes computed here, the first runs apart, marks a change
@@ -108,7 +109,7 @@ class Page(HTMLParser):
         if tag == "svg" and "timeline" in a.get("class", ""):
             self.svg = a
             self.svgs[a["data-test"]] = a
-        if tag == "polyline" and a.get("data-kind") in ("stream", "stream-window"):
+        if tag == "polyline" and a.get("data-kind") == "stream":
             self.lines.append((self.svg, a))
 page = Page()
 page.feed(open(dom).read())
@@ -126,14 +127,15 @@ for t in r["tests"]:
         names.append(t["name"])
 assert names, "no test has intervals enough for a chart"
 assert sorted(page.svgs) == sorted(names), (sorted(page.svgs), names)
+# A stream of fewer than 5 intervals has no line of its own.
 want = {(t["name"], t["iteration"], st["agent"], st["job"], st["index"])
-        for t in r["tests"] if t["name"] in names for st in t["streams"]}
+        for t in r["tests"] if t["name"] in names for st in t["streams"] if intervals(t, st) >= 5}
 got = [(a["data-test"], int(a["data-iteration"]), a["data-agent"], a["data-job"], int(a["data-stream"]))
        for svg, a in page.lines]
 assert len(got) == len(set(got)) and set(got) == want, (sorted(got), sorted(want))
 streams = {(t["name"], t["iteration"], st["agent"], st["job"], st["index"]): st
            for t in r["tests"] for st in t["streams"]}
-checked = windows = 0
+checked = 0
 for svg, a in page.lines:
     key = (a["data-test"], int(a["data-iteration"]), a["data-agent"], a["data-job"], int(a["data-stream"]))
     x0, ppx = float(svg["data-x-origin-px"]), float(svg["data-px-per-s"])
@@ -150,13 +152,6 @@ for svg, a in page.lines:
         if after["t_ns"] > before["t_ns"]:
             rate = (after["bytes"] - before["bytes"]) * 1e3 / (after["t_ns"] - before["t_ns"])
             expected.append((after["t_ns"] / 1e9, rate))
-    if a["data-kind"] == "stream-window":
-        # Fewer than two intervals: a bar of the stream's rate over its
-        # whole window, up from the axis at its start, down at its end.
-        assert len(expected) < 2, (key, len(expected))
-        start, end, rate = st["start_ns"] / 1e9, st["end_ns"] / 1e9, st["rate_mbps"]
-        expected = [(start, 0), (start, rate), (end, rate), (end, 0)]
-        windows += 1
     assert len(pts) == len(expected), (key, len(pts), len(expected))
     for (x, y), (t_s, mbps) in zip(pts, expected):
         # Points are printed to 0.1 unit: allow a unit either way.
@@ -164,8 +159,8 @@ for svg, a in page.lines:
         assert abs((y0 - y) / ppy - min(mbps, top)) <= 1 / ppy, (key, y, mbps, top)
         checked += 1
 assert checked > 0, "no point was checked: the test wrote no samples"
-print("html: %d timelines, %d stream series (%d as a bar of the whole window), "
-      "%d points match the samples" % (len(page.svgs), len(page.lines), windows, checked))
+print("html: %d timelines, %d stream series, %d points match the samples"
+      % (len(page.svgs), len(page.lines), checked))
 PY
 
 # The page in MiB/s, as the text report: its tests table holds the text

@@ -25,6 +25,7 @@
     rows in order), so that a program can read the figures back.
 */
 #include "html.h"
+#include "series.h"
 #include "../numbers/aggregate.h"
 #include "../../proto/clock.h"
 
@@ -409,6 +410,13 @@ heatmap_draw (size_t section, const test_result_t *tests, size_t count, int unit
     html_section_head (tests, count, out);
     for (size_t t = 0; t < count; t++) {
         s_map_t map;
+        //  An iteration of few intervals would be rows of a colour or
+        //  two: its bar above says as much.
+        if (series_interval_count (&tests [t], 1) < HTML_CHART_INTERVALS_MIN) {
+            fprintf (out, "<p class=\"meta\">#%" PRIu32 ": under %d intervals, no map</p>\n",
+                     tests [t].iteration, HTML_CHART_INTERVALS_MIN);
+            continue;
+        }
         fputs ("<figure>\n", out);
         if (count > 1)
             fprintf (out, "<p class=\"meta\">#%" PRIu32 "</p>\n", tests [t].iteration);
