@@ -124,9 +124,9 @@ html_report (const run_result_t *run, FILE *out)
     html_rows_table ("Latency", &latency_head, latency_rows, run, out);
     html_rows_table ("Tail of requests", &tail_head, tail_rows, run, out);
     latency_timeline_html (run, out);
-    fprintf (out, "<h2>Timelines</h2>\n<p class=\"meta\">%s (requests/s or seeks/s for a "
-                  "test counted in requests, its bytes divided by its block size) of each "
-                  "sample interval, per "
+    fprintf (out, "<h2>Timelines</h2>\n<p class=\"meta\">%s (requests/s for a test "
+                  "counted in requests, randrw's reads and writes or bonnie's seeks, its bytes "
+                  "divided by its block size) of each sample interval, per "
                   "stream (thin lines) and per host running several streams (thick pale lines); "
                   "a series (a stream, a host's total, a monitor) of fewer than %d intervals has "
                   "no line; iterations of a test "

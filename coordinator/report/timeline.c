@@ -18,8 +18,8 @@
     Each SVG carries its scale (data-x-origin-px, data-px-per-s,
     data-y-origin-px, data-px-per-mbps: always MB/s, whatever the units
     of the labels, which data-units names; a chart of requests, in
-    requests/s or seeks/s, also data-bytes-per-request: the block size its
-    bytes are divided by) and each polyline says what it draws (data-kind,
+    requests/s, also data-bytes-per-request: the block size its bytes are
+    divided by) and each polyline says what it draws (data-kind,
     data-test, data-iteration, data-agent, data-job, data-stream), so that
     a program can read the figures back from the points.
 */
@@ -59,7 +59,7 @@ typedef struct {
     double t_min_s;                 //  left end of the time axis
     double t_max_s;                 //  right end
     double per_mbps;                //  the labels' units per MB/s; the scale itself is MB/s
-    const char *units_name;         //  the labels' units: MB/s, MiB/s, requests/s, seeks/s
+    const char *units_name;         //  the labels' units: MB/s, MiB/s or requests/s
     uint64_t request_bytes;         //  a chart of requests: the bytes of each, else 0
     double rate_max_mbps;           //  top of the rate axis
     double rate_step;               //  between two ticks of it, in units
@@ -106,10 +106,11 @@ s_clipped_mark (const scale_t *scale, int64_t t_ns, double rate_mbps, const char
              scale->units_name);
 }
 
-//  The units of a chart: a test counted in requests (randrw) or seeks
-//  (bonnie's) whose streams all move one block size a request is drawn
-//  in requests/s or seeks/s, its bytes per interval divided by that size;
-//  any other in the run's units.
+//  The units of a chart: a test counted in requests (randrw's reads and
+//  writes, bonnie's seeks: a read each) whose streams all move one block
+//  size a request is drawn in requests/s, its bytes per interval divided
+//  by that size, as the tests table counts them (N/s); any other in the
+//  run's units.
 static void
 s_units (const test_result_t *tests, size_t count, int units, scale_t *scale)
 {
@@ -123,8 +124,7 @@ s_units (const test_result_t *tests, size_t count, int units, scale_t *scale)
         }
     scale->request_bytes = one_size? bs: 0;
     scale->per_mbps = one_size? 1e6 / (double) bs: aggregate_in_units (1, units);
-    scale->units_name = !one_size? aggregate_units_name (units):
-                        tests [0].rate_requests? "requests/s": "seeks/s";
+    scale->units_name = one_size? "requests/s": aggregate_units_name (units);
 }
 
 //  Whether a stream's series is drawn: it has points enough for a line.
