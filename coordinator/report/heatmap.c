@@ -146,7 +146,10 @@ s_spread (s_map_t *map, size_t row, int64_t from_ns, int64_t to_ns, double bytes
 //  A stream's progress into its row: from its start with nothing done,
 //  through its samples (those that go forward), to its last write with
 //  all of its bytes; a stream without a RESULT, from the start instant
-//  through its samples. Returns its window in *from_ns, *to_ns.
+//  through its samples. Returns its window in *from_ns, *to_ns: to its
+//  end after its fsync and close, as every figure of the report has it,
+//  so that a stream that wrote in a burst and then waited on its fsyncs
+//  is a row of cells that moved nothing, not a row that ended.
 static void
 s_add_stream (s_map_t *map, size_t row, const stream_result_t *stream,
               int64_t *from_ns, int64_t *to_ns)
@@ -167,6 +170,8 @@ s_add_stream (s_map_t *map, size_t row, const stream_result_t *stream,
     }
     if (stream->finished && end_ns > prev_ns)
         s_spread (map, row, prev_ns, end_ns, total - prev_bytes);
+    if (stream->finished && stream->end_ns > end_ns)
+        end_ns = stream->end_ns;
     *to_ns = stream->finished? (end_ns > prev_ns? end_ns: prev_ns): prev_ns;
 }
 
