@@ -3,10 +3,13 @@
 # small and its paths local, two iterations: each run's report.html holds
 # every figure of its report.txt and results.json the key ones
 # (tests/page_figures.py), so that a table the text prints and the page
-# leaves off fails here on real runs, not only on the stored corpus. A
-# seed of one agent runs its jobs on both (each job its own test, a job
-# per agent); net1 and mix3 name two agents already, the server one
-# serving its export over NFS (tests/nfs.sh).
+# leaves off fails here on real runs, not only on the stored corpus; its
+# pictures draw the run (tests/page_charts.py: no line of fewer than 5
+# points, a bar per test and phase in the unit the text counts it in,
+# axes set by whole intervals). A seed of one agent runs its jobs on both
+# (each job its own test, a job per agent); net1 and mix3 name two
+# agents already, the server one serving its export over NFS
+# (tests/nfs.sh).
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/netns.sh"
 . "$TOP/tests/nfs.sh"
@@ -84,7 +87,9 @@ for seed in "$TOP"/configs/seeds/*.ini; do
     grep -q "^iterations: " "$r/report.txt" || fail "$name: no iterations table in the text"
     python3 "$TOP/tests/page_figures.py" "$r/report.txt" "$r/report.html" "$r/results.json" ||
         fail "$name: the page or the results lack figures of the text"
-    echo "$name: $(wc -l < "$r/report.txt") lines of text, every figure on the page"
+    python3 "$TOP/tests/page_charts.py" "$r/report.txt" "$r/report.html" "$r/results.json" \
+        > "$SCRATCH/$name.charts" || { cat "$SCRATCH/$name.charts"; fail "$name: the pictures"; }
+    echo "$name: $(wc -l < "$r/report.txt") lines of text, every figure on the page; $(cat "$SCRATCH/$name.charts")"
     checked=$((checked + 1))
 done
 [ "$checked" -ge 7 ] || fail "only $checked seeds"
