@@ -161,6 +161,53 @@ s_share (double figure, double bytes, const char *reason, char *buf, size_t bufl
                   reason);
 }
 
+//  A test counted in requests whose streams spent most of their windows
+//  outside their reads and writes: its requests/s is mostly the time of
+//  something else, named with its share. The time in requests is each
+//  stream's busy_ns (its requests' latencies summed; with several in
+//  flight it can pass the window, and counts as the whole window); a
+//  paced stream waits by design, and a stream whose agent did not say
+//  its busy time is left out.
+static void
+s_warn_outside (test_result_t *test)
+{
+    double window_ns = 0, busy_ns = 0;
+    uint32_t streams = 0;
+    for (size_t s = 0; s < test->stream_count; s++) {
+        const stream_result_t *stream = &test->streams [s];
+        double length_ns = (double) stream->end_ns - (double) stream->start_ns;
+        if (!stream->finished || stream->error || stream->paced || stream->busy_ns == 0
+        ||  stream->reads + stream->writes == 0 || !(length_ns > 0))
+            continue;
+        window_ns += length_ns;
+        busy_ns += (double) stream->busy_ns < length_ns? (double) stream->busy_ns: length_ns;
+        streams++;
+    }
+    if (streams == 0 || busy_ns >= WARNINGS_BUSY_SHARE * window_ns)
+        return;
+    const latency_summary_t *fsync = &test->summary.latency [LATENCY_FSYNC];
+    double fsync_share = (double) fsync->count * fsync->mean_ns / window_ns;
+    double outside_share = 1 - busy_ns / window_ns;
+    if (fsync_share > 1)
+        fsync_share = 1;
+    //  A small share keeps two figures: "2.1%", "0.012%", not "0%".
+    double busy_pct = 100 * busy_ns / window_ns;
+    int decimals = busy_pct >= 10? 0: busy_pct >= 1? 1: busy_pct >= 0.1? 2: 3;
+    //  The fsyncs are the reason when they took most of the time outside.
+    if (fsync_share >= outside_share / 2)
+        s_warn (test, "outside", "",
+                "its streams spent %.*f%% of their windows in their requests and %.0f%% in "
+                "their fsyncs (%" PRIu32 " streams): the requests/s counts the fsyncs' time; "
+                "fsync less often (fsync_every) to measure the requests",
+                decimals, busy_pct, 100 * fsync_share, streams);
+    else
+        s_warn (test, "outside", "",
+                "its streams spent %.*f%% of their windows in their requests (%" PRIu32
+                " streams; %.0f%% in fsyncs): the rest went between requests, to a busy CPU "
+                "or the agent, and the requests/s counts it", decimals, busy_pct, streams,
+                100 * fsync_share);
+}
+
 void
 warnings_fill (test_result_t *test, const aggregate_host_sums_t *sums)
 {
@@ -259,6 +306,9 @@ warnings_fill (test_result_t *test, const aggregate_host_sums_t *sums)
                 fsyncs? "the streams spent the window in their fsyncs: fsync less often "
                         "(fsync_every) or give a longer runtime":
                         "give a longer runtime or more requests");
+    else
+    if (test->rate_ops)
+        s_warn_outside (test);
     //  In floating point: agents' times are not trusted to be sane.
     double length_ns = (double) summary->last_end_ns - (double) summary->first_start_ns;
     if (summary->streams > 1 && length_ns > 0
