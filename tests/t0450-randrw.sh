@@ -11,7 +11,11 @@
 # order, and counts every request. A set is laid out once, used again by
 # the next test that asks for it, and removed when the run is over,
 # unless keep. rwratio and read_pct together are refused with
-# file:line: key, and nothing starts.
+# file:line: key, and nothing starts. A test whose streams spent most of
+# their windows outside their requests is warned of with the share
+# measured (recomputed here from each stream's busy time and window) and
+# the reason: writes with an fsync round after each (fsync_every = 1)
+# are the fsyncs' time, and no other test here is warned of so.
 . "$(dirname "$0")/lib.sh"
 
 command -v sysbench > /dev/null || fail "sysbench is not installed (scripts/deps.sh installs it)"
@@ -112,6 +116,19 @@ requests = 2000
 mode = rndwr
 fsync_every = 64
 
+; A write, then an fsync round over the set, 200 times a stream: the
+; fsyncs take the window.
+[job fsyncs]
+agent = a2
+workload = randrw
+path = fs/f
+size = 1M
+files = 2
+streams = 2
+requests = 400
+mode = rndwr
+fsync_every = 1
+
 [job kept]
 agent = a2
 workload = randrw
@@ -137,7 +154,7 @@ import json, re, sys
 r = json.load(open(sys.argv[1]))
 scratch = sys.argv[2]
 by = {t["name"]: t for t in r["tests"]}
-assert sorted(by) == ["again", "kept", "pair", "rd", "rr", "wr"], sorted(by)
+assert sorted(by) == ["again", "fsyncs", "kept", "pair", "rd", "rr", "wr"], sorted(by)
 ONE = 1000000
 
 def reads_of(n, ratio):   # round (n r / (1 + r)), r in millionths, halves up
@@ -182,6 +199,7 @@ check_job(by["pair"], "pair2", 4003, 8, 8, (30 * ONE + 35) // 70, 50)
 check_job(by["rd"], "rd", 2000, 4, 8, 0, 0, "rndrd")
 check_job(by["wr"], "wr", 2000, 4, 8, 0, 64, "rndwr")
 check_job(by["kept"], "kept", 400, 2, 4, 1500000, 100)
+check_job(by["fsyncs"], "fsyncs", 400, 2, 2, 0, 1, "rndwr")
 for t in by.values():
     assert t["bound"] == "requests", (t["name"], t["bound"])
 assert sorted(s["agent"] for s in by["pair"]["streams"]).count("a2") == 8
@@ -190,7 +208,46 @@ assert sorted(s["agent"] for s in by["pair"]["streams"]).count("a2") == 8
 M = 1 << 20
 laid = {n: by[n]["laid_out_bytes"] for n in by}
 assert laid == {"rr": 64 * M, "again": 0, "pair": 2 * 16 * M, "rd": 16 * M, "wr": 0,
-                "kept": 4 * M}, laid
+                "kept": 4 * M, "fsyncs": 1 * M}, laid
+
+# Time outside the requests: each stream's busy time (its reads' and
+# writes' latencies summed, from their histograms; at most its window)
+# over its window, summed; under half is warned of, with the share, and
+# the fsyncs named when they took most of the rest.
+def busy_ns(s):
+    return sum((k["sum_ns"][0] << 64) + k["sum_ns"][1]
+               for kind, k in s["latency"].items() if kind in ("read", "write"))
+for t in by.values():
+    ss = t["streams"]
+    window = sum(s["end_ns"] - s["start_ns"] for s in ss)
+    busy = sum(min(busy_ns(s), s["end_ns"] - s["start_ns"]) for s in ss)
+    assert all(busy_ns(s) > 0 for s in ss), t["name"]
+    share = 100.0 * busy / window
+    fsync = t["summary"]["latency"].get("fsync", {"count": 0, "mean_ns": 0})
+    fsync_share = 100.0 * fsync["count"] * fsync["mean_ns"] / window
+    said = [w for w in t["warnings"] if w["kind"] == "outside"]
+    print("%s: %.1f%% of the windows in requests, %.1f%% in fsyncs; %s"
+          % (t["name"], share, fsync_share, said[0]["text"] if said else "no warning"))
+    if t["name"] == "fsyncs":
+        assert share < 50 and fsync_share > 50, (share, fsync_share)
+    if share >= 50:
+        assert not said, (t["name"], said)
+        continue
+    assert len(said) == 1, (t["name"], t["warnings"])
+    if fsync_share >= (100 - share) / 2:
+        m = re.match(r"its streams spent ([0-9.]+)% of their windows in their requests and "
+                     r"([0-9]+)% in their fsyncs \((\d+) streams\): the requests/s counts the "
+                     r"fsyncs' time", said[0]["text"])
+    else:
+        m = re.match(r"its streams spent ([0-9.]+)% of their windows in their requests "
+                     r"\((\d+) streams; ([0-9]+)% in fsyncs\): the rest went between requests",
+                     said[0]["text"])
+        m = m and type("m", (), {"group": lambda self, k, g=m.group: g({1: 1, 2: 3, 3: 2}[k])})()
+    assert m, (t["name"], share, fsync_share, said[0]["text"])
+    decimals = len(m.group(1).split(".")[1]) if "." in m.group(1) else 0
+    assert abs(float(m.group(1)) - share) <= 0.5 * 10 ** -decimals + 1e-9, (m.group(1), share)
+    assert abs(int(m.group(2)) - min(fsync_share, 100)) <= 0.5 + 1e-9, (m.group(2), fsync_share)
+    assert int(m.group(3)) == len(ss), (m.group(3), len(ss))
 
 # Every set here is buffered and far below twice the memory: the page
 # cache can hold it, and each machine of each test is told so, once, in
@@ -229,7 +286,7 @@ for line in open(scratch + "/strace.txt"):
     if len(f) >= 5 and f[-1] in ("pread64", "pwrite64", "fsync"):
         calls[f[-1]] = int(f[3])
 a2 = [s for t in by.values() for s in t["streams"] if s["agent"] == "a2"]
-layout_writes = sum(by[n]["laid_out_bytes"] // (16 * 1024) for n in ("rd", "kept")) \
+layout_writes = sum(by[n]["laid_out_bytes"] // (16 * 1024) for n in ("rd", "kept", "fsyncs")) \
               + 16 * M // (16 * 1024)
 counted = {"pread64": sum(s["reads"] for s in a2),
            "pwrite64": sum(s["writes"] for s in a2) + layout_writes,

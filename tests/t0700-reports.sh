@@ -4,9 +4,15 @@
 #   - `iofleet report` renders the finished run again, byte for byte the
 #     text the run printed, and the same JSON, CSV and HTML it wrote;
 #   - report.csv opens with Python's csv module and its sums are the JSON's;
-#   - report.html loads in headless Chromium, has a timeline per test with
-#     one series per stream, and the polylines' points are the samples'
-#     rates (recomputed here from samples.jsonl);
+#   - report.html loads in headless Chromium, has a timeline per test of
+#     5 intervals or more with one series per stream of 5 intervals or
+#     more, and the polylines' points are the samples' rates (recomputed
+#     here from samples.jsonl); its charts pass tests/page_charts.py, and
+#     so does the page of a copy of the run whose monitor's last interval
+#     is made short and 20 times the fastest whole one (the demo's mix3:
+#     a monitor's last 28 ms at 5.7 GB/s): the axis stays set by the
+#     whole intervals and the spike is marked, and the checker fails on
+#     that page with the mark cut or the axis stretched to the spike;
 #   - `iofleet compare` of three result files (copies of the real one with
 #     rates set by hand, so that the spreads are known) prints the table
 #     with the changes computed here, the first runs apart, marks a change
@@ -28,6 +34,7 @@
     # speed; one unpaced, over in a few intervals on a fast host: no chart
     printf '[job mixdisk]\ntest = mix\nagent = a1\npath = m\nsize = 16M\nstreams = 2\nclass = disk\nrate = 128M\n'
     printf '[job mixnet]\ntest = mix\nagent = a2\npath = m\nsize = 16M\nclass = network\nrate = 128M\n'
+    printf '[job mixwatch]\ntest = mix\nagent = a1\nworkload = monitor\n'
     printf '[job one]\ntest = one\nagent = a2\npath = o\nsize = 16M\n'
 } > "$SCRATCH/reports.ini"
 
@@ -108,7 +115,7 @@ class Page(HTMLParser):
         if tag == "svg" and "timeline" in a.get("class", ""):
             self.svg = a
             self.svgs[a["data-test"]] = a
-        if tag == "polyline" and a.get("data-kind") in ("stream", "stream-window"):
+        if tag == "polyline" and a.get("data-kind") == "stream":
             self.lines.append((self.svg, a))
 page = Page()
 page.feed(open(dom).read())
@@ -126,14 +133,15 @@ for t in r["tests"]:
         names.append(t["name"])
 assert names, "no test has intervals enough for a chart"
 assert sorted(page.svgs) == sorted(names), (sorted(page.svgs), names)
+# A stream of fewer than 5 intervals has no line of its own.
 want = {(t["name"], t["iteration"], st["agent"], st["job"], st["index"])
-        for t in r["tests"] if t["name"] in names for st in t["streams"]}
+        for t in r["tests"] if t["name"] in names for st in t["streams"] if intervals(t, st) >= 5}
 got = [(a["data-test"], int(a["data-iteration"]), a["data-agent"], a["data-job"], int(a["data-stream"]))
        for svg, a in page.lines]
 assert len(got) == len(set(got)) and set(got) == want, (sorted(got), sorted(want))
 streams = {(t["name"], t["iteration"], st["agent"], st["job"], st["index"]): st
            for t in r["tests"] for st in t["streams"]}
-checked = windows = 0
+checked = 0
 for svg, a in page.lines:
     key = (a["data-test"], int(a["data-iteration"]), a["data-agent"], a["data-job"], int(a["data-stream"]))
     x0, ppx = float(svg["data-x-origin-px"]), float(svg["data-px-per-s"])
@@ -150,13 +158,6 @@ for svg, a in page.lines:
         if after["t_ns"] > before["t_ns"]:
             rate = (after["bytes"] - before["bytes"]) * 1e3 / (after["t_ns"] - before["t_ns"])
             expected.append((after["t_ns"] / 1e9, rate))
-    if a["data-kind"] == "stream-window":
-        # Fewer than two intervals: a bar of the stream's rate over its
-        # whole window, up from the axis at its start, down at its end.
-        assert len(expected) < 2, (key, len(expected))
-        start, end, rate = st["start_ns"] / 1e9, st["end_ns"] / 1e9, st["rate_mbps"]
-        expected = [(start, 0), (start, rate), (end, rate), (end, 0)]
-        windows += 1
     assert len(pts) == len(expected), (key, len(pts), len(expected))
     for (x, y), (t_s, mbps) in zip(pts, expected):
         # Points are printed to 0.1 unit: allow a unit either way.
@@ -164,9 +165,62 @@ for svg, a in page.lines:
         assert abs((y0 - y) / ppy - min(mbps, top)) <= 1 / ppy, (key, y, mbps, top)
         checked += 1
 assert checked > 0, "no point was checked: the test wrote no samples"
-print("html: %d timelines, %d stream series (%d as a bar of the whole window), "
-      "%d points match the samples" % (len(page.svgs), len(page.lines), windows, checked))
+print("html: %d timelines, %d stream series, %d points match the samples"
+      % (len(page.svgs), len(page.lines), checked))
 PY
+python3 "$TOP/tests/page_charts.py" "$RESULTS/report.txt" "$RESULTS/report.html" "$RESULTS/results.json" ||
+    fail "the page's charts do not draw the run as they should"
+
+# The demo's mix3: a monitor's last, short interval far above every
+# whole one. A copy of the run with the mix test's monitor's last point
+# moved to a quarter of an interval after the one before, its disks
+# having written 20 times as fast as the fastest whole interval of any
+# line there; rendered, the axis is the whole intervals' and the spike a
+# mark at the top.
+SPIKE=$SCRATCH/spike
+mkdir "$SPIKE"
+cp "$RESULTS/samples.jsonl" "$SPIKE/"
+python3 - "$RESULTS/results.json" "$SPIKE/results.json" "$TOP/tests/page_charts.py" <<'PY' ||
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("page_charts", sys.argv[3])
+pc = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(pc)
+r = json.load(open(sys.argv[1]))
+samples = pc.load_samples(sys.argv[1])
+# The fastest whole interval of any line of the chart, in any iteration.
+fastest = 0
+for t in r["tests"]:
+    if t["name"] != "mix":
+        continue
+    mine = [(st, samples[("mix", t["iteration"], st["agent"], st["job"], st["index"])])
+            for st in t["streams"]]
+    fastest = max([fastest] + [mbps for st, ss in mine
+                               for _, _, mbps, full in pc.stream_intervals(st, ss) if full] +
+                  [mbps for m in t["monitors"] for _, mbps, full in pc.monitor_intervals(m) if full] +
+                  [mbps for a in {st["agent"] for st, _ in mine}
+                   for _, mbps in pc.host_total([x for x in mine if x[0]["agent"] == a])])
+mix = [t for t in r["tests"] if t["name"] == "mix" and t["iteration"] == 1][0]
+p = mix["monitors"][0]["points"]
+assert len(p) >= 7, len(p)
+gap = min(b["t_ns"] - a["t_ns"] for a, b in zip(p[:-2], p[1:-1]))
+p[-1]["t_ns"] = p[-2]["t_ns"] + gap // 4
+p[-1]["disk_written_bytes"] = p[-2]["disk_written_bytes"] + int(20 * fastest * (gap // 4) / 1e3)
+json.dump(r, open(sys.argv[2], "w"))
+print("spike: the monitor's last interval of %.1f ms at %.0f MB/s; the fastest whole one %.1f MB/s"
+      % (gap / 4e6, 20 * fastest, fastest))
+PY
+    fail "could not make the run with a spike"
+"$BIN/iofleet" report "$SPIKE/results.json" > "$SPIKE/report.txt" || fail "report of the spike exited $?"
+"$BIN/iofleet" report "$SPIKE/results.json" --format html > "$SPIKE/report.html" ||
+    fail "report --format html of the spike exited $?"
+python3 "$TOP/tests/page_charts.py" "$SPIKE/report.txt" "$SPIKE/report.html" "$SPIKE/results.json" \
+    > "$SPIKE/charts.out" || { cat "$SPIKE/charts.out"; fail "the spike set the axis or is not marked"; }
+cat "$SPIKE/charts.out"
+grep -q "[1-9][0-9]* clipped" "$SPIKE/charts.out" || fail "no interval was found above the axis"
+# The checker fails on the page with the spike's mark cut, and on one
+# whose axis the spike stretched (ten times the top).
+python3 "$TOP/tests/page_charts.py" --cuts mark,axis "$SPIKE/report.txt" "$SPIKE/report.html" \
+    "$SPIKE/results.json" || fail "page_charts passed a page cut"
 
 # The page in MiB/s, as the text report: its tests table holds the text
 # report's figures, the charts' labels are in MiB/s, and no "MB/s" is

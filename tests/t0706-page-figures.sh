@@ -4,10 +4,14 @@
 # stands on the page (outside its pictures) as many times as in the text,
 # and the key figures of the tests table and of each test's block are the
 # results file's, and each test's percentile plot has a line per class
-# whose p99 is the results' (tests/page_figures.py). The check fails on a
-# page with a table left off: here the iterations table, a test's streams
-# table and the percentile plots are cut from a page that passed, and it
-# must fail on each.
+# whose p99 is the results' (tests/page_figures.py); and its pictures draw
+# the run (tests/page_charts.py: every line of 5 points or more, a bar per
+# test and phase in the unit the text counts it in, axes set by whole
+# intervals). The checks fail on a page with a table left off: here the
+# iterations table, a test's streams table and the percentile plots are
+# cut from a page that passed, and it must fail on each; and on a page
+# with a bar row cut, a line cut to 4 points, or the seeks' bars in
+# seeks/s where the text counts them per second as requests.
 . "$(dirname "$0")/lib.sh"
 
 checked=0
@@ -22,6 +26,10 @@ for dir in "$TOP"/tests/corpus/runs/*/; do
     done
     python3 "$TOP/tests/page_figures.py" "$SCRATCH/$run.MB.txt" "$SCRATCH/$run.MB.html" "$file" ||
         fail "$run: the page or the results lack figures of the text"
+    for units in MB MiB; do
+        python3 "$TOP/tests/page_charts.py" "$SCRATCH/$run.$units.txt" "$SCRATCH/$run.$units.html" \
+            "$file" || fail "$run: the pictures of the $units/s page do not draw the run"
+    done
     # In MiB/s the rates differ from the results' MB/s: the page only.
     python3 - "$TOP/tests/page_figures.py" "$SCRATCH/$run.MiB.txt" "$SCRATCH/$run.MiB.html" <<'PY' ||
 import importlib.util, sys
@@ -62,4 +70,6 @@ for cut in iterations streams percentiles; do
     fi
     head -3 "$SCRATCH/cut-$cut.out"
 done
+python3 "$TOP/tests/page_charts.py" --cuts bar,line,units "$SCRATCH/disk.MB.txt" "$page" \
+    "$TOP/tests/corpus/runs/disk/results.json" || fail "page_charts passed a page cut"
 echo "page figures: $checked corpus runs, every figure of the text on the page"

@@ -159,6 +159,7 @@ testrun_new_phase_result (testrun_t *tr, uint32_t phase)
             stream->bs_bytes = spec->bs_bytes;
             stream->stop_ns = spec->runtime_ns;    //  0 on the timeline is the start
             stream->fsync_mode = spec->fsync_mode;
+            stream->paced = spec->rate_bytes || spec->rate_iops;
             stream->reads_data = reads;
             stream->cold = spec->drop_caches;
             stream->ops_writes = desc->stream_results

@@ -48,9 +48,13 @@ warnings_is_notice (const warning_t *warning)
 //  holds the machine's sums.
 typedef struct {
     size_t *leader;                 //  per host: its machine's first host, SIZE_MAX if none
+    size_t *next;                   //  per host: its machine's next host, SIZE_MAX if none
     aggregate_host_sums_t *sum;     //  per leader: its machine's streams
     size_t *members;                //  per leader: its machine's hosts, itself included
 } s_machines_t;
+
+//  A machine's name names this many of its agents, then counts the rest.
+#define S_MACHINE_NAMED 3
 
 //  For qsort_r: host indices of the test arg by boot id, then index.
 static int
@@ -69,16 +73,17 @@ s_machines (const test_result_t *test, const aggregate_host_sums_t *sums, s_mach
 {
     size_t n = test->host_count;
     m->leader = (size_t *) malloc ((n? n: 1) * sizeof (size_t));
+    m->next = (size_t *) malloc ((n? n: 1) * sizeof (size_t));
     m->sum = (aggregate_host_sums_t *) calloc (n? n: 1, sizeof (aggregate_host_sums_t));
     m->members = (size_t *) calloc (n? n: 1, sizeof (size_t));
     size_t *order = (size_t *) malloc ((n? n: 1) * sizeof (size_t));
-    if (!m->leader || !m->sum || !m->members || !order) {
+    if (!m->leader || !m->next || !m->sum || !m->members || !order) {
         free (order);
         return -1;
     }
     size_t count = 0;
     for (size_t h = 0; h < n; h++) {
-        m->leader [h] = SIZE_MAX;
+        m->leader [h] = m->next [h] = SIZE_MAX;
         if (test->hosts [h].received && test->hosts [h].stream_bytes)
             order [count++] = h;
     }
@@ -88,6 +93,8 @@ s_machines (const test_result_t *test, const aggregate_host_sums_t *sums, s_mach
         const char *boot_id = test->hosts [h].boot_id;
         bool same = k > 0 && boot_id [0] && strcmp (boot_id, test->hosts [order [k - 1]].boot_id) == 0;
         m->leader [h] = same? m->leader [order [k - 1]]: h;
+        if (same)
+            m->next [order [k - 1]] = h;
     }
     free (order);
     for (size_t h = 0; h < n; h++) {
@@ -115,21 +122,90 @@ static void
 s_machines_free (s_machines_t *m)
 {
     free (m->leader);
+    free (m->next);
     free (m->sum);
     free (m->members);
 }
 
-//  A machine's name: its leader's agent, "+ N more" for the others.
+//  A machine's name: its agent, or its agents ("a1 and a2 (one
+//  machine)", "a1, a2, a3 and 5 more agents (one machine)").
 static void
 s_machine_name (const test_result_t *test, const s_machines_t *m, size_t leader,
                 char *name, size_t namelen)
 {
-    size_t others = m->members [leader] - 1;
-    if (others == 0)
-        snprintf (name, namelen, "%s", test->hosts [leader].agent);
+    size_t members = m->members [leader], named = 0, used = 0;
+    name [0] = '\0';
+    for (size_t h = leader; h != SIZE_MAX && named < S_MACHINE_NAMED; h = m->next [h], named++) {
+        bool last = named + 1 == members;
+        used += (size_t) snprintf (name + used, used < namelen? namelen - used: 0, "%s%s",
+                                   named == 0? "": last? " and ": ", ", test->hosts [h].agent);
+    }
+    if (members > named)
+        used += (size_t) snprintf (name + used, used < namelen? namelen - used: 0,
+                                   " and %zu more agents", members - named);
+    if (members > 1)
+        snprintf (name + used, used < namelen? namelen - used: 0, " (one machine)");
+}
+
+//  The share of its streams' bytes a machine's figure is, "(71% of the
+//  134.2 MB its streams wrote)", into buf; never above 100%: a figure
+//  above the bytes is said so, with the likely reason.
+static void
+s_share (double figure, double bytes, const char *reason, char *buf, size_t buflen)
+{
+    if (figure <= bytes)
+        snprintf (buf, buflen, "(%.0f%% of the %.1f MB its streams wrote)",
+                  100.0 * figure / bytes, bytes / 1e6);
     else
-        snprintf (name, namelen, "%s and %zu more agent%s on its machine",
-                  test->hosts [leader].agent, others, others == 1? "": "s");
+        snprintf (buf, buflen, "(more than the %.1f MB its streams wrote: %s)", bytes / 1e6,
+                  reason);
+}
+
+//  A test counted in requests whose streams spent most of their windows
+//  outside their reads and writes: its requests/s is mostly the time of
+//  something else, named with its share. The time in requests is each
+//  stream's busy_ns (its requests' latencies summed; with several in
+//  flight it can pass the window, and counts as the whole window); a
+//  paced stream waits by design, and a stream whose agent did not say
+//  its busy time is left out.
+static void
+s_warn_outside (test_result_t *test)
+{
+    double window_ns = 0, busy_ns = 0;
+    uint32_t streams = 0;
+    for (size_t s = 0; s < test->stream_count; s++) {
+        const stream_result_t *stream = &test->streams [s];
+        double length_ns = (double) stream->end_ns - (double) stream->start_ns;
+        if (!stream->finished || stream->error || stream->paced || stream->busy_ns == 0
+        ||  stream->reads + stream->writes == 0 || !(length_ns > 0))
+            continue;
+        window_ns += length_ns;
+        busy_ns += (double) stream->busy_ns < length_ns? (double) stream->busy_ns: length_ns;
+        streams++;
+    }
+    if (streams == 0 || busy_ns >= WARNINGS_BUSY_SHARE * window_ns)
+        return;
+    const latency_summary_t *fsync = &test->summary.latency [LATENCY_FSYNC];
+    double fsync_share = (double) fsync->count * fsync->mean_ns / window_ns;
+    double outside_share = 1 - busy_ns / window_ns;
+    if (fsync_share > 1)
+        fsync_share = 1;
+    //  A small share keeps two figures: "2.1%", "0.012%", not "0%".
+    double busy_pct = 100 * busy_ns / window_ns;
+    int decimals = busy_pct >= 10? 0: busy_pct >= 1? 1: busy_pct >= 0.1? 2: 3;
+    //  The fsyncs are the reason when they took most of the time outside.
+    if (fsync_share >= outside_share / 2)
+        s_warn (test, "outside", "",
+                "its streams spent %.*f%% of their windows in their requests and %.0f%% in "
+                "their fsyncs (%" PRIu32 " streams): the requests/s counts the fsyncs' time; "
+                "fsync less often (fsync_every) to measure the requests",
+                decimals, busy_pct, 100 * fsync_share, streams);
+    else
+        s_warn (test, "outside", "",
+                "its streams spent %.*f%% of their windows in their requests (%" PRIu32
+                " streams; %.0f%% in fsyncs): the rest went between requests, to a busy CPU "
+                "or the agent, and the requests/s counts it", decimals, busy_pct, streams,
+                100 * fsync_share);
 }
 
 void
@@ -157,7 +233,7 @@ warnings_fill (test_result_t *test, const aggregate_host_sums_t *sums)
         if (machines.leader [h] != h)
             continue;               //  its machine's first host warns for all
         aggregate_host_sums_t sum = machines.sum [h];
-        char machine [JOB_NAME_MAX + 64];
+        char machine [S_MACHINE_NAMED * (JOB_NAME_MAX + 2) + 64];
         s_machine_name (test, &machines, h, machine, sizeof machine);
         uint64_t written_bytes = sum.written_bytes, cached_read_bytes = sum.cached_read_bytes;
         //  Measured, the page cache answering says more than the size
@@ -180,19 +256,22 @@ warnings_fill (test_result_t *test, const aggregate_host_sums_t *sums)
         double bytes = (double) written_bytes;
         uint64_t dirtied = c->dirty_end_bytes + c->writeback_end_bytes > c->dirty_start_bytes?
                            c->dirty_end_bytes + c->writeback_end_bytes - c->dirty_start_bytes: 0;
+        char share [160];
         if (dirtied > WARNINGS_DIRTY_FLOOR_BYTES
-        &&  (double) dirtied > WARNINGS_DIRTY_SHARE * bytes)
+        &&  (double) dirtied > WARNINGS_DIRTY_SHARE * bytes) {
+            s_share ((double) dirtied, bytes, "other writers on the machine", share, sizeof share);
             s_warn (test, "dirty", host->agent,
-                    "%s: %.1f MB still dirty or under writeback when the window closed "
-                    "(%.0f%% of the %.1f MB its streams wrote): the rate counts the page cache",
-                    machine, dirtied / 1e6, 100.0 * dirtied / bytes, bytes / 1e6);
-        if ((double) c->settle_written_bytes > WARNINGS_SETTLE_SHARE * bytes)
+                    "%s: %.1f MB still dirty or under writeback when the window closed %s: "
+                    "the rate counts the page cache", machine, dirtied / 1e6, share);
+        }
+        if ((double) c->settle_written_bytes > WARNINGS_SETTLE_SHARE * bytes) {
+            s_share ((double) c->settle_written_bytes, bytes, "other writers on the machine, "
+                     "or data dirtied before the window", share, sizeof share);
             s_warn (test, "writeback", host->agent,
-                    "%s: %.1f MB written to disk in the %.1f s after the window "
-                    "(%.0f%% of the %.1f MB its streams wrote)",
+                    "%s: %.1f MB written to disk in the %.1f s after the window %s",
                     machine, c->settle_written_bytes / 1e6,
-                    (double) (host->settle_end_ns - host->window_end_ns) / 1e9,
-                    100.0 * c->settle_written_bytes / bytes, bytes / 1e6);
+                    (double) (host->settle_end_ns - host->window_end_ns) / 1e9, share);
+        }
         //  What neither O_DIRECT nor an fsync forced to disk may never
         //  have left memory when the working set fits in it twice over;
         //  and random requests over a file set (randrw), whatever their
@@ -227,6 +306,9 @@ warnings_fill (test_result_t *test, const aggregate_host_sums_t *sums)
                 fsyncs? "the streams spent the window in their fsyncs: fsync less often "
                         "(fsync_every) or give a longer runtime":
                         "give a longer runtime or more requests");
+    else
+    if (test->rate_ops)
+        s_warn_outside (test);
     //  In floating point: agents' times are not trusted to be sane.
     double length_ns = (double) summary->last_end_ns - (double) summary->first_start_ns;
     if (summary->streams > 1 && length_ns > 0

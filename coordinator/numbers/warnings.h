@@ -3,9 +3,11 @@
 
     A rate that measured the page cache and not the disk (data still dirty
     when the window closed, physical writes after it, a working set the
-    page cache holds, a read the disks never saw), a start that was not
-    one (streams started far apart), and work done outside the timed
-    window (files laid out at prepare). Each warning names its kind, the
+    page cache holds, a read the disks never saw), a count of requests
+    that measured something else (no request at all, or streams that
+    spent most of their window outside their requests, in their fsyncs),
+    a start that was not one (streams started far apart), and work done
+    outside the timed window (files laid out at prepare). Each warning names its kind, the
     host it is about and what was measured, with the way out.
 */
 #ifndef IOFLEET_WARNINGS_H
@@ -24,6 +26,10 @@
 //  A read that found less than this share of its bytes on the disks read
 //  the page cache.
 #define WARNINGS_READ_SHARE        0.5
+//  A test counted in requests whose streams spent less than this share
+//  of their windows in their reads and writes measured something else
+//  (their fsyncs, mostly): its requests/s says so.
+#define WARNINGS_BUSY_SHARE        0.5
 
 //  Fill test->warnings from the test's streams, hosts and summary
 //  (aggregate_test calls it once the summary is filled). sums are the

@@ -7,9 +7,11 @@
     the others, since it is the one that meets cold caches and fresh
     files. A bar is split by class: the share of the row's bytes that
     its disk streams and its network streams moved. Rows counted in
-    operations (bonnie's seeks, randrw) are drawn in their own units
-    (seeks/s, requests/s) on a chart of their own: one axis never mixes
-    bytes and operations. A workload that moves no data (its descriptor
+    requests are drawn in requests/s, as the tests table counts them
+    (N/s), on charts of their own: one axis never mixes bytes and
+    requests. Bonnie's seeks (a read each, mostly of the page cache) and
+    randrw's reads and writes are apart, so that the one does not flatten
+    the other, each axis saying which. A workload that moves no data (its descriptor
     says no_io: the null workload's rate is the machinery's, often a
     hundred times a disk's) has no bar; the tests table has its figure.
 
@@ -69,8 +71,15 @@ s_kind (const test_result_t *test)
 static const char *
 s_units_name (bars_kind_t kind, int units)
 {
-    return kind == BARS_BYTES? aggregate_units_name (units):
-           kind == BARS_SEEKS? "seeks/s": "requests/s";
+    return kind == BARS_BYTES? aggregate_units_name (units): "requests/s";
+}
+
+//  What the axis counts, after its units.
+static const char *
+s_counted (bars_kind_t kind)
+{
+    return kind == BARS_BYTES? "": kind == BARS_SEEKS? " of seeks (a read each)"
+                                                      : " of reads and writes";
 }
 
 //  A test's figure in the chart's units: its combined rate.
@@ -163,9 +172,9 @@ s_chart (const bars_row_t *rows, size_t count, bars_kind_t kind, int units, FILE
                       "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
                  x, x, BARS_TOP, bottom, x, bottom + 16, label);
     }
-    fprintf (out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s, the median of the "
+    fprintf (out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s%s, the median of the "
                   "iterations (dots; hollow: the first)</text>\n",
-             BARS_LEFT + plot_width / 2, height - 6, units_name);
+             BARS_LEFT + plot_width / 2, height - 6, units_name, s_counted (kind));
     for (size_t nbr = 0; nbr < count; nbr++) {
         const bars_row_t *row = &rows [nbr];
         double y = BARS_TOP + (double) nbr * BARS_ROW, middle = y + BARS_ROW / 2.0;

@@ -25,6 +25,7 @@
     rows in order), so that a program can read the figures back.
 */
 #include "html.h"
+#include "series.h"
 #include "../numbers/aggregate.h"
 #include "../../proto/clock.h"
 
@@ -145,7 +146,10 @@ s_spread (s_map_t *map, size_t row, int64_t from_ns, int64_t to_ns, double bytes
 //  A stream's progress into its row: from its start with nothing done,
 //  through its samples (those that go forward), to its last write with
 //  all of its bytes; a stream without a RESULT, from the start instant
-//  through its samples. Returns its window in *from_ns, *to_ns.
+//  through its samples. Returns its window in *from_ns, *to_ns: to its
+//  end after its fsync and close, as every figure of the report has it,
+//  so that a stream that wrote in a burst and then waited on its fsyncs
+//  is a row of cells that moved nothing, not a row that ended.
 static void
 s_add_stream (s_map_t *map, size_t row, const stream_result_t *stream,
               int64_t *from_ns, int64_t *to_ns)
@@ -166,6 +170,8 @@ s_add_stream (s_map_t *map, size_t row, const stream_result_t *stream,
     }
     if (stream->finished && end_ns > prev_ns)
         s_spread (map, row, prev_ns, end_ns, total - prev_bytes);
+    if (stream->finished && stream->end_ns > end_ns)
+        end_ns = stream->end_ns;
     *to_ns = stream->finished? (end_ns > prev_ns? end_ns: prev_ns): prev_ns;
 }
 
@@ -409,6 +415,13 @@ heatmap_draw (size_t section, const test_result_t *tests, size_t count, int unit
     html_section_head (tests, count, out);
     for (size_t t = 0; t < count; t++) {
         s_map_t map;
+        //  An iteration of few intervals would be rows of a colour or
+        //  two: its bar above says as much.
+        if (series_interval_count (&tests [t], 1) < HTML_CHART_INTERVALS_MIN) {
+            fprintf (out, "<p class=\"meta\">#%" PRIu32 ": under %d intervals, no map</p>\n",
+                     tests [t].iteration, HTML_CHART_INTERVALS_MIN);
+            continue;
+        }
         fputs ("<figure>\n", out);
         if (count > 1)
             fprintf (out, "<p class=\"meta\">#%" PRIu32 "</p>\n", tests [t].iteration);

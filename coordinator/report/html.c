@@ -124,19 +124,20 @@ html_report (const run_result_t *run, FILE *out)
     html_rows_table ("Latency", &latency_head, latency_rows, run, out);
     html_rows_table ("Tail of requests", &tail_head, tail_rows, run, out);
     latency_timeline_html (run, out);
-    fprintf (out, "<h2>Timelines</h2>\n<p class=\"meta\">%s (requests/s or seeks/s for a "
-                  "test counted in requests, its bytes divided by its block size) of each "
-                  "sample interval, per "
+    fprintf (out, "<h2>Timelines</h2>\n<p class=\"meta\">%s (requests/s for a test "
+                  "counted in requests, randrw's reads and writes or bonnie's seeks, its bytes "
+                  "divided by its block size) of each sample interval, per "
                   "stream (thin lines) and per host running several streams (thick pale lines); "
-                  "a stream with fewer than two intervals, as a bar of its rate over its whole "
-                  "window; iterations of a test share its chart, one dash pattern each. A test "
+                  "a series (a stream, a host's total, a monitor) of fewer than %d intervals has "
+                  "no line; iterations of a test "
+                  "share its chart, one dash pattern each. A test "
                   "of more than %d hosts or %d streams is a heat map instead: a row per host "
                   "(or stream), a column per interval, darker for faster. The axis is set by "
                   "whole intervals: a short one above it is drawn at its top, marked in red. "
                   "A test with fewer than %d intervals has no chart of its own: its bar above "
                   "says what it did.</p>\n",
-             aggregate_units_name (run->units), HTML_LINES_HOSTS_MAX, HTML_LINES_STREAMS_MAX,
-             HTML_CHART_INTERVALS_MIN);
+             aggregate_units_name (run->units), HTML_CHART_INTERVALS_MIN, HTML_LINES_HOSTS_MAX,
+             HTML_LINES_STREAMS_MAX, HTML_CHART_INTERVALS_MIN);
     //  The iterations of a row share its chart. They need not be next to
     //  each other (the phases of a test alternate with its iterations),
     //  so each chart gets a shallow copy of its rows, in run order.

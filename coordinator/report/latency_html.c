@@ -67,7 +67,7 @@ s_y (const s_scale_t *scale, int64_t value_ns)
 }
 
 //  The hosts of the test drawn beside the fleet: first in the tail
-//  attribution with points, at most S_HOSTS.
+//  attribution with points enough for a line, at most S_HOSTS.
 static size_t
 s_hosts_drawn (const test_result_t *test, const timeline_host_t *drawn [S_HOSTS])
 {
@@ -75,7 +75,7 @@ s_hosts_drawn (const test_result_t *test, const timeline_host_t *drawn [S_HOSTS]
     for (size_t t = 0; t < test->tail.host_count && count < S_HOSTS; t++)
         for (size_t h = 0; h < test->timeline.host_count; h++)
             if (!strcmp (test->timeline.hosts [h].agent, test->tail.hosts [t].agent)
-            &&  test->timeline.hosts [h].point_count > 0) {
+            &&  test->timeline.hosts [h].point_count >= HTML_CHART_INTERVALS_MIN) {
                 drawn [count++] = &test->timeline.hosts [h];
                 break;
             }

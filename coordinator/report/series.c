@@ -85,43 +85,43 @@ series_monitor_full (const monitor_result_t *monitor, size_t k)
     return length_ns > 0 && 2 * length_ns >= longest_ns;
 }
 
+//  The intervals with a rate of a stream: the points its line would have.
+size_t
+series_stream_points (const stream_result_t *stream)
+{
+    size_t points = 0;
+    for (size_t k = 0; k < stream->sample_count; k++)
+        points += isfinite (series_interval_mbps (stream, k));
+    return points;
+}
+
+//  The same for a monitor's disk writes (sys false) or its %sys.
+size_t
+series_monitor_points (const monitor_result_t *monitor, bool sys)
+{
+    size_t points = 0;
+    for (size_t k = 1; k < monitor->point_count; k++)
+        points += isfinite (sys? series_monitor_sys_pct (monitor, k): series_monitor_mbps (monitor, k));
+    return points;
+}
+
 //  The most intervals with a rate of any stream or monitor of the count
 //  iterations at tests: what a line of their chart would have to show.
 size_t
 series_interval_count (const test_result_t *tests, size_t count)
 {
     size_t most = 0;
-    for (size_t t = 0; t < count; t++)
+    for (size_t t = 0; t < count; t++) {
         for (size_t nbr = 0; nbr < tests [t].stream_count; nbr++) {
-            const stream_result_t *stream = &tests [t].streams [nbr];
-            size_t intervals = 0;
-            for (size_t k = 0; k < stream->sample_count; k++)
-                intervals += isfinite (series_interval_mbps (stream, k));
-            if (intervals > most)
-                most = intervals;
+            size_t points = series_stream_points (&tests [t].streams [nbr]);
+            most = points > most? points: most;
         }
-    for (size_t t = 0; t < count; t++)
         for (size_t m = 0; m < tests [t].monitor_count; m++) {
-            const monitor_result_t *monitor = &tests [t].monitors [m];
-            size_t intervals = 0;
-            for (size_t k = 1; k < monitor->point_count; k++)
-                intervals += isfinite (series_monitor_mbps (monitor, k));
-            if (intervals > most)
-                most = intervals;
+            size_t points = series_monitor_points (&tests [t].monitors [m], false);
+            most = points > most? points: most;
         }
+    }
     return most;
-}
-
-//  Whether a stream is drawn as a bar of its rate over its whole window
-//  rather than a line: it has fewer than two intervals to draw (a test
-//  shorter than two sample intervals), and a window with a rate.
-bool
-series_drawn_as_window (const stream_result_t *stream)
-{
-    size_t points = 0;
-    for (size_t k = 0; k < stream->sample_count && points < 2; k++)
-        points += isfinite (series_interval_mbps (stream, k));
-    return points < 2 && isfinite (aggregate_stream_rate_mbps (stream));
 }
 
 //  A monitor's disk write MB/s over the interval that ends at point k

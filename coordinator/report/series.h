@@ -22,13 +22,14 @@ bool series_interval_full (const stream_result_t *stream, size_t nbr);
 //  The same for a monitor's interval that ends at point k (k >= 1).
 bool series_monitor_full (const monitor_result_t *monitor, size_t k);
 
+//  The intervals with a rate of a stream, and of a monitor's disk writes
+//  and %sys: the points their lines would have.
+size_t series_stream_points (const stream_result_t *stream);
+size_t series_monitor_points (const monitor_result_t *monitor, bool sys);
+
 //  The most intervals with a rate that any stream or monitor of the count
 //  iterations at tests has: a test with few gets no chart of its own.
 size_t series_interval_count (const test_result_t *tests, size_t count);
-
-//  Whether a stream is drawn as a bar of its rate over its whole window
-//  rather than a line: fewer than two intervals to draw, and a rate.
-bool series_drawn_as_window (const stream_result_t *stream);
 
 //  A monitor's disk write MB/s, and its %sys, over the interval that ends
 //  at point k (k >= 1); NAN when nothing can be said.

@@ -7,7 +7,10 @@
     Streams are thin lines coloured per stream; a host that runs several
     streams also gets a thick pale line for its total, computed on a
     regular grid from the streams' progress interpolated between their
-    samples (series.c computes the figures). Iterations differ by dash
+    samples (series.c computes the figures). A series of fewer than
+    HTML_CHART_INTERVALS_MIN points is no line: a few points joined say
+    nothing of how a rate went, and the bar chart has the stream's test,
+    so it is left off and its legend says so. Iterations differ by dash
     pattern and can be shown one at a time with radio buttons that work
     by CSS alone. The time axis is seconds since the announced start: 0
     is the instant every agent was told to begin.
@@ -15,8 +18,8 @@
     Each SVG carries its scale (data-x-origin-px, data-px-per-s,
     data-y-origin-px, data-px-per-mbps: always MB/s, whatever the units
     of the labels, which data-units names; a chart of requests, in
-    requests/s or seeks/s, also data-bytes-per-request: the block size its
-    bytes are divided by) and each polyline says what it draws (data-kind,
+    requests/s, also data-bytes-per-request: the block size its bytes are
+    divided by) and each polyline says what it draws (data-kind,
     data-test, data-iteration, data-agent, data-job, data-stream), so that
     a program can read the figures back from the points.
 */
@@ -56,7 +59,7 @@ typedef struct {
     double t_min_s;                 //  left end of the time axis
     double t_max_s;                 //  right end
     double per_mbps;                //  the labels' units per MB/s; the scale itself is MB/s
-    const char *units_name;         //  the labels' units: MB/s, MiB/s, requests/s, seeks/s
+    const char *units_name;         //  the labels' units: MB/s, MiB/s or requests/s
     uint64_t request_bytes;         //  a chart of requests: the bytes of each, else 0
     double rate_max_mbps;           //  top of the rate axis
     double rate_step;               //  between two ticks of it, in units
@@ -103,15 +106,11 @@ s_clipped_mark (const scale_t *scale, int64_t t_ns, double rate_mbps, const char
              scale->units_name);
 }
 
-//  The scale of the chart of the tests [first, last) of one name: every
-//  sample and every stream's end fits, and t = 0 is always on it. The
-//  rate axis is set by whole intervals (series_interval_full): a short
-//  last interval's spike is drawn at the top, clipped and marked, and does
-//  not flatten every other line.
-//  The units of a chart: a test counted in requests (randrw) or seeks
-//  (bonnie's) whose streams all move one block size a request is drawn
-//  in requests/s or seeks/s, its bytes per interval divided by that size;
-//  any other in the run's units.
+//  The units of a chart: a test counted in requests (randrw's reads and
+//  writes, bonnie's seeks: a read each) whose streams all move one block
+//  size a request is drawn in requests/s, its bytes per interval divided
+//  by that size, as the tests table counts them (N/s); any other in the
+//  run's units.
 static void
 s_units (const test_result_t *tests, size_t count, int units, scale_t *scale)
 {
@@ -125,10 +124,34 @@ s_units (const test_result_t *tests, size_t count, int units, scale_t *scale)
         }
     scale->request_bytes = one_size? bs: 0;
     scale->per_mbps = one_size? 1e6 / (double) bs: aggregate_in_units (1, units);
-    scale->units_name = !one_size? aggregate_units_name (units):
-                        tests [0].rate_requests? "requests/s": "seeks/s";
+    scale->units_name = one_size? "requests/s": aggregate_units_name (units);
 }
 
+//  Whether a stream's series is drawn: it has points enough for a line.
+static bool
+s_stream_drawn (const stream_result_t *stream)
+{
+    return series_stream_points (stream) >= HTML_CHART_INTERVALS_MIN;
+}
+
+//  The points of the total of a host of the test, its grid in from_ns,
+//  to_ns and step_ns; 0 for a host of one stream or of too few samples.
+//  Drawn from HTML_CHART_INTERVALS_MIN points.
+static size_t
+s_host_points (const test_result_t *test, const char *agent,
+               int64_t *from_ns, int64_t *to_ns, int64_t *step_ns)
+{
+    if (!series_host_has_several (test, agent)
+    ||  !series_host_grid (test, agent, from_ns, to_ns, step_ns))
+        return 0;
+    return (size_t) ((*to_ns - *from_ns) / *step_ns);
+}
+
+//  The scale of the chart of the count iterations at tests: every sample
+//  and every stream's end fits, and t = 0 is always on it. The rate axis
+//  is set by the whole intervals (series_interval_full) of the lines
+//  drawn: a short first or last interval's spike is drawn at the top,
+//  clipped and marked, and does not flatten every other line.
 static scale_t
 s_scale (const test_result_t *tests, size_t count, int units)
 {
@@ -142,15 +165,12 @@ s_scale (const test_result_t *tests, size_t count, int units)
             const stream_result_t *stream = &test->streams [nbr];
             if (stream->finished && stream->end_ns > t_max_ns)
                 t_max_ns = stream->end_ns;
-            //  A bar shows the whole window's rate, not its interval's.
-            bool window = series_drawn_as_window (stream);
-            if (window && aggregate_stream_rate_mbps (stream) > rate_max_mbps)
-                rate_max_mbps = aggregate_stream_rate_mbps (stream);
+            bool drawn = s_stream_drawn (stream);
             for (size_t k = 0; k < stream->sample_count; k++) {
                 int64_t t_ns = stream->samples [k].t_ns;
                 t_min_ns = t_ns < t_min_ns? t_ns: t_min_ns;
                 t_max_ns = t_ns > t_max_ns? t_ns: t_max_ns;
-                double rate_mbps = window || !series_interval_full (stream, k)?
+                double rate_mbps = !drawn || !series_interval_full (stream, k)?
                                    NAN: series_interval_mbps (stream, k);
                 if (isfinite (rate_mbps) && rate_mbps > rate_max_mbps)
                     rate_max_mbps = rate_mbps;
@@ -160,7 +180,8 @@ s_scale (const test_result_t *tests, size_t count, int units)
         //  chart of requests does not draw them).
         for (size_t m = 0; m < test->monitor_count && !scale.request_bytes; m++)
             for (size_t k = 1; k < test->monitors [m].point_count; k++) {
-                if (!series_monitor_full (&test->monitors [m], k))
+                if (series_monitor_points (&test->monitors [m], false) < HTML_CHART_INTERVALS_MIN
+                ||  !series_monitor_full (&test->monitors [m], k))
                     continue;
                 double rate_mbps = series_monitor_mbps (&test->monitors [m], k);
                 if (isfinite (rate_mbps) && rate_mbps > rate_max_mbps)
@@ -170,8 +191,8 @@ s_scale (const test_result_t *tests, size_t count, int units)
         for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
             const char *agent = test->streams [nbr].agent;
             int64_t from_ns, to_ns, step_ns;
-            if (!series_first_of_host (test, nbr) || !series_host_has_several (test, agent)
-            ||  !series_host_grid (test, agent, &from_ns, &to_ns, &step_ns))
+            if (!series_first_of_host (test, nbr)
+            ||  s_host_points (test, agent, &from_ns, &to_ns, &step_ns) < HTML_CHART_INTERVALS_MIN)
                 continue;
             double before = series_host_bytes_at (test, agent, from_ns);
             for (int64_t t_ns = from_ns + step_ns; t_ns <= to_ns; t_ns += step_ns) {
@@ -264,33 +285,24 @@ s_dash (uint32_t iteration, FILE *out)
         fprintf (out, " stroke-dasharray=\"%s\"", dash);
 }
 
-//  One stream's series: its rate per interval, or, with fewer than two
-//  intervals, a bar of its rate over its whole window (from the axis at
-//  its start, across at the rate, down at its end). Returns whether it
-//  drew anything.
+//  One stream's series: its rate per interval, when it has points enough
+//  for a line. Returns whether it drew it.
 static bool
 s_stream_series (const scale_t *scale, const test_result_t *test, size_t nbr, FILE *out)
 {
     const stream_result_t *stream = &test->streams [nbr];
-    bool window = series_drawn_as_window (stream);
+    if (!s_stream_drawn (stream))
+        return false;
     fprintf (out, "<polyline class=\"series stream\" stroke=\"%s\"", s_colours [nbr % COLOURS]);
     s_dash (test->iteration, out);
-    s_series_attributes (test, window? "stream-window": "stream", out);
+    s_series_attributes (test, "stream", out);
     fputs (" data-agent=\"", out);
     html_escaped (stream->agent, out);
     fputs ("\" data-job=\"", out);
     html_escaped (stream->job, out);
     fprintf (out, "\" data-stream=\"%" PRIu32 "\" points=\"", stream->index);
     bool first = true;
-    double window_mbps = aggregate_stream_rate_mbps (stream);
-    if (window) {
-        double left = s_x (scale, stream->start_ns), right = s_x (scale, stream->end_ns);
-        double zero = s_y (scale, 0), rate = s_y (scale, window_mbps);
-        fprintf (out, "%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f",
-                 left, zero, left, rate, right, rate, right, zero);
-        first = false;
-    }
-    for (size_t k = 0; !window && k < stream->sample_count; k++) {
+    for (size_t k = 0; k < stream->sample_count; k++) {
         double rate_mbps = series_interval_mbps (stream, k);
         if (!isfinite (rate_mbps))
             continue;
@@ -302,14 +314,9 @@ s_stream_series (const scale_t *scale, const test_result_t *test, size_t nbr, FI
     html_escaped (stream->agent, out);
     fputs (" ", out);
     html_escaped (stream->job, out);
-    fprintf (out, " stream %" PRIu32 " #%" PRIu32, stream->index, test->iteration);
-    if (window) {
-        char rate [32];
-        aggregate_format_rate (window_mbps * scale->per_mbps, rate, sizeof rate);
-        fprintf (out, ": %s %s over its whole window", rate, scale->units_name);
-    }
-    fputs ("</title></polyline>\n", out);
-    for (size_t k = 0; !window && k < stream->sample_count; k++) {
+    fprintf (out, " stream %" PRIu32 " #%" PRIu32 "</title></polyline>\n", stream->index,
+             test->iteration);
+    for (size_t k = 0; k < stream->sample_count; k++) {
         double rate_mbps = series_interval_mbps (stream, k);
         if (isfinite (rate_mbps) && rate_mbps > scale->rate_max_mbps) {
             char what [2 * JOB_NAME_MAX + 32];
@@ -318,7 +325,7 @@ s_stream_series (const scale_t *scale, const test_result_t *test, size_t nbr, FI
             s_clipped_mark (scale, stream->samples [k].t_ns, rate_mbps, what, out);
         }
     }
-    return !first;
+    return true;
 }
 
 //  One host's total series, for a host with several streams.
@@ -327,7 +334,7 @@ s_host_series (const scale_t *scale, const test_result_t *test, const char *agen
                size_t host_nbr, FILE *out)
 {
     int64_t from_ns, to_ns, step_ns;
-    if (!series_host_grid (test, agent, &from_ns, &to_ns, &step_ns))
+    if (s_host_points (test, agent, &from_ns, &to_ns, &step_ns) < HTML_CHART_INTERVALS_MIN)
         return;
     fprintf (out, "<polyline class=\"series host\" stroke=\"%s\"",
              s_colours [(COLOURS - 1 - host_nbr % COLOURS)]);
@@ -349,12 +356,15 @@ s_host_series (const scale_t *scale, const test_result_t *test, const char *agen
 }
 
 //  A monitor's two series: its host's disk writes on the left
-//  axis, and its %sys on the right one (0 to 100 over the same height).
+//  axis, and its %sys on the right one (0 to 100 over the same height),
+//  each when it has points enough for a line.
 static void
 s_monitor_series (const scale_t *scale, const test_result_t *test, const monitor_result_t *monitor,
                   FILE *out)
 {
     for (int kind = 0; kind < 2; kind++) {
+        if (series_monitor_points (monitor, kind == 1) < HTML_CHART_INTERVALS_MIN)
+            continue;
         fprintf (out, "<polyline class=\"series monitor\" stroke=\"%s\"",
                  kind == 0? "#555": "#b35806");
         s_dash (test->iteration, out);
@@ -382,7 +392,8 @@ s_monitor_series (const scale_t *scale, const test_result_t *test, const monitor
             fputs (" %sys (monitor)", out);
         fprintf (out, " #%" PRIu32 "</title></polyline>\n", test->iteration);
     }
-    for (size_t k = 1; k < monitor->point_count; k++) {
+    bool disk_drawn = series_monitor_points (monitor, false) >= HTML_CHART_INTERVALS_MIN;
+    for (size_t k = 1; k < monitor->point_count && disk_drawn; k++) {
         double rate_mbps = series_monitor_mbps (monitor, k);
         if (isfinite (rate_mbps) && rate_mbps > scale->rate_max_mbps) {
             char what [JOB_NAME_MAX + 32];
@@ -416,7 +427,16 @@ s_swatch (const char *colour, const char *dash, const char *class_name, FILE *ou
     fputs ("/></svg>", out);
 }
 
-//  The legend: streams by colour, host totals, iterations by dash.
+//  A legend's entry of a series that no iteration draws: its name and
+//  why, without a swatch. Ends the span s_swatch opened otherwise.
+static void
+s_undrawn (FILE *out)
+{
+    fprintf (out, ": under %d intervals, no line</span>", HTML_CHART_INTERVALS_MIN);
+}
+
+//  The legend: streams by colour, host totals, iterations by dash; a
+//  series of too few points in every iteration is named without a line.
 static void
 s_legend (const test_result_t *tests, size_t count, const scale_t *scale, FILE *out)
 {
@@ -424,11 +444,21 @@ s_legend (const test_result_t *tests, size_t count, const scale_t *scale, FILE *
     fputs ("<figcaption class=\"legend\">", out);
     for (size_t nbr = 0; nbr < first->stream_count; nbr++) {
         const stream_result_t *stream = &first->streams [nbr];
-        s_swatch (s_colours [nbr % COLOURS], "", "stream", out);
+        bool drawn = false;
+        for (size_t t = 0; t < count && !drawn; t++)
+            drawn = nbr < tests [t].stream_count && s_stream_drawn (&tests [t].streams [nbr]);
+        if (drawn)
+            s_swatch (s_colours [nbr % COLOURS], "", "stream", out);
+        else
+            fputs ("<span class=\"undrawn\">", out);
         html_escaped (stream->agent, out);
         fputs (" ", out);
         html_escaped (stream->job, out);
-        fprintf (out, " stream %" PRIu32 "</span>", stream->index);
+        fprintf (out, " stream %" PRIu32, stream->index);
+        if (drawn)
+            fputs ("</span>", out);
+        else
+            s_undrawn (out);
     }
     size_t host_nbr = 0;
     for (size_t nbr = 0; nbr < first->stream_count; nbr++) {
@@ -440,8 +470,8 @@ s_legend (const test_result_t *tests, size_t count, const scale_t *scale, FILE *
         bool drawn = false;
         for (size_t test_nbr = 0; test_nbr < count && !drawn; test_nbr++) {
             int64_t from_ns, to_ns, step_ns;
-            drawn = series_host_has_several (&tests [test_nbr], agent)
-                 && series_host_grid (&tests [test_nbr], agent, &from_ns, &to_ns, &step_ns);
+            drawn = s_host_points (&tests [test_nbr], agent, &from_ns, &to_ns, &step_ns)
+                    >= HTML_CHART_INTERVALS_MIN;
         }
         if (drawn) {
             s_swatch (s_colours [COLOURS - 1 - host_nbr % COLOURS], "", "host", out);
@@ -450,14 +480,27 @@ s_legend (const test_result_t *tests, size_t count, const scale_t *scale, FILE *
         }
         host_nbr++;
     }
-    for (size_t m = 0; m < first->monitor_count && !scale->request_bytes; m++) {
-        s_swatch ("#555", "", "monitor", out);
-        html_escaped (first->monitors [m].agent, out);
-        fprintf (out, " disk write %s (monitor)</span>", scale->units_name);
-        s_swatch ("#b35806", "", "monitor", out);
-        html_escaped (first->monitors [m].agent, out);
-        fputs (" %sys, right axis (monitor)</span>", out);
-    }
+    for (size_t m = 0; m < first->monitor_count && !scale->request_bytes; m++)
+        for (int kind = 0; kind < 2; kind++) {
+            bool drawn = false;
+            for (size_t t = 0; t < count && !drawn; t++)
+                drawn = m < tests [t].monitor_count
+                     && series_monitor_points (&tests [t].monitors [m], kind == 1)
+                        >= HTML_CHART_INTERVALS_MIN;
+            if (drawn)
+                s_swatch (kind? "#b35806": "#555", "", "monitor", out);
+            else
+                fputs ("<span class=\"undrawn\">", out);
+            html_escaped (first->monitors [m].agent, out);
+            if (kind)
+                fputs (" %sys, right axis (monitor)", out);
+            else
+                fprintf (out, " disk write %s (monitor)", scale->units_name);
+            if (drawn)
+                fputs ("</span>", out);
+            else
+                s_undrawn (out);
+        }
     if (count > 1)
         for (size_t nbr = 0; nbr < count; nbr++) {
             s_swatch ("#333", s_dashes [(tests [nbr].iteration - 1) % DASHES], "stream", out);
@@ -526,8 +569,9 @@ timeline_draw (size_t section, const test_result_t *tests, size_t count, int uni
     if (tests [0].monitor_count && !scale.request_bytes)
         s_pct_axis (&scale, out);
     if (!any_drawn)
-        fprintf (out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">nothing to draw: no "
-                      "stream has samples or a rate</text>\n", CHART_WIDTH / 2, CHART_HEIGHT / 2);
+        fprintf (out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">no stream has %d "
+                      "intervals with a rate: none is drawn</text>\n", CHART_WIDTH / 2,
+                 CHART_HEIGHT / 2, HTML_CHART_INTERVALS_MIN);
     fputs ("</svg>\n", out);
     s_legend (tests, count, &scale, out);
     fputs ("</figure>\n</section>\n", out);

@@ -89,6 +89,8 @@ typedef struct {
                                             //  job's runtime), 0 otherwise
     int fsync_mode;                         //  fsync_mode_t, from the job
     bool ops_writes;                        //  its writes count as operations (rate_requests)
+    bool paced;                             //  its job's rate or rate_iops: the time between
+                                            //  its requests is the pace's (the run's only)
     uint64_t set_bytes;                     //  the job's file set (randrw), on its first
                                             //  stream only, so a host counts it once; else 0
     char *error;                            //  what failed (stream_result_set_error), NULL if none

@@ -10,7 +10,7 @@
       six intervals of 100 ms.
 
     The bar chart has a bar for seq and short (MB/s) and one for seeks
-    (seeks/s), none for idle; seq's timeline is scaled by its whole
+    (requests/s, apart from rr's), none for idle; seq's timeline is scaled by its whole
     intervals and marks the 500 MB/s one as clipped; short has no chart.
 */
 #include <stdarg.h>
@@ -133,11 +133,13 @@ test_bar_chart (void **state)
     run_result_t run;
     s_run (&run);
     char *page = s_page (&run);
-    //  Three charts: MB/s (seq, short), seeks/s (seeks) and requests/s
-    //  (rr); idle has no bar.
+    //  Three charts: MB/s (seq, short), requests/s of seeks (seeks) and
+    //  requests/s of reads and writes (rr); idle has no bar.
     assert_int_equal (s_count (page, "<svg class=\"bars\""), 3);
     assert_non_null (strstr (page, "<svg class=\"bars\" xmlns=\"http://www.w3.org/2000/svg\" "
-                                   "viewBox=\"0 0 960 76\" role=\"img\" data-units=\"seeks/s\""));
+                                   "viewBox=\"0 0 960 76\" role=\"img\" data-units=\"requests/s\""));
+    assert_non_null (strstr (page, ">requests/s of seeks (a read each), the median"));
+    assert_non_null (strstr (page, ">requests/s of reads and writes, the median"));
     assert_int_equal (s_count (page, "<g class=\"bar-row\""), 4);
     assert_null (strstr (page, "<g class=\"bar-row\" data-test=\"idle\""));
     const char *seq = strstr (page, "<g class=\"bar-row\" data-test=\"seq\"");
