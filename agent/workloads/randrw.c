@@ -36,13 +36,17 @@
     of the two is not drawn: with r reads per write (rwratio), after n
     requests a stream has done round (n r / (1 + r)) reads exactly, kept
     by a running error term. After every fsync_every requests of a stream
-    (reads and writes alike, sysbench's --file-fsync-freq) the stream
-    fsyncs every file of the set, and at its end once more every file it
-    wrote (--file-fsync-end), each call timed and counted. rndrd writes
-    nothing, so it flushes nothing either (as sysbench). direct = yes
-    turns the set's descriptors to O_DIRECT once it is laid out (the
-    layout goes through the page cache); its bs and offsets are
-    multiples of 512 then, and the buffers are page-aligned.
+    (reads and writes alike, sysbench's --file-fsync-freq) that another
+    request follows, the stream fsyncs every file of the set, and at its
+    end once more every file it wrote (fsync_end, --file-fsync-end), each
+    call timed and counted; fsync_call = fdatasync makes every one of
+    them an fdatasync (--file-fsync-mode), which skips the inode's times:
+    a set laid out before the run keeps its size, so a write in place
+    needs no journal commit of its inode. rndrd writes nothing, so it
+    flushes nothing either (as sysbench). direct = yes turns the set's
+    descriptors to O_DIRECT once it is laid out (the layout goes through
+    the page cache); its bs and offsets are multiples of 512 then, and
+    the buffers are page-aligned.
 
     With rate (bytes per second) or rate_iops (requests per second) a
     stream issues each request once the ones before it are paid for
@@ -228,13 +232,15 @@ s_fsync_files (workload_stream_t *ws, s_stream_t *stream, bool only_written)
         if (only_written && !(stream->written [index / 8] & (1u << (index % 8))))
             continue;
         int64_t begin_ns = clock_now_ns ();
-        int rc = fsync (set->files [index].fd);
+        int fd = set->files [index].fd;
+        bool data = ws->spec->fsync_call == FSYNC_CALL_FDATASYNC;
+        int rc = data? fdatasync (fd): fsync (fd);
         int err_no = errno;
         workload_count (ws, MSG_LATENCY_FSYNC, begin_ns, clock_now_ns (), 0);
         if (rc == -1) {
             char path [JOB_PATH_MAX + 1], shown [CONFINE_SHOWN_MAX];
             randrw_file_path (ws->spec, index, path, sizeof (path), shown, sizeof (shown));
-            workload_fail (ws, err_no, "fsync(%s)", shown);
+            workload_fail (ws, err_no, "%s(%s)", data? "fdatasync": "fsync", shown);
             return -1;
         }
     }
@@ -329,6 +335,19 @@ s_issue (workload_stream_t *ws, s_stream_t *stream, s_run_t *run)
     return true;
 }
 
+//  True if another request may follow those issued. A round is for the
+//  requests after it, as fio's flush is made before the next write:
+//  none is due after the stream's last request (its requests are done,
+//  or the stop flag or the stop instant came), where the round at the
+//  end, if any, is its last (fsync_end).
+static bool
+s_more_follow (workload_stream_t *ws, const s_stream_t *stream, const s_run_t *run)
+{
+    int64_t now_ns;
+    return run->issuing && !(stream->bounded && run->issued >= stream->requests)
+        && !workload_stopping (ws) && workload_may_issue (ws, &now_ns);
+}
+
 //  Count a completed request; a failed or short one fails the stream
 //  (what is in flight still comes back and is counted).
 static void
@@ -354,10 +373,10 @@ s_complete (workload_stream_t *ws, s_stream_t *stream, s_run_t *run,
 }
 
 //  The timed part: the stream's requests, or until the stop instant,
-//  then a last fsync of the files it wrote. The queue is kept full
-//  (iodepth requests; psync's is one); an fsync round waits for every
-//  request before it to complete (sysbench's order: an fsync covers the
-//  writes issued before it), and nothing is issued meanwhile.
+//  then (fsync_end) a last fsync of the files it wrote. The queue is
+//  kept full (iodepth requests; psync's is one); an fsync round waits
+//  for every request before it to complete (sysbench's order: an fsync
+//  covers the writes issued before it), and nothing is issued meanwhile.
 static int
 s_randrw_run (workload_stream_t *ws, uint32_t phase)
 {
@@ -386,7 +405,8 @@ s_randrw_run (workload_stream_t *ws, uint32_t phase)
         if (engine_in_flight (engine) == 0) {
             if (run.fsync_due) {
                 run.fsync_due = false;
-                if (s_fsync_files (ws, stream, false) == -1) {
+                if (s_more_follow (ws, stream, &run)
+                &&  s_fsync_files (ws, stream, false) == -1) {
                     run.status = STREAM_FAILED;
                     break;
                 }
@@ -417,7 +437,8 @@ s_randrw_run (workload_stream_t *ws, uint32_t phase)
         while ((request = engine_reaped (engine)));
     }
     ws->depth_max = engine_depth_max (engine);
-    if (run.status == STREAM_DONE && writes && s_fsync_files (ws, stream, true) == -1)
+    if (run.status == STREAM_DONE && writes && spec->fsync_end
+    &&  s_fsync_files (ws, stream, true) == -1)
         run.status = STREAM_FAILED;
     ws->end_ns = clock_now_ns ();
     return run.status;
