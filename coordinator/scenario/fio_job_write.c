@@ -194,6 +194,22 @@ s_cap (fio_state_t *self, const fio_pair_t *pair, const char *ours, s_direction_
                        some * (100 - read_pct) / read_pct);
 }
 
+//  Write how the job flushes at its end: fio's end_fsync is a random
+//  job's fsync_end and a sequential write's fsync = end, and fio's
+//  default is neither. A job that only reads has nothing to flush, in
+//  fio as here.
+static void
+s_job_end_sync (fio_state_t *self, bool random, s_direction_t direction)
+{
+    const fio_pair_t *end = fio_state_get (self, "end_fsync");
+    bool at_end = fio_state_flag (self, "end_fsync");
+    if (random)
+        fio_state_put (self, end, "fsync_end = %s\n", at_end? "yes": "no");
+    else
+    if (direction == S_WRITES)
+        fio_state_put (self, end, "fsync = %s\n", at_end? "end": "none");
+}
+
 //  Write the job's header, test and agent; returns the job's name.
 static const char *
 s_job_head (fio_state_t *self, char *job, size_t joblen)
@@ -342,9 +358,8 @@ fio_job_write (fio_state_t *self)
     const fio_pair_t *iodepth = fio_state_get (self, "iodepth");
     if (iodepth && engine && strstr (engine, "io_uring"))
         s_emit (self, "iodepth", iodepth->value, iodepth);
-    if (rw && strstr (rw, "workload = write"))
-        fio_state_put (self, fio_state_get (self, "end_fsync"), "fsync = %s\n",
-                       fio_state_flag (self, "end_fsync")? "end": "none");
+    if (rw)
+        s_job_end_sync (self, random, direction);
     s_job_bound (self, random, bs_bytes);
     self->job.count = 0;
     self->job_name [0] = 0;

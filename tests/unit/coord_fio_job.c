@@ -128,6 +128,9 @@ test_tests_and_ends (void **state)
     assert_non_null (strstr (c, "test = c\n"));
     s_assert_holds (scenario, "requests = 300");
     s_assert_holds (scenario, "fsync = none");
+    //  fio's default: no flush at the end, of a random job either.
+    assert_non_null (strstr (scenario, "fsync_end = no\n"));
+    assert_true (strstr (scenario, "fsync_end = no\n") < b);
     //  fio runs its runtime after its ramp; here the ramp is within the runtime.
     s_assert_holds (scenario, "runtime = 6000ms");
     s_assert_holds (scenario, "ramp = 1");
