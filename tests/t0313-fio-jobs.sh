@@ -3,8 +3,9 @@
 # JOB.fio --hosts FILE` runs it on every agent of the file, and each agent
 # makes as many requests and flushes as fio itself makes of the same
 # file on this host (request-bound jobs: random, mixed, numjobs,
-# sequential, end_fsync, in two tests by a stonewall); a time-based job
-# with a ramp runs its runtime.
+# sequential, end_fsync, fsync and fdatasync every N writes, in two
+# tests by a stonewall); a time-based job with a ramp runs its runtime.
+# A mixed job's flush every N writes is the requests that hold N writes.
 # Unsupported keys are refused at file:line, and so are the errors of the
 # checks after the translation; values per direction (bs=4k,8k) are
 # taken where they can be.
@@ -47,6 +48,18 @@ filename=ef.dat
 number_ios=50
 numjobs=2
 end_fsync=1
+# a flush after every 8 writes: 12 of 100, and 11 of 96 (none after the last)
+[fs]
+rw=randwrite
+filename=fs.dat
+number_ios=100
+fsync=8
+[fd]
+rw=randwrite
+filename=fd.dat
+number_ios=96
+numjobs=2
+fdatasync=8
 FIO
 export BS=4k
 
@@ -56,7 +69,11 @@ cat "$SCRATCH/check.ini"
 grep -qx "mode = rndrd" "$SCRATCH/check.ini" || fail "--check: rw=randread not translated"
 grep -qx "requests = 300" "$SCRATCH/check.ini" || fail "--check: number_ios times numjobs"
 [ "$(grep -c '^test = rr$' "$SCRATCH/check.ini")" = 3 ] || fail "--check: not one test until the stonewall"
-[ "$(grep -c '^test = seqr$' "$SCRATCH/check.ini")" = 3 ] || fail "--check: the stonewall makes no test"
+[ "$(grep -c '^test = seqr$' "$SCRATCH/check.ini")" = 5 ] || fail "--check: the stonewall makes no test"
+[ "$(sed -n '/^\[job fd\]/,/^$/{/^fsync_/p}' "$SCRATCH/check.ini" | paste -sd' ')" = \
+    "fsync_every = 8 fsync_call = fdatasync fsync_end = no" ] || fail "--check: fdatasync=8 not translated"
+[ "$(sed -n '/^\[job fs\]/,/^$/{/^fsync_/p}' "$SCRATCH/check.ini" | paste -sd' ')" = \
+    "fsync_every = 8 fsync_end = no" ] || fail "--check: fsync=8 not translated"
 # end_fsync: a random job's last flush, which fio's default leaves out.
 [ "$(sed -n '/^\[job ef\]/,/^$/{/^fsync_end = /p}' "$SCRATCH/check.ini")" = "fsync_end = yes" ] ||
     fail "--check: end_fsync=1 is not fsync_end = yes"
@@ -80,12 +97,14 @@ ours = json.load(open(sys.argv[1]))
 fio = json.load(open(sys.argv[2]))
 # Jobs whose streams flush once more at their end: fio's json leaves
 # end_fsync's flush out of its sync count (strace sees it), ours counts it.
+# fio counts its fdatasyncs in the sync latency's N alone (total_ios
+# stays 0), its fsyncs in both.
 end_flush = {"ef"}
 want = {}
 for job in fio["jobs"]:
     name = job["jobname"]
     reads, writes, syncs = want.get(name, (0, 0, 0))
-    syncs += job["sync"]["total_ios"] + (1 if name in end_flush else 0)
+    syncs += job["sync"]["lat_ns"]["N"] + (1 if name in end_flush else 0)
     want[name] = (reads + job["read"]["total_ios"], writes + job["write"]["total_ios"], syncs)
 bad = 0
 for agent in ("a1", "a2"):
@@ -156,6 +175,37 @@ rc=0
 "$BIN/iofleet" run --check "$SCRATCH/mixed.fio" 2> "$SCRATCH/mixed.err" || rc=$?
 [ "$rc" = 2 ] && grep -q "mixed.fio:4: bs: 4k,8k: a mixed job here reads and writes blocks of one size" \
     "$SCRATCH/mixed.err" || fail "two block sizes of a mixed job: exit $rc, $(cat "$SCRATCH/mixed.err")"
+
+# A flush every N writes: a mixed job's is the requests that hold N
+# writes (10 at 30% writes: 33); a sequential write has none but its
+# last, and fsync with fdatasync is one flush too many.
+printf '[m]
+rw=randrw
+rwmixread=70
+size=1m
+fsync=10
+' > "$SCRATCH/mixsync.fio"
+"$BIN/iofleet" run --check "$SCRATCH/mixsync.fio" > "$SCRATCH/mixsync.ini"
+grep -qx "fsync_every = 33" "$SCRATCH/mixsync.ini" || fail "a mixed job's fsync=10 is not 33 requests"
+printf '[w]
+rw=write
+size=1m
+fdatasync=4
+[r]
+rw=randwrite
+size=1m
+fsync=4
+fdatasync=4
+' \
+    > "$SCRATCH/badsync.fio"
+rc=0
+"$BIN/iofleet" run --check "$SCRATCH/badsync.fio" 2> "$SCRATCH/badsync.err" || rc=$?
+cat "$SCRATCH/badsync.err"
+[ "$rc" = 2 ] || fail "bad flushes: exit $rc, expected 2"
+grep -q "badsync.fio:4: fdatasync: 4: a sequential write here flushes only at its end (end_fsync=1)" \
+    "$SCRATCH/badsync.err" || fail "a sequential write's fdatasync=4 not refused at its line"
+grep -q "badsync.fio:9: fdatasync: give fsync or fdatasync, not both" "$SCRATCH/badsync.err" ||
+    fail "fsync with fdatasync not refused"
 
 # What the checks after the translation find is told at the fio file's
 # line and key: a block larger than the file (blocksize's line, in an

@@ -37,17 +37,22 @@ s_duration_ns (const char *text, const char *ours)
     return ns;
 }
 
-//  True if pair's value is a count (a number_ios); else an error at it.
-static bool
-s_count (fio_state_t *self, const fio_pair_t *pair)
+//  text (pair's value, or a part of it) as our option ours (a number)
+//  parses it, into value. Returns 0, or -1 after an error at pair.
+static int
+s_number (fio_state_t *self, const fio_pair_t *pair, const char *text, const char *ours,
+          uint64_t *value)
 {
+    const opt_def_t *opt = jobspec_option (ours);
     jobspec_t scratch;
     char reason [SCENARIO_REASON_MAX];
     jobspec_defaults (&scratch);
-    if (opt_parse (jobspec_option ("requests"), pair->value, &scratch, reason, sizeof reason) == 0)
-        return true;
-    fio_state_fail_at (self, pair, pair->key, "%s", reason);
-    return false;
+    if (opt_parse (opt, text, &scratch, reason, sizeof reason)) {
+        fio_state_fail_at (self, pair, pair->key, "%s", reason);
+        return -1;
+    }
+    memcpy (value, (const char *) &scratch + opt->offset, sizeof *value);
+    return 0;
 }
 
 //  Write key = value, checked as our option key parses it: an error is
@@ -117,16 +122,7 @@ s_part (fio_state_t *self, const fio_pair_t *pair, s_direction_t direction, cons
                            "for writes and one for trims, separated by commas");
         return -1;
     }
-    const opt_def_t *opt = jobspec_option (ours);
-    jobspec_t scratch;
-    char reason [SCENARIO_REASON_MAX];
-    jobspec_defaults (&scratch);
-    if (opt_parse (opt, part, &scratch, reason, sizeof reason)) {
-        fio_state_fail_at (self, pair, pair->key, "%s", reason);
-        return -1;
-    }
-    memcpy (value, (const char *) &scratch + opt->offset, sizeof *value);
-    return 0;
+    return s_number (self, pair, part, ours, value);
 }
 
 //  Write the block size of a job that does direction, from bs (NULL:
@@ -192,6 +188,48 @@ s_cap (fio_state_t *self, const fio_pair_t *pair, const char *ours, s_direction_
                        "a randwrite job without a stonewall between them (one test), each "
                        "with its cap", pair->value, read_pct, pair->key, some,
                        some * (100 - read_pct) / read_pct);
+}
+
+//  Write how the job flushes on its way. fio's fsync = N and fdatasync
+//  = N flush the file after every N writes: fsync_every here, whose
+//  rounds fdatasync makes fsync_call's; a mixed job's fsync_every counts
+//  its reads too, so it is the requests that hold N writes in the mix.
+//  A sequential write flushes only at its end here; a job that only
+//  reads has nothing to flush, in fio as here.
+static void
+s_job_syncs (fio_state_t *self, bool random, s_direction_t direction, uint64_t read_pct)
+{
+    const fio_pair_t *fsync = fio_state_get (self, "fsync");
+    const fio_pair_t *fdatasync = fio_state_get (self, "fdatasync");
+    const fio_pair_t *every = fdatasync? fdatasync: fsync;
+    uint64_t writes = 0;
+    if (fsync && fdatasync) {
+        fio_state_fail_at (self, fdatasync, "fdatasync", "give fsync or fdatasync, not both");
+        return;
+    }
+    if (every && s_number (self, every, every->value, "fsync_every", &writes))
+        return;
+    if (!random) {
+        if (writes && direction == S_WRITES)
+            fio_state_fail_at (self, every, every->key, "%s: a sequential write here "
+                               "flushes only at its end (end_fsync=1); a flush every N "
+                               "writes is a random job's (rw=randwrite)", every->value);
+        return;
+    }
+    uint64_t requests = writes;
+    if (writes && direction == S_MIXED && read_pct > 0 && read_pct < 100) {
+        requests = (writes * 100 + (100 - read_pct) / 2) / (100 - read_pct);
+        fio_state_put (self, every, "; %s=%s: fio flushes after every %" PRIu64 " writes; "
+                       "fsync_every counts reads and writes, and %" PRIu64 " of them hold "
+                       "about %" PRIu64 " writes at %" PRIu64 "%% reads\n", every->key,
+                       every->value, writes, requests, writes, read_pct);
+    }
+    fio_state_put (self, every, "fsync_every = %" PRIu64 "\n", requests);
+    if (fdatasync && writes)
+        fio_state_put (self, fdatasync, "fsync_call = fdatasync\n");
+    if (fdatasync && writes && fio_state_flag (self, "end_fsync"))
+        fio_state_put (self, fio_state_get (self, "end_fsync"), "; end_fsync=1: fio's last "
+                       "flush is an fsync; here fsync_call makes it an fdatasync too\n");
 }
 
 //  Write how the job flushes at its end: fio's end_fsync is a random
@@ -264,9 +302,9 @@ s_job_bound (fio_state_t *self, bool random, uint64_t bs)
     const fio_pair_t *ios = fio_state_get (self, "number_ios");
     const fio_pair_t *size = fio_state_get (self, "size")? fio_state_get (self, "size"):
                                                            fio_state_get (self, "filesize");
-    if (ios && s_count (self, ios))
-        fio_state_put (self, ios, "requests = %" PRIu64 "\n",
-                       (uint64_t) strtoull (ios->value, NULL, 10) * streams);
+    uint64_t count;
+    if (ios && s_number (self, ios, ios->value, "requests", &count) == 0)
+        fio_state_put (self, ios, "requests = %" PRIu64 "\n", count * streams);
     else
     if (random && !time_based && size && bs)
         fio_state_put (self, size, "requests = %" PRIu64 "\n",
@@ -305,7 +343,7 @@ fio_job_write (fio_state_t *self)
                    filename? filename->value: job);
     static const struct { const char *fio; const char *ours; } same [] = {
         { "size", "size" }, { "filesize", "size" }, { "nrfiles", "files" },
-        { "numjobs", "streams" }, { "direct", "direct" }, { "fsync", "fsync_every" },
+        { "numjobs", "streams" }, { "direct", "direct" },
         { "random_distribution", "random_distribution" }, { "randseed", "randseed" },
         { "ramp_time", "ramp" }
     };
@@ -325,8 +363,6 @@ fio_job_write (fio_state_t *self)
     fio_state_put (self, NULL, "keep = yes\n");
     if (random && !fio_state_get (self, "nrfiles"))
         fio_state_put (self, NULL, "files = 1\n");
-    if (random && !fio_state_get (self, "fsync"))
-        fio_state_put (self, NULL, "fsync_every = 0\n");
     const fio_pair_t *bs = fio_state_get (self, "bs")? fio_state_get (self, "bs"):
                                                        fio_state_get (self, "blocksize");
     uint64_t bs_bytes = s_block_size (self, bs, direction);
@@ -358,8 +394,10 @@ fio_job_write (fio_state_t *self)
     const fio_pair_t *iodepth = fio_state_get (self, "iodepth");
     if (iodepth && engine && strstr (engine, "io_uring"))
         s_emit (self, "iodepth", iodepth->value, iodepth);
-    if (rw)
+    if (rw) {
+        s_job_syncs (self, random, direction, read_pct);
         s_job_end_sync (self, random, direction);
+    }
     s_job_bound (self, random, bs_bytes);
     self->job.count = 0;
     self->job_name [0] = 0;

@@ -74,7 +74,7 @@ const fio_key_t fio_keys [] = {
     { .fio = "buffered", .values = s_buffered_values, .otherwise = "direct = yes or no" },
     { .fio = "end_fsync", .values = s_end_fsync_values,
       .otherwise = "fsync = none or end (write), fsync_end = no or yes (randrw)" },
-    { .fio = "fdatasync", .otherwise = "fsync_every = N (an fsync, not an fdatasync)" },
+    { .fio = "fdatasync", .otherwise = "fsync_every = N with fsync_call = fdatasync (randrw)" },
     { .fio = "stonewall", .otherwise = S_TEST_HINT },
     { .fio = "wait_for_previous", .otherwise = S_TEST_HINT },
     { .fio = "new_group", .otherwise = S_TEST_HINT },
