@@ -25,6 +25,7 @@ static const char *const s_class_names [] = { "auto", "disk", "network", NULL };
 static const char *const s_rw_mode_names [] = { "rndrw", "rndrd", "rndwr", NULL };
 static const char *const s_engine_names [] = { "psync", "io_uring", NULL };
 static const char *const s_fsync_call_names [] = { "fsync", "fdatasync", NULL };
+static const char *const s_access_names [] = { "random", "sequential", NULL };
 
 const char *const jobspec_workload_names [] = {
 #define S_WORKLOAD_NAME(id, name) #name,
@@ -39,6 +40,7 @@ _Static_assert (RW_MODE_RNDRW == 0 && RW_MODE_RNDRD == 1 && RW_MODE_RNDWR == 2,
                 "s_rw_mode_names order");
 _Static_assert (JOB_ENGINE_PSYNC == 0 && JOB_ENGINE_IO_URING == 1, "s_engine_names order");
 _Static_assert (FSYNC_CALL_FSYNC == 0 && FSYNC_CALL_FDATASYNC == 1, "s_fsync_call_names order");
+_Static_assert (ACCESS_RANDOM == 0 && ACCESS_SEQUENTIAL == 1, "s_access_names order");
 _Static_assert (CLASS_AUTO == 0 && CLASS_DISK == 1 && CLASS_NETWORK == 2, "s_class_names order");
 
 //  Where a field lives in jobspec_t, and the size of a string field.
@@ -194,6 +196,12 @@ const opt_def_t jobspec_options [] = {
       .min = 0, .max = 1000000000000ULL, .default_text = "0", .flags = OPT_WIRE | OPT_GLOBAL,
       .help = "requests of the job in all, shared by its streams (sysbench --events; "
               "10000 unless runtime is given); 0: none, runtime ends the run" },
+    { .name = "access", .type = OPT_ENUM, .offset = AT (access),
+      .choices = s_access_names, .default_text = "random", .flags = OPT_WIRE | OPT_GLOBAL,
+      .help = "randrw: where a stream's requests land: random (as random_distribution "
+              "says) or sequential (its reads walk the set's blocks in order from the "
+              "first, file after file, and so do its writes, each going round again at "
+              "the end: fio's rw=rw, a mix of reads and writes in order)" },
     { .name = "random_distribution", .type = OPT_STRING, .offset = AT (random_distribution),
       .capacity = CAPACITY (random_distribution), .default_text = "random",
       .flags = OPT_WIRE | OPT_GLOBAL,

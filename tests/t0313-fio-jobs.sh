@@ -3,8 +3,9 @@
 # JOB.fio --hosts FILE` runs it on every agent of the file, and each agent
 # makes as many requests and flushes as fio itself makes of the same
 # file on this host (request-bound jobs: random, mixed, numjobs,
-# sequential, end_fsync, fsync and fdatasync every N writes, in two
-# tests by a stonewall); a time-based job with a ramp runs its runtime.
+# sequential, a sequential mix on psync and io_uring, end_fsync, fsync and
+# fdatasync every N writes, in two tests by a stonewall); a time-based
+# job with a ramp runs its runtime.
 # A mixed job's flush every N writes is the requests that hold N writes.
 # Unsupported keys are refused at file:line, and so are the errors of the
 # checks after the translation; values per direction (bs=4k,8k) are
@@ -31,6 +32,16 @@ numjobs=2
 rw=randrw
 rwmixread=70
 filename=rw.dat
+# fio's sequential mix, on both engines
+[sq]
+rw=rw
+rwmixread=60
+filename=sq.dat
+[squ]
+readwrite=readwrite
+ioengine=io_uring
+iodepth=8
+filename=squ.dat
 [seqw]
 rw=write
 [seqr]
@@ -68,7 +79,8 @@ export BS=4k
 cat "$SCRATCH/check.ini"
 grep -qx "mode = rndrd" "$SCRATCH/check.ini" || fail "--check: rw=randread not translated"
 grep -qx "requests = 300" "$SCRATCH/check.ini" || fail "--check: number_ios times numjobs"
-[ "$(grep -c '^test = rr$' "$SCRATCH/check.ini")" = 3 ] || fail "--check: not one test until the stonewall"
+[ "$(grep -c '^test = rr$' "$SCRATCH/check.ini")" = 5 ] || fail "--check: not one test until the stonewall"
+[ "$(grep -c '^access = sequential$' "$SCRATCH/check.ini")" = 2 ] || fail "--check: rw=rw is not sequential"
 [ "$(grep -c '^test = seqr$' "$SCRATCH/check.ini")" = 5 ] || fail "--check: the stonewall makes no test"
 [ "$(sed -n '/^\[job fd\]/,/^$/{/^fsync_/p}' "$SCRATCH/check.ini" | paste -sd' ')" = \
     "fsync_every = 8 fsync_call = fdatasync fsync_end = no" ] || fail "--check: fdatasync=8 not translated"

@@ -1,6 +1,6 @@
 /*  agent/workloads/randrw.c: random reads and writes over a set of files,
     what `sysbench fileio --file-test-mode=rndrw` measures (and rndrd,
-    rndwr for its neighbours: mode =).
+    rndwr for its neighbours: mode =), or the same in order (access =).
 
     The file set. A job has `files` files (128) that total `size`: each
     holds size / files bytes, rounded down, and is named path itself for
@@ -32,7 +32,11 @@
     bs-aligned offset of the set (over every whole block of every file,
     uniform or as random_distribution says; a tail shorter than bs is
     never touched), drawn from the stream's own generator, seeded from
-    the kernel, or with randseed from the seed, the job and the stream. Which
+    the kernel, or with randseed from the seed, the job and the stream.
+    With access = sequential (fio's rw=rw) a stream's reads walk the
+    set's blocks in order instead, from the first block of its first
+    file to the last of its last, and so do its writes, each going round
+    again at the end; the streams walk the set each on its own. Which
     of the two is not drawn: with r reads per write (rwratio), after n
     requests a stream has done round (n r / (1 + r)) reads exactly, kept
     by a running error term. After every fsync_every requests of a stream
@@ -85,6 +89,8 @@ typedef struct {
                                     //  what it writes and take what it reads
     uint64_t random;                //  splitmix64 state of its offsets
     distribution_t distribution;    //  where its requests land (random_distribution)
+    uint64_t next [2];              //  access = sequential: the block of the next read
+                                    //  ([0]) and of the next write ([1]) in the set
     bool bounded;                   //  the job has a number of requests
     uint64_t requests;              //  and this is the stream's share of them
     unsigned char *written;         //  a bit per file the stream wrote in the phase
@@ -307,6 +313,12 @@ s_issue (workload_stream_t *ws, s_stream_t *stream, s_run_t *run)
              || (run->mode == RW_MODE_RNDRW && s_next_is_read (&run->term, run->ratio,
                                                                run->period));
     uint64_t block;
+    if (ws->spec->access == ACCESS_SEQUENTIAL) {
+        uint64_t *next = &stream->next [read? 0: 1];
+        block = *next;
+        *next = block + 1 < run->blocks? block + 1: 0;
+    }
+    else
     if (stream->distribution.kind == DISTRIBUTION_RANDOM)
         block = workload_random_below (&stream->random, run->blocks);
     else {
@@ -396,6 +408,7 @@ s_randrw_run (workload_stream_t *ws, uint32_t phase)
         .status = STREAM_DONE,
     };
     memset (stream->written, 0, (size_t) (set->count + 7) / 8);
+    stream->next [0] = stream->next [1] = 0;
     engine_t *engine = stream->engine;
 
     for (;;) {

@@ -16,10 +16,8 @@ static const fio_value_t s_rw_values [] = {
     { .fio = "randread", .ours = "workload = randrw, mode = rndrd" },
     { .fio = "randwrite", .ours = "workload = randrw, mode = rndwr" },
     { .fio = "randrw", .ours = "workload = randrw, mode = rndrw" },
-    { .fio = "rw", .ours = "workload = randrw, mode = rndrw (its offsets are random: "
-                           "there is no sequential mix here)" },
-    { .fio = "readwrite", .ours = "workload = randrw, mode = rndrw (its offsets are random: "
-                                  "there is no sequential mix here)" },
+    { .fio = "rw", .ours = "workload = randrw, mode = rndrw, access = sequential" },
+    { .fio = "readwrite", .ours = "workload = randrw, mode = rndrw, access = sequential" },
     { .fio = NULL }
 };
 

@@ -109,8 +109,8 @@ test_table (void **state)
         "name", "test", "agent", "workload", "path", "src", "dst", "size", "bs",
         "streams", "direct", "fsync", "pattern", "class", "keep", "refill", "interval", "rate", "rate_iops", "drop_caches", "settle",
         "seekers", "seeks", "runtime", "ramp", "files", "mode", "rwratio", "read_pct",
-        "fsync_every", "fsync_call", "fsync_end", "requests", "random_distribution",
-        "randseed", "engine", "iodepth"
+        "fsync_every", "fsync_call", "fsync_end", "requests", "access",
+        "random_distribution", "randseed", "engine", "iodepth"
     };
     size_t rows = 0;
     for (const opt_def_t *opt = jobspec_options; opt->name; opt++) {
