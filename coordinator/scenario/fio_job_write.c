@@ -154,17 +154,21 @@ s_block_size (fio_state_t *self, const fio_pair_t *bs, s_direction_t direction)
 //  (rwmixread=70 with rate_iops=100 makes 100 reads and 100 writes a
 //  second); here a stream's reads and writes share one cap and keep the
 //  mix. The two agree when fio's caps are in the mix (70:30 of the
-//  whole): then ours is their sum. Anything else is refused, with what
-//  to write instead.
+//  whole): then ours is their sum. Caps are whole numbers, which a mix
+//  seldom divides (rwmixread=60 with 100 reads is 66.7 writes), so they
+//  are in the mix when each direction's share of their sum is within
+//  one (a request or a byte a second) of its own cap. Anything else is
+//  refused, with caps in the mix to write instead.
 static void
 s_cap (fio_state_t *self, const fio_pair_t *pair, const char *ours, s_direction_t direction,
        uint64_t read_pct)
 {
     uint64_t reads = 0, writes = 0;
     char read_text [FIO_VALUE_MAX + 1], write_text [FIO_VALUE_MAX + 1];
-    if (s_part (self, pair, S_READS, ours, "0", &reads, read_text)
+    if (read_pct > 100
+    ||  s_part (self, pair, S_READS, ours, "0", &reads, read_text)
     ||  s_part (self, pair, S_WRITES, ours, "0", &writes, write_text))
-        return;
+        return;                     //  a read_pct over 100 is rwmixread's error
     if (direction == S_MIXED && read_pct == 100)
         direction = S_READS;
     if (direction == S_MIXED && read_pct == 0)
@@ -174,20 +178,33 @@ s_cap (fio_state_t *self, const fio_pair_t *pair, const char *ours, s_direction_
                        direction == S_WRITES? write_text: read_text);
         return;
     }
-    if (reads && writes && reads * (100 - read_pct) == writes * read_pct) {
+    //  The reads' share of the sum less their cap, times 100, is this:
+    //  within one is under 100.
+    const uint64_t write_pct = 100 - read_pct;
+    uint64_t apart = writes * read_pct > reads * write_pct? writes * read_pct - reads * write_pct
+                                                         : reads * write_pct - writes * read_pct;
+    if (reads && writes && apart < 100) {
         char value [32];
         snprintf (value, sizeof value, "%" PRIu64, reads + writes);
         s_emit (self, ours, value, pair);
         return;
     }
-    uint64_t some = reads? reads: writes * read_pct / (100 - read_pct);
+    //  Caps in the mix from the reads' (or the writes'), each rounded to
+    //  the nearest and at least 1: then the two are within one.
+    uint64_t some = reads? reads: (writes * read_pct + write_pct / 2) / write_pct;
+    if (some == 0)
+        some = 1;
+    uint64_t rest = (some * write_pct + read_pct / 2) / read_pct;
+    if (rest == 0) {
+        rest = 1;
+        some = (read_pct + write_pct / 2) / write_pct;
+    }
     fio_state_fail_at (self, pair, pair->key, "%s: fio paces a mixed job's reads and writes "
                        "each to its own cap and leaves its mix of %" PRIu64 "%% reads when "
                        "one binds; here they share one cap and keep the mix: give caps in "
                        "the mix (%s=%" PRIu64 ",%" PRIu64 "), or make it a randread job and "
                        "a randwrite job without a stonewall between them (one test), each "
-                       "with its cap", pair->value, read_pct, pair->key, some,
-                       some * (100 - read_pct) / read_pct);
+                       "with its cap", pair->value, read_pct, pair->key, some, rest);
 }
 
 //  Write how the job flushes on its way. fio's fsync = N and fdatasync
