@@ -2,7 +2,8 @@
 # An agent that cannot be reached says why within a second where the
 # network says so, each reason its own, with a hint (iofleet ping):
 # nothing listening, no route to the host (a network namespace whose
-# routes say so), an unknown host name, a key the agent cannot read.
+# routes say so), an unknown host name, a key the agent cannot read, a
+# peer of the protocol version before ours (tests/tools/oldpeer.c).
 . "$(dirname "$0")/lib.sh"
 
 try () {    # name, endpoint, expected reason (grep -E), [run flags]; $IN runs the console
@@ -46,6 +47,17 @@ IN="unshare -n sh $SCRATCH/noroute.sh" try hostunreach "tcp://10.99.0.1:7654" \
 IN="unshare -n sh $SCRATCH/noroute.sh" try netunreach "tcp://10.98.0.1:7654" \
     "no route to the host \(Network is unreachable\)"
 
+# A peer that speaks the protocol version before ours, as an agent of
+# the release before does.
+cc -O2 -Wall -Wextra -Werror "$TOP/tests/tools/oldpeer.c" -o "$SCRATCH/oldpeer" \
+    $(pkg-config --cflags --libs libzmq) || fail "oldpeer does not build"
+"$SCRATCH/oldpeer" "$SCRATCH/oldpeer.port" 2> "$SCRATCH/oldpeer.log" &
+PIDS+=($!)
+for i in $(seq 100); do [ -s "$SCRATCH/oldpeer.port" ] && break; sleep 0.05; done
+version=$(sed -n 's/^#define IOFLEET_PROTOCOL_VERSION \([0-9]*\)$/\1/p' "$TOP/proto/version.h")
+try oldpeer "$(cat "$SCRATCH/oldpeer.port")" \
+    "protocol version $((version - 1)), this side speaks $version: a version mismatch"
+
 # A console holding a wrong public key for the agent: the agent cannot
 # read its handshake and closes it.
 K=$SCRATCH/keys
@@ -57,7 +69,7 @@ cp "$K/other/a1.key" "$K/console/"          # not the agent's key
 start_agent a1 --keys "$K/agent"
 try wrongkey "$ENDPOINT" "CURVE handshake.*key mismatch" --keys "$K/console"
 
-r=$(cat "$SCRATCH"/{refused,hostunreach,netunreach,unknown,wrongkey}.err |
+r=$(cat "$SCRATCH"/{refused,hostunreach,netunreach,unknown,wrongkey,oldpeer}.err |
     grep -c "^iofleet: agent a1" || true)
-[ "$r" -ge 5 ] || fail "the five reasons are not each said"
+[ "$r" -ge 6 ] || fail "the six reasons are not each said"
 echo "unreachable: ok"
