@@ -24,6 +24,8 @@ static const char *const s_pattern_names [] = { "zero", "random", NULL };
 static const char *const s_class_names [] = { "auto", "disk", "network", NULL };
 static const char *const s_rw_mode_names [] = { "rndrw", "rndrd", "rndwr", NULL };
 static const char *const s_engine_names [] = { "psync", "io_uring", NULL };
+static const char *const s_fsync_call_names [] = { "fsync", "fdatasync", NULL };
+static const char *const s_access_names [] = { "random", "sequential", NULL };
 
 const char *const jobspec_workload_names [] = {
 #define S_WORKLOAD_NAME(id, name) #name,
@@ -37,6 +39,8 @@ _Static_assert (PATTERN_ZERO == 0 && PATTERN_RANDOM == 1, "s_pattern_names order
 _Static_assert (RW_MODE_RNDRW == 0 && RW_MODE_RNDRD == 1 && RW_MODE_RNDWR == 2,
                 "s_rw_mode_names order");
 _Static_assert (JOB_ENGINE_PSYNC == 0 && JOB_ENGINE_IO_URING == 1, "s_engine_names order");
+_Static_assert (FSYNC_CALL_FSYNC == 0 && FSYNC_CALL_FDATASYNC == 1, "s_fsync_call_names order");
+_Static_assert (ACCESS_RANDOM == 0 && ACCESS_SEQUENTIAL == 1, "s_access_names order");
 _Static_assert (CLASS_AUTO == 0 && CLASS_DISK == 1 && CLASS_NETWORK == 2, "s_class_names order");
 
 //  Where a field lives in jobspec_t, and the size of a string field.
@@ -176,13 +180,28 @@ const opt_def_t jobspec_options [] = {
               "rwratio (100 is mode rndrd, 0 mode rndwr), never with it" },
     { .name = "fsync_every", .type = OPT_COUNT, .offset = AT (fsync_every),
       .min = 0, .max = 1000000000, .default_text = "100", .flags = OPT_WIRE | OPT_GLOBAL,
-      .help = "after this many requests of a stream (reads and writes), fsync every "
-              "file of the set, and once more at the end; 0: only at the end "
-              "(sysbench --file-fsync-freq)" },
+      .help = "after this many requests of a stream (reads and writes) when another "
+              "follows, fsync every file of the set, and at the end the files it wrote "
+              "(fsync_end); 0: only at the end (sysbench --file-fsync-freq)" },
+    { .name = "fsync_call", .type = OPT_ENUM, .offset = AT (fsync_call),
+      .choices = s_fsync_call_names, .default_text = "fsync", .flags = OPT_WIRE | OPT_GLOBAL,
+      .help = "the call of fsync_every's rounds and of the last one: fsync, or fdatasync, "
+              "which leaves out the inode's times and so costs less for writes in place "
+              "(sysbench --file-fsync-mode; fio's fdatasync = N)" },
+    { .name = "fsync_end", .type = OPT_BOOL, .offset = AT (fsync_end),
+      .default_text = "yes", .flags = OPT_WIRE | OPT_GLOBAL,
+      .help = "a last round at a stream's end over the files it wrote, timed: yes or no "
+              "(sysbench --file-fsync-end; fio's end_fsync)" },
     { .name = "requests", .type = OPT_COUNT, .offset = AT (requests),
       .min = 0, .max = 1000000000000ULL, .default_text = "0", .flags = OPT_WIRE | OPT_GLOBAL,
       .help = "requests of the job in all, shared by its streams (sysbench --events; "
               "10000 unless runtime is given); 0: none, runtime ends the run" },
+    { .name = "access", .type = OPT_ENUM, .offset = AT (access),
+      .choices = s_access_names, .default_text = "random", .flags = OPT_WIRE | OPT_GLOBAL,
+      .help = "randrw: where a stream's requests land: random (as random_distribution "
+              "says) or sequential (its reads walk the set's blocks in order from the "
+              "first, file after file, and so do its writes, each going round again at "
+              "the end: fio's rw=rw, a mix of reads and writes in order)" },
     { .name = "random_distribution", .type = OPT_STRING, .offset = AT (random_distribution),
       .capacity = CAPACITY (random_distribution), .default_text = "random",
       .flags = OPT_WIRE | OPT_GLOBAL,

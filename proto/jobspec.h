@@ -45,6 +45,16 @@ typedef enum {
 } rw_mode_t;
 
 typedef enum {
+    ACCESS_RANDOM = 0,          //  random offsets, as random_distribution says
+    ACCESS_SEQUENTIAL = 1       //  a stream's reads and its writes each walk the set in order
+} access_t;
+
+typedef enum {
+    FSYNC_CALL_FSYNC = 0,       //  fsync: data and every change to the inode
+    FSYNC_CALL_FDATASYNC = 1    //  fdatasync: data, and the inode only where reading needs it
+} fsync_call_t;
+
+typedef enum {
     JOB_ENGINE_PSYNC = 0,       //  one pread or pwrite at a time (agent/engines/psync.c)
     JOB_ENGINE_IO_URING = 1     //  iodepth requests in flight through io_uring
 } job_engine_t;
@@ -90,7 +100,10 @@ typedef struct {
     uint64_t read_pct;                      //  randrw: reads in percent of requests; the
                                             //  coordinator turns it into mode and rwratio
     uint64_t fsync_every;                   //  randrw: fsync after this many requests of a stream, 0 never
+    int fsync_call;                         //  randrw: fsync_call_t of its rounds and its end's
+    bool fsync_end;                         //  randrw: a last round over the files a stream wrote
     uint64_t requests;                      //  randrw: requests of the job in all, 0 none (runtime)
+    int access;                             //  randrw: access_t, random or in order
     char random_distribution [32];          //  randrw: where requests land (distribution.h)
     uint64_t randseed;                      //  randrw: seed of every stream's offsets, 0: the
                                             //  kernel's, another each run

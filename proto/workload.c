@@ -110,15 +110,16 @@ static const workload_desc_t s_workloads [WORKLOAD_COUNT] = {
         .name = "randrw",
         .help = "sysbench fileio's random I/O: a set of files files totalling size, laid out at "
                 "prepare (untimed) and shared by the streams, read and written at random "
-                "bs-aligned offsets in the ratio rwratio (or read_pct, or mode rndrd or rndwr), "
-                "every file fsynced after every fsync_every requests of a stream; ends after "
-                "requests in all or at runtime. Latency of every request is kept",
+                "bs-aligned offsets (or in order: access) in the ratio rwratio (or read_pct, or mode rndrd or rndwr), "
+                "every file fsynced (or fdatasynced: fsync_call) after every fsync_every "
+                "requests of a stream and the files it wrote at its end (fsync_end); ends "
+                "after requests in all or at runtime. Latency of every request is kept",
         .timed = true, .stream_results = true, .host_figures = true, .size_required = true,
         .rate = RATE_REQUESTS,
         .required = { "path", NULL },
         .keys = { "path", "size", "bs", "direct", "files", "mode", "rwratio", "read_pct",
-                  "fsync_every", "requests", "runtime", "ramp", "pattern", "keep", "engine",
-                  "iodepth", "rate", "rate_iops", "random_distribution", "randseed", NULL },
+                  "fsync_every", "fsync_call", "fsync_end", "requests", "runtime", "ramp", "pattern", "keep", "engine",
+                  "iodepth", "rate", "rate_iops", "access", "random_distribution", "randseed", NULL },
         .files = { { .option = "path", .writes = true, .lays_out = true, .naming = FILES_SET } },
         .defaults = {
             { .option = "bs", .text = "16K" },
@@ -343,6 +344,12 @@ s_randrw_check (const jobspec_t *spec, const char **key, char *err, size_t errle
     double param;
     if (distribution_parse (spec->random_distribution, &kind, &param, err, errlen) == -1) {
         *key = "random_distribution";
+        return -1;
+    }
+    if (spec->access == ACCESS_SEQUENTIAL && kind != DISTRIBUTION_RANDOM) {
+        *key = "random_distribution";
+        snprintf (err, errlen, "%s places random requests, and access = sequential walks "
+                  "the blocks in order: give one of them", spec->random_distribution);
         return -1;
     }
     if (spec->requests == 0 && spec->runtime_ns == 0) {

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # fio job files: `run --check JOB.fio` prints the translation, `run
 # JOB.fio --hosts FILE` runs it on every agent of the file, and each agent
-# makes as many requests as fio itself makes of the same file on this
-# host (request-bound jobs: random, mixed, numjobs, sequential, in two
-# tests by a stonewall); a time-based job with a ramp runs its runtime.
+# makes as many requests and flushes as fio itself makes of the same
+# file on this host (request-bound jobs: random, mixed, numjobs,
+# sequential, a sequential mix on psync and io_uring, end_fsync, fsync and
+# fdatasync every N writes, in two tests by a stonewall); a time-based
+# job with a ramp runs its runtime.
+# A mixed job's flush every N writes is the requests that hold N writes.
 # Unsupported keys are refused at file:line, and so are the errors of the
 # checks after the translation; values per direction (bs=4k,8k) are
 # taken where they can be.
@@ -29,6 +32,16 @@ numjobs=2
 rw=randrw
 rwmixread=70
 filename=rw.dat
+# fio's sequential mix, on both engines
+[sq]
+rw=rw
+rwmixread=60
+filename=sq.dat
+[squ]
+readwrite=readwrite
+ioengine=io_uring
+iodepth=8
+filename=squ.dat
 [seqw]
 rw=write
 [seqr]
@@ -40,6 +53,24 @@ rw=randwrite
 filename=rn.dat
 number_ios=100
 numjobs=3
+[ef]
+rw=randwrite
+filename=ef.dat
+number_ios=50
+numjobs=2
+end_fsync=1
+# a flush after every 8 writes: 12 of 100, and 11 of 96 (none after the last)
+[fs]
+rw=randwrite
+filename=fs.dat
+number_ios=100
+fsync=8
+[fd]
+rw=randwrite
+filename=fd.dat
+number_ios=96
+numjobs=2
+fdatasync=8
 FIO
 export BS=4k
 
@@ -48,8 +79,18 @@ export BS=4k
 cat "$SCRATCH/check.ini"
 grep -qx "mode = rndrd" "$SCRATCH/check.ini" || fail "--check: rw=randread not translated"
 grep -qx "requests = 300" "$SCRATCH/check.ini" || fail "--check: number_ios times numjobs"
-[ "$(grep -c '^test = rr$' "$SCRATCH/check.ini")" = 3 ] || fail "--check: not one test until the stonewall"
-[ "$(grep -c '^test = seqr$' "$SCRATCH/check.ini")" = 2 ] || fail "--check: the stonewall makes no test"
+[ "$(grep -c '^test = rr$' "$SCRATCH/check.ini")" = 5 ] || fail "--check: not one test until the stonewall"
+[ "$(grep -c '^access = sequential$' "$SCRATCH/check.ini")" = 2 ] || fail "--check: rw=rw is not sequential"
+[ "$(grep -c '^test = seqr$' "$SCRATCH/check.ini")" = 5 ] || fail "--check: the stonewall makes no test"
+[ "$(sed -n '/^\[job fd\]/,/^$/{/^fsync_/p}' "$SCRATCH/check.ini" | paste -sd' ')" = \
+    "fsync_every = 8 fsync_call = fdatasync fsync_end = no" ] || fail "--check: fdatasync=8 not translated"
+[ "$(sed -n '/^\[job fs\]/,/^$/{/^fsync_/p}' "$SCRATCH/check.ini" | paste -sd' ')" = \
+    "fsync_every = 8 fsync_end = no" ] || fail "--check: fsync=8 not translated"
+# end_fsync: a random job's last flush, which fio's default leaves out.
+[ "$(sed -n '/^\[job ef\]/,/^$/{/^fsync_end = /p}' "$SCRATCH/check.ini")" = "fsync_end = yes" ] ||
+    fail "--check: end_fsync=1 is not fsync_end = yes"
+[ "$(sed -n '/^\[job rn\]/,/^$/{/^fsync_end = /p}' "$SCRATCH/check.ini")" = "fsync_end = no" ] ||
+    fail "--check: fio's default end_fsync=0 is not fsync_end = no"
 grep -q "event=session" "$SCRATCH/a1.log" && fail "--check reached an agent"
 
 # The run on both agents.
@@ -66,11 +107,17 @@ python3 - "$RESULTS/results.json" "$SCRATCH/fio.json" <<'PY' || fail "request co
 import json, sys
 ours = json.load(open(sys.argv[1]))
 fio = json.load(open(sys.argv[2]))
+# Jobs whose streams flush once more at their end: fio's json leaves
+# end_fsync's flush out of its sync count (strace sees it), ours counts it.
+# fio counts its fdatasyncs in the sync latency's N alone (total_ios
+# stays 0), its fsyncs in both.
+end_flush = {"ef"}
 want = {}
 for job in fio["jobs"]:
     name = job["jobname"]
-    reads, writes = want.get(name, (0, 0))
-    want[name] = (reads + job["read"]["total_ios"], writes + job["write"]["total_ios"])
+    reads, writes, syncs = want.get(name, (0, 0, 0))
+    syncs += job["sync"]["lat_ns"]["N"] + (1 if name in end_flush else 0)
+    want[name] = (reads + job["read"]["total_ios"], writes + job["write"]["total_ios"], syncs)
 bad = 0
 for agent in ("a1", "a2"):
     got = {}
@@ -79,19 +126,21 @@ for agent in ("a1", "a2"):
             if stream["agent"] != agent:
                 continue
             name = stream["job"].rsplit(".", 1)[0]
-            reads, writes = got.get(name, (0, 0))
-            got[name] = (reads + stream["reads"], writes + stream["writes"])
+            reads, writes, syncs = got.get(name, (0, 0, 0))
+            got[name] = (reads + stream["reads"], writes + stream["writes"],
+                         syncs + stream["fsyncs"])
     for name, counts in sorted(want.items()):
-        mine = got.get(name, (0, 0))
+        mine = got.get(name, (0, 0, 0))
         # A mix: fio draws each request's direction, so its split is
         # within noise of the ratio; the total is exact.
         if counts[0] and counts[1]:
-            same = sum(mine) == sum(counts) and abs(mine[0] - counts[0]) <= 0.05 * sum(counts)
+            same = sum(mine[:2]) == sum(counts[:2]) and mine[2] == counts[2] \
+                   and abs(mine[0] - counts[0]) <= 0.05 * sum(counts[:2])
         else:
             same = mine == counts
         mark = "ok" if same else "DIFFERS"
         bad += mark != "ok"
-        print(agent, name, "fio", counts, "iofleet", mine, mark)
+        print(agent, name, "fio (reads, writes, syncs)", counts, "iofleet", mine, mark)
 sys.exit(1 if bad else 0)
 PY
 
@@ -138,6 +187,37 @@ rc=0
 "$BIN/iofleet" run --check "$SCRATCH/mixed.fio" 2> "$SCRATCH/mixed.err" || rc=$?
 [ "$rc" = 2 ] && grep -q "mixed.fio:4: bs: 4k,8k: a mixed job here reads and writes blocks of one size" \
     "$SCRATCH/mixed.err" || fail "two block sizes of a mixed job: exit $rc, $(cat "$SCRATCH/mixed.err")"
+
+# A flush every N writes: a mixed job's is the requests that hold N
+# writes (10 at 30% writes: 33); a sequential write has none but its
+# last, and fsync with fdatasync is one flush too many.
+printf '[m]
+rw=randrw
+rwmixread=70
+size=1m
+fsync=10
+' > "$SCRATCH/mixsync.fio"
+"$BIN/iofleet" run --check "$SCRATCH/mixsync.fio" > "$SCRATCH/mixsync.ini"
+grep -qx "fsync_every = 33" "$SCRATCH/mixsync.ini" || fail "a mixed job's fsync=10 is not 33 requests"
+printf '[w]
+rw=write
+size=1m
+fdatasync=4
+[r]
+rw=randwrite
+size=1m
+fsync=4
+fdatasync=4
+' \
+    > "$SCRATCH/badsync.fio"
+rc=0
+"$BIN/iofleet" run --check "$SCRATCH/badsync.fio" 2> "$SCRATCH/badsync.err" || rc=$?
+cat "$SCRATCH/badsync.err"
+[ "$rc" = 2 ] || fail "bad flushes: exit $rc, expected 2"
+grep -q "badsync.fio:4: fdatasync: 4: a sequential write here flushes only at its end (end_fsync=1)" \
+    "$SCRATCH/badsync.err" || fail "a sequential write's fdatasync=4 not refused at its line"
+grep -q "badsync.fio:9: fdatasync: give fsync or fdatasync, not both" "$SCRATCH/badsync.err" ||
+    fail "fsync with fdatasync not refused"
 
 # What the checks after the translation find is told at the fio file's
 # line and key: a block larger than the file (blocksize's line, in an

@@ -3,11 +3,12 @@
 # same run. A request-bound job does exactly its requests, split among
 # its streams, in the read share asked (rwratio, or read_pct), and an
 # fsync round over the set after every fsync_every requests of a stream
-# plus a last one over the files the stream wrote; the system calls the
-# agent made (strace) are those it counted. rndrd reads only and flushes
-# nothing, rndwr writes only. Reads/s and writes/s are of sysbench's
-# order on the same file set shape (the ratio is printed; the bound is
-# broad, the machine is shared). Every latency percentile is there, in
+# that another follows (none after its last), plus a last one over the
+# files the stream wrote; the system calls the agent made (strace) are
+# those it counted, fdatasync where fsync_call says so. rndrd reads only
+# and flushes nothing, rndwr writes only. Reads/s and writes/s are of
+# sysbench's order on the same file set shape (the ratio is printed; the
+# bound is broad, the machine is shared). Every latency percentile is there, in
 # order, and counts every request. A set is laid out once, used again by
 # the next test that asks for it, and removed when the run is over,
 # unless keep. rwratio and read_pct together are refused with
@@ -36,8 +37,9 @@ sysbench_run () {   # output file
     > "$SCRATCH/sb-prepare.txt" 2>&1 || { cat "$SCRATCH/sb-prepare.txt"; fail "sysbench prepare failed"; }
 sysbench_run "$SCRATCH/sb-before.txt"
 
-# Every read, write and fsync call of a2, counted by the kernel's side.
-strace -f -c -e trace=pread64,pwrite64,fsync -o "$SCRATCH/strace.txt" -p "$A2_PID" \
+# Every read, write, fsync and fdatasync call of a2, counted by the
+# kernel's side.
+strace -f -c -e trace=pread64,pwrite64,fsync,fdatasync -o "$SCRATCH/strace.txt" -p "$A2_PID" \
     2> "$SCRATCH/strace.log" &
 STRACE_PID=$!
 PIDS+=($STRACE_PID)
@@ -115,6 +117,7 @@ streams = 4
 requests = 2000
 mode = rndwr
 fsync_every = 64
+fsync_call = fdatasync
 
 ; A write, then an fsync round over the set, 200 times a stream: the
 ; fsyncs take the window.
@@ -178,10 +181,11 @@ def check_job(t, job, requests, streams, files, ratio, fsync_every, mode="rndrw"
         else:
             assert s["reads"] == reads_of(n, ratio), (job, s["index"], s["reads"], n, ratio)
         if mode != "rndrd":
-            # A round of every file after every fsync_every requests, and
-            # one more of every file the stream wrote: some hundred writes
-            # over a few files leave none unwritten.
-            rounds = n // fsync_every if fsync_every else 0
+            # A round of every file after every fsync_every requests that
+            # another follows, and one more of every file the stream
+            # wrote: some hundred writes over a few files leave none
+            # unwritten.
+            rounds = (n - 1) // fsync_every if fsync_every else 0
             assert s["fsyncs"] == files * rounds + files, (job, s["index"], s["fsyncs"], rounds)
         assert s["bytes"] == n * s["bs_bytes"], (job, s)
         lat = s["latency"]
@@ -283,14 +287,18 @@ for t in by.values():
 calls = {}
 for line in open(scratch + "/strace.txt"):
     f = line.split()
-    if len(f) >= 5 and f[-1] in ("pread64", "pwrite64", "fsync"):
+    if len(f) >= 5 and f[-1] in ("pread64", "pwrite64", "fsync", "fdatasync"):
         calls[f[-1]] = int(f[3])
 a2 = [s for t in by.values() for s in t["streams"] if s["agent"] == "a2"]
 layout_writes = sum(by[n]["laid_out_bytes"] // (16 * 1024) for n in ("rd", "kept", "fsyncs")) \
               + 16 * M // (16 * 1024)
+# A file laid out is fdatasync'd once: pair2's 8, rd's 8 (wr's too),
+# kept's 4. wr flushes with fdatasync (fsync_call), the others fsync.
+layout_syncs = 8 + 8 + 4
 counted = {"pread64": sum(s["reads"] for s in a2),
            "pwrite64": sum(s["writes"] for s in a2) + layout_writes,
-           "fsync": sum(s["fsyncs"] for s in a2)}
+           "fsync": sum(s["fsyncs"] for s in a2 if s["job"] != "wr"),
+           "fdatasync": sum(s["fsyncs"] for s in a2 if s["job"] == "wr") + layout_syncs}
 print("a2 system calls (strace):", calls, "counted:", counted)
 assert calls == counted, (calls, counted)
 

@@ -6,12 +6,15 @@
 # the requests to the hottest tenth of the blocks; two runs with one
 # randseed issue the same offsets, stream by stream, and another seed
 # other ones: the offsets are the pread64 calls the kernel saw (strace).
+# access = sequential walks the blocks in order, a stream's reads and its
+# writes each from the first block, round again after the last.
 . "$(dirname "$0")/lib.sh"
 
 command -v strace > /dev/null || fail "strace is not installed (scripts/deps.sh installs it)"
 start_agent a1; A1_PID=${PIDS[-1]}
 
-# job_ini FILE KEYS: one randrw rndrd job over one file of 1000 blocks.
+# job_ini FILE KEYS: one randrw job over one file of 1000 blocks, rndrd
+# unless MODE says.
 job_ini () {
     cat > "$1" <<INI
 [global]
@@ -21,7 +24,7 @@ endpoint = $ENDPOINT
 [job j]
 agent = a1
 workload = randrw
-mode = rndrd
+mode = ${MODE:-rndrd}
 path = set/f
 size = 4000K
 files = 1
@@ -114,3 +117,39 @@ cmp -s "$SCRATCH/seed1.offsets" "$SCRATCH/seed3.offsets" &&
 [ "$(sed -n 1p "$SCRATCH/seed1.offsets")" != "$(sed -n 2p "$SCRATCH/seed1.offsets")" ] ||
     fail "the two streams of one seed drew the same offsets"
 echo "randseed: the same 4000 offsets twice with 7, others with 8"
+
+# access = sequential (fio's rw=rw): 3000 requests a stream, half reads,
+# over the 1000 blocks: each stream's reads are blocks 0, 1, 2 ... in
+# order, going round after the last, and so are its writes.
+MODE=rndrw job_ini "$SCRATCH/seq.ini" "requests = 6000
+streams = 2
+rwratio = 1
+access = sequential"
+strace -ff -s 0 -e trace=pread64,pwrite64 -o "$SCRATCH/seq.strace" -p "$A1_PID" \
+    2> "$SCRATCH/seq.log" &
+strace_pid=$!
+PIDS+=($strace_pid)
+wait_log "$SCRATCH/seq.log" "attached"
+"$BIN/iofleet" run -q --no-db "$SCRATCH/seq.ini" -o "$SCRATCH/r-seq" > "$SCRATCH/seq.out" 2>&1 ||
+    { cat "$SCRATCH/seq.out"; fail "the sequential run failed"; }
+kill -INT "$strace_pid"
+wait "$strace_pid" || true
+python3 - "$SCRATCH/seq.strace" <<'PY' || fail "access = sequential did not walk the blocks in order"
+import glob, re, sys
+walks = 0
+for name in glob.glob(sys.argv[1] + ".*"):
+    seen = {"pread64": [], "pwrite64": []}
+    for line in open(name):
+        m = re.match(r"(pread64|pwrite64)\(\d+, .*, 4096, (\d+)\)\s+= 4096", line)
+        if m:
+            seen[m.group(1)].append(int(m.group(2)) // 4096)
+    if not seen["pread64"] and not seen["pwrite64"]:
+        continue
+    walks += 1
+    for call, blocks in seen.items():
+        assert len(blocks) == 1500, (name, call, len(blocks))
+        assert blocks == [i % 1000 for i in range(1500)], (name, call, blocks[:20])
+print("access = sequential: %d streams, 1500 reads and 1500 writes each, blocks in order "
+      "from 0, round again after 999" % walks)
+assert walks == 2, walks
+PY

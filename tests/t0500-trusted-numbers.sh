@@ -171,6 +171,13 @@ if command -v setpriv >/dev/null; then
     [ "$rc" = 1 ] || fail "drop_caches without root: exit $rc"
     grep -q "drop_caches = yes needs root on agent nobody" "$SCRATCH/err" ||
         fail "drop_caches without root: no clear message"
+    # The fix it names is the drop-in the agent package ships as an
+    # example (dh_installexamples: debian/iofleet-agent.examples).
+    dropin=$(sed -n 's/.*(a packaged agent: install the drop-in \([^ )]*\)).*/\1/p' "$SCRATCH/err" | head -1)
+    [ "${dropin%/*}" = /usr/share/doc/iofleet-agent/examples ] ||
+        fail "drop_caches without root: the message names no packaged drop-in ('$dropin')"
+    grep -qx "debian/${dropin##*/}" "$TOP/debian/iofleet-agent.examples" && [ -f "$TOP/debian/${dropin##*/}" ] ||
+        fail "drop_caches without root: the agent package does not ship ${dropin##*/}"
     [ -z "$(ls -A "$SCRATCH/nobody")" ] || fail "a job ran although the caches could not be dropped"
 fi
 echo "drop_caches: ok"

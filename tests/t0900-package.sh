@@ -116,6 +116,9 @@ for f in "$TOP"/configs/seeds/*.ini "$TOP"/configs/demo.ini; do
     [ -f "$examples/${f##*/}" ] || fail "the console package does not ship ${f##*/}"
 done
 grep -n '/data/iofleet' "$examples"/*.ini && fail "a shipped example names /data/iofleet"
+# The drop-in that the agent's drop_caches error names is in the package.
+dropin=$(grep -ao '/usr/share/doc/iofleet-agent/examples/[a-z.-]*' "$R/usr/bin/iofleet-agent" | head -1)
+[ -n "$dropin" ] && [ -f "$R$dropin" ] || fail "the agent names a drop-in '$dropin' it does not ship"
 sed -e 's/^size = .*/size = 4M/' -e 's/^iterations = .*/iterations = 1/' \
     "$examples/dd.ini" > "$SCRATCH/dd.ini"
 "$R/usr/bin/iofleet" run -q "$SCRATCH/dd.ini" --agent "client=$E_a1" -o "$SCRATCH/dd" \

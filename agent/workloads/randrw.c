@@ -1,6 +1,6 @@
 /*  agent/workloads/randrw.c: random reads and writes over a set of files,
     what `sysbench fileio --file-test-mode=rndrw` measures (and rndrd,
-    rndwr for its neighbours: mode =).
+    rndwr for its neighbours: mode =), or the same in order (access =).
 
     The file set. A job has `files` files (128) that total `size`: each
     holds size / files bytes, rounded down, and is named path itself for
@@ -32,17 +32,25 @@
     bs-aligned offset of the set (over every whole block of every file,
     uniform or as random_distribution says; a tail shorter than bs is
     never touched), drawn from the stream's own generator, seeded from
-    the kernel, or with randseed from the seed, the job and the stream. Which
+    the kernel, or with randseed from the seed, the job and the stream.
+    With access = sequential (fio's rw=rw) a stream's reads walk the
+    set's blocks in order instead, from the first block of its first
+    file to the last of its last, and so do its writes, each going round
+    again at the end; the streams walk the set each on its own. Which
     of the two is not drawn: with r reads per write (rwratio), after n
     requests a stream has done round (n r / (1 + r)) reads exactly, kept
     by a running error term. After every fsync_every requests of a stream
-    (reads and writes alike, sysbench's --file-fsync-freq) the stream
-    fsyncs every file of the set, and at its end once more every file it
-    wrote (--file-fsync-end), each call timed and counted. rndrd writes
-    nothing, so it flushes nothing either (as sysbench). direct = yes
-    turns the set's descriptors to O_DIRECT once it is laid out (the
-    layout goes through the page cache); its bs and offsets are
-    multiples of 512 then, and the buffers are page-aligned.
+    (reads and writes alike, sysbench's --file-fsync-freq) that another
+    request follows, the stream fsyncs every file of the set, and at its
+    end once more every file it wrote (fsync_end, --file-fsync-end), each
+    call timed and counted; fsync_call = fdatasync makes every one of
+    them an fdatasync (--file-fsync-mode), which skips the inode's times:
+    a set laid out before the run keeps its size, so a write in place
+    needs no journal commit of its inode. rndrd writes nothing, so it
+    flushes nothing either (as sysbench). direct = yes turns the set's
+    descriptors to O_DIRECT once it is laid out (the layout goes through
+    the page cache); its bs and offsets are multiples of 512 then, and
+    the buffers are page-aligned.
 
     With rate (bytes per second) or rate_iops (requests per second) a
     stream issues each request once the ones before it are paid for
@@ -81,6 +89,8 @@ typedef struct {
                                     //  what it writes and take what it reads
     uint64_t random;                //  splitmix64 state of its offsets
     distribution_t distribution;    //  where its requests land (random_distribution)
+    uint64_t next [2];              //  access = sequential: the block of the next read
+                                    //  ([0]) and of the next write ([1]) in the set
     bool bounded;                   //  the job has a number of requests
     uint64_t requests;              //  and this is the stream's share of them
     unsigned char *written;         //  a bit per file the stream wrote in the phase
@@ -228,13 +238,15 @@ s_fsync_files (workload_stream_t *ws, s_stream_t *stream, bool only_written)
         if (only_written && !(stream->written [index / 8] & (1u << (index % 8))))
             continue;
         int64_t begin_ns = clock_now_ns ();
-        int rc = fsync (set->files [index].fd);
+        int fd = set->files [index].fd;
+        bool data = ws->spec->fsync_call == FSYNC_CALL_FDATASYNC;
+        int rc = data? fdatasync (fd): fsync (fd);
         int err_no = errno;
         workload_count (ws, MSG_LATENCY_FSYNC, begin_ns, clock_now_ns (), 0);
         if (rc == -1) {
             char path [JOB_PATH_MAX + 1], shown [CONFINE_SHOWN_MAX];
             randrw_file_path (ws->spec, index, path, sizeof (path), shown, sizeof (shown));
-            workload_fail (ws, err_no, "fsync(%s)", shown);
+            workload_fail (ws, err_no, "%s(%s)", data? "fdatasync": "fsync", shown);
             return -1;
         }
     }
@@ -301,6 +313,12 @@ s_issue (workload_stream_t *ws, s_stream_t *stream, s_run_t *run)
              || (run->mode == RW_MODE_RNDRW && s_next_is_read (&run->term, run->ratio,
                                                                run->period));
     uint64_t block;
+    if (ws->spec->access == ACCESS_SEQUENTIAL) {
+        uint64_t *next = &stream->next [read? 0: 1];
+        block = *next;
+        *next = block + 1 < run->blocks? block + 1: 0;
+    }
+    else
     if (stream->distribution.kind == DISTRIBUTION_RANDOM)
         block = workload_random_below (&stream->random, run->blocks);
     else {
@@ -329,6 +347,19 @@ s_issue (workload_stream_t *ws, s_stream_t *stream, s_run_t *run)
     return true;
 }
 
+//  True if another request may follow those issued. A round is for the
+//  requests after it, as fio's flush is made before the next write:
+//  none is due after the stream's last request (its requests are done,
+//  or the stop flag or the stop instant came), where the round at the
+//  end, if any, is its last (fsync_end).
+static bool
+s_more_follow (workload_stream_t *ws, const s_stream_t *stream, const s_run_t *run)
+{
+    int64_t now_ns;
+    return run->issuing && !(stream->bounded && run->issued >= stream->requests)
+        && !workload_stopping (ws) && workload_may_issue (ws, &now_ns);
+}
+
 //  Count a completed request; a failed or short one fails the stream
 //  (what is in flight still comes back and is counted).
 static void
@@ -354,10 +385,10 @@ s_complete (workload_stream_t *ws, s_stream_t *stream, s_run_t *run,
 }
 
 //  The timed part: the stream's requests, or until the stop instant,
-//  then a last fsync of the files it wrote. The queue is kept full
-//  (iodepth requests; psync's is one); an fsync round waits for every
-//  request before it to complete (sysbench's order: an fsync covers the
-//  writes issued before it), and nothing is issued meanwhile.
+//  then (fsync_end) a last fsync of the files it wrote. The queue is
+//  kept full (iodepth requests; psync's is one); an fsync round waits
+//  for every request before it to complete (sysbench's order: an fsync
+//  covers the writes issued before it), and nothing is issued meanwhile.
 static int
 s_randrw_run (workload_stream_t *ws, uint32_t phase)
 {
@@ -377,6 +408,7 @@ s_randrw_run (workload_stream_t *ws, uint32_t phase)
         .status = STREAM_DONE,
     };
     memset (stream->written, 0, (size_t) (set->count + 7) / 8);
+    stream->next [0] = stream->next [1] = 0;
     engine_t *engine = stream->engine;
 
     for (;;) {
@@ -386,7 +418,8 @@ s_randrw_run (workload_stream_t *ws, uint32_t phase)
         if (engine_in_flight (engine) == 0) {
             if (run.fsync_due) {
                 run.fsync_due = false;
-                if (s_fsync_files (ws, stream, false) == -1) {
+                if (s_more_follow (ws, stream, &run)
+                &&  s_fsync_files (ws, stream, false) == -1) {
                     run.status = STREAM_FAILED;
                     break;
                 }
@@ -417,7 +450,8 @@ s_randrw_run (workload_stream_t *ws, uint32_t phase)
         while ((request = engine_reaped (engine)));
     }
     ws->depth_max = engine_depth_max (engine);
-    if (run.status == STREAM_DONE && writes && s_fsync_files (ws, stream, true) == -1)
+    if (run.status == STREAM_DONE && writes && spec->fsync_end
+    &&  s_fsync_files (ws, stream, true) == -1)
         run.status = STREAM_FAILED;
     ws->end_ns = clock_now_ns ();
     return run.status;

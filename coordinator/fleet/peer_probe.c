@@ -29,12 +29,16 @@ s_wait (int fd, short events, int timeout_ms)
     return rc > 0? 1: 0;
 }
 
-//  A non-blocking stream socket connected (or connecting) to endpoint,
-//  or -1.
+//  A non-blocking stream socket connected to endpoint (an ipc:// one
+//  may still be connecting), or -1 with why in *error: the errno the
+//  connection failed with (ECONNREFUSED, EHOSTUNREACH, ...), ETIMEDOUT
+//  if nothing answered within timeout_ms, or 0 if that cannot be told
+//  (another transport, a host name that does not resolve).
 static int
-s_connect (const char *endpoint, int timeout_ms)
+s_connect (const char *endpoint, int timeout_ms, int *error)
 {
     int fd = -1;
+    *error = 0;
     if (strncmp (endpoint, "ipc://", 6) == 0) {
         struct sockaddr_un address = { .sun_family = AF_UNIX };
         if (strlen (endpoint + 6) >= sizeof address.sun_path)
@@ -43,6 +47,7 @@ s_connect (const char *endpoint, int timeout_ms)
         fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
         if (fd >= 0 && connect (fd, (struct sockaddr *) &address, sizeof address) < 0
         &&  errno != EINPROGRESS) {
+            *error = errno;
             close (fd);
             return -1;
         }
@@ -64,14 +69,18 @@ s_connect (const char *endpoint, int timeout_ms)
         return -1;
     fd = socket (found->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (fd >= 0 && connect (fd, found->ai_addr, found->ai_addrlen) < 0 && errno != EINPROGRESS) {
+        *error = errno;
         close (fd);
         fd = -1;
     }
     freeaddrinfo (found);
-    int error = 0;
-    socklen_t length = sizeof error;
-    if (fd >= 0 && (!s_wait (fd, POLLOUT, timeout_ms)
-                    || getsockopt (fd, SOL_SOCKET, SO_ERROR, &error, &length) < 0 || error)) {
+    socklen_t length = sizeof *error;
+    if (fd >= 0 && !s_wait (fd, POLLOUT, timeout_ms))
+        *error = ETIMEDOUT;
+    else
+    if (fd >= 0 && getsockopt (fd, SOL_SOCKET, SO_ERROR, error, &length) < 0)
+        *error = 0;
+    if (fd >= 0 && *error) {
         close (fd);
         fd = -1;
     }
@@ -79,9 +88,22 @@ s_connect (const char *endpoint, int timeout_ms)
 }
 
 int
+peer_probe_reach (const char *endpoint, int timeout_ms)
+{
+    int error;
+    int fd = s_connect (endpoint, timeout_ms, &error);
+    if (fd >= 0) {
+        close (fd);
+        return 0;
+    }
+    return error? error: -1;
+}
+
+int
 peer_probe_zmtp (const char *endpoint, int timeout_ms, char *sent, size_t sentlen)
 {
-    int fd = s_connect (endpoint, timeout_ms);
+    int error;
+    int fd = s_connect (endpoint, timeout_ms, &error);
     if (fd < 0)
         return -1;
     unsigned char bytes [S_SIGNATURE_SIZE];

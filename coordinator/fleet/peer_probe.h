@@ -1,5 +1,5 @@
 /*  coordinator/fleet/peer_probe.h: whether what listens at an endpoint
-    speaks ZMTP at all.
+    speaks ZMTP at all, and what the network answers a connection there.
 
     A peer that closes the connection during the handshake is, for
     libzmq's monitor, the same whether it is an agent that requires CURVE
@@ -18,5 +18,14 @@
 //  0 if it did not, with what it sent (printable, or "nothing") in sent;
 //  -1 if that cannot be told (no connection, another transport).
 int peer_probe_zmtp (const char *endpoint, int timeout_ms, char *sent, size_t sentlen);
+
+//  libzmq's monitor says that a connection failed and will be tried
+//  again, not why: nothing listening and no route to the host look the
+//  same to it. Connect to endpoint once within timeout_ms and return 0
+//  if a connection came up, else the errno it failed with (ECONNREFUSED:
+//  nothing listens there; EHOSTUNREACH, ENETUNREACH: no route), or
+//  ETIMEDOUT if nothing answered in time; -1 if that cannot be told
+//  (another transport, a name that does not resolve).
+int peer_probe_reach (const char *endpoint, int timeout_ms);
 
 #endif

@@ -4,11 +4,13 @@
 #include "../../proto/clock.h"
 #include "peer_probe.h"
 
+#include <errno.h>
 #include <netdb.h>
 #include <string.h>
 
 //  How long the probe of a peer that closed the handshake waits for a
-//  connection and for its first bytes.
+//  connection and for its first bytes, and the probe of one that
+//  refused a connection for its answer.
 #define S_PROBE_MS 300
 #define S_RETRIES_DEFINITIVE 2     //  refused connections that tell an agent is not there
 
@@ -27,6 +29,7 @@ struct _session_t {
     bool not_zmtp;                          //  and what listens there does not speak ZMTP
     char peer_sent [64];                    //  what it sent instead
     uint32_t connect_retries;               //  connections that failed before any came up
+    int refused_errno;                      //  at the first: why, by peer_probe_reach
     uint32_t handshake_closes;              //  CURVE handshakes the agent closed on us
     session_state_t state;                  //  where the conversation stands
     char *reason;                           //  why it failed or was lost, NULL none
@@ -433,6 +436,27 @@ session_uncertainty_ns (session_t *self)
     return self->info.clock_rtt_ns / 2;
 }
 
+//  Why connections to the agent fail, with what to do, into text: as
+//  peer_probe_reach found at the first failure.
+static void
+s_refused_text (const session_t *self, char *text, size_t textlen)
+{
+    const char *endpoint = self->info.endpoint;
+    int error = self->refused_errno;
+    if (error == EHOSTUNREACH || error == ENETUNREACH)
+        snprintf (text, textlen, "no route to the host (%s): is the address right, and the "
+                  "host up, on a network this one reaches? iofleet ping %s tells",
+                  strerror (error), endpoint);
+    else
+    if (error == ECONNREFUSED)
+        snprintf (text, textlen, "connection refused (nothing listens there): is the agent "
+                  "running, on that port? iofleet ping %s tells", endpoint);
+    else
+        snprintf (text, textlen, "connection refused (nothing listens there, or the host is "
+                  "unreachable): is the agent running, on that port? iofleet ping %s tells",
+                  endpoint);
+}
+
 //  Take one monitor event into the session's view of the handshake.
 void
 session_connection_event (session_t *self, uint16_t event, uint32_t value)
@@ -450,10 +474,12 @@ session_connection_event (session_t *self, uint16_t event, uint32_t value)
             //  that refused a few times in a row is not there.
             if (self->connected)
                 return;
-            self->connect_retries++;
-            snprintf (hint, sizeof hint, "connection refused (nothing listens there, or the "
-                      "host is unreachable): is the agent running, on that port? "
-                      "iofleet ping %s tells", self->info.endpoint);
+            //  libzmq does not say which of the two: a connection of
+            //  our own, once, does (the network has just answered, so
+            //  it answers this one as fast).
+            if (++self->connect_retries == 1)
+                self->refused_errno = peer_probe_reach (self->info.endpoint, S_PROBE_MS);
+            s_refused_text (self, hint, sizeof hint);
             what = hint;
             if (self->connect_retries >= S_RETRIES_DEFINITIVE && self->generation == 0)
                 self->handshake_definitive = true;

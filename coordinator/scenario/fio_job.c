@@ -110,8 +110,8 @@ fio_state_put (fio_state_t *self, const fio_pair_t *from, const char *format, ..
 static const char *const s_read_keys [] = {
     "name", "filename", "directory", "size", "filesize", "bs", "blocksize", "rw",
     "readwrite", "rwmixread", "rwmixwrite", "numjobs", "iodepth", "ioengine", "direct",
-    "buffered", "runtime", "time_based", "ramp_time", "fsync", "end_fsync", "rate",
-    "rate_iops", "random_distribution", "randseed", "stonewall", "new_group",
+    "buffered", "runtime", "time_based", "ramp_time", "fsync", "fdatasync", "end_fsync",
+    "rate", "rate_iops", "random_distribution", "randseed", "stonewall", "new_group",
     "wait_for_previous", "group_reporting", "nrfiles", "number_ios", "fallocate", NULL
 };
 

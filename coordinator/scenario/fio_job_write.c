@@ -37,17 +37,22 @@ s_duration_ns (const char *text, const char *ours)
     return ns;
 }
 
-//  True if pair's value is a count (a number_ios); else an error at it.
-static bool
-s_count (fio_state_t *self, const fio_pair_t *pair)
+//  text (pair's value, or a part of it) as our option ours (a number)
+//  parses it, into value. Returns 0, or -1 after an error at pair.
+static int
+s_number (fio_state_t *self, const fio_pair_t *pair, const char *text, const char *ours,
+          uint64_t *value)
 {
+    const opt_def_t *opt = jobspec_option (ours);
     jobspec_t scratch;
     char reason [SCENARIO_REASON_MAX];
     jobspec_defaults (&scratch);
-    if (opt_parse (jobspec_option ("requests"), pair->value, &scratch, reason, sizeof reason) == 0)
-        return true;
-    fio_state_fail_at (self, pair, pair->key, "%s", reason);
-    return false;
+    if (opt_parse (opt, text, &scratch, reason, sizeof reason)) {
+        fio_state_fail_at (self, pair, pair->key, "%s", reason);
+        return -1;
+    }
+    memcpy (value, (const char *) &scratch + opt->offset, sizeof *value);
+    return 0;
 }
 
 //  Write key = value, checked as our option key parses it: an error is
@@ -117,16 +122,7 @@ s_part (fio_state_t *self, const fio_pair_t *pair, s_direction_t direction, cons
                            "for writes and one for trims, separated by commas");
         return -1;
     }
-    const opt_def_t *opt = jobspec_option (ours);
-    jobspec_t scratch;
-    char reason [SCENARIO_REASON_MAX];
-    jobspec_defaults (&scratch);
-    if (opt_parse (opt, part, &scratch, reason, sizeof reason)) {
-        fio_state_fail_at (self, pair, pair->key, "%s", reason);
-        return -1;
-    }
-    memcpy (value, (const char *) &scratch + opt->offset, sizeof *value);
-    return 0;
+    return s_number (self, pair, part, ours, value);
 }
 
 //  Write the block size of a job that does direction, from bs (NULL:
@@ -158,17 +154,21 @@ s_block_size (fio_state_t *self, const fio_pair_t *bs, s_direction_t direction)
 //  (rwmixread=70 with rate_iops=100 makes 100 reads and 100 writes a
 //  second); here a stream's reads and writes share one cap and keep the
 //  mix. The two agree when fio's caps are in the mix (70:30 of the
-//  whole): then ours is their sum. Anything else is refused, with what
-//  to write instead.
+//  whole): then ours is their sum. Caps are whole numbers, which a mix
+//  seldom divides (rwmixread=60 with 100 reads is 66.7 writes), so they
+//  are in the mix when each direction's share of their sum is within
+//  one (a request or a byte a second) of its own cap. Anything else is
+//  refused, with caps in the mix to write instead.
 static void
 s_cap (fio_state_t *self, const fio_pair_t *pair, const char *ours, s_direction_t direction,
        uint64_t read_pct)
 {
     uint64_t reads = 0, writes = 0;
     char read_text [FIO_VALUE_MAX + 1], write_text [FIO_VALUE_MAX + 1];
-    if (s_part (self, pair, S_READS, ours, "0", &reads, read_text)
+    if (read_pct > 100
+    ||  s_part (self, pair, S_READS, ours, "0", &reads, read_text)
     ||  s_part (self, pair, S_WRITES, ours, "0", &writes, write_text))
-        return;
+        return;                     //  a read_pct over 100 is rwmixread's error
     if (direction == S_MIXED && read_pct == 100)
         direction = S_READS;
     if (direction == S_MIXED && read_pct == 0)
@@ -178,20 +178,91 @@ s_cap (fio_state_t *self, const fio_pair_t *pair, const char *ours, s_direction_
                        direction == S_WRITES? write_text: read_text);
         return;
     }
-    if (reads && writes && reads * (100 - read_pct) == writes * read_pct) {
+    //  The reads' share of the sum less their cap, times 100, is this:
+    //  within one is under 100.
+    const uint64_t write_pct = 100 - read_pct;
+    uint64_t apart = writes * read_pct > reads * write_pct? writes * read_pct - reads * write_pct
+                                                         : reads * write_pct - writes * read_pct;
+    if (reads && writes && apart < 100) {
         char value [32];
         snprintf (value, sizeof value, "%" PRIu64, reads + writes);
         s_emit (self, ours, value, pair);
         return;
     }
-    uint64_t some = reads? reads: writes * read_pct / (100 - read_pct);
+    //  Caps in the mix from the reads' (or the writes'), each rounded to
+    //  the nearest and at least 1: then the two are within one.
+    uint64_t some = reads? reads: (writes * read_pct + write_pct / 2) / write_pct;
+    if (some == 0)
+        some = 1;
+    uint64_t rest = (some * write_pct + read_pct / 2) / read_pct;
+    if (rest == 0) {
+        rest = 1;
+        some = (read_pct + write_pct / 2) / write_pct;
+    }
     fio_state_fail_at (self, pair, pair->key, "%s: fio paces a mixed job's reads and writes "
                        "each to its own cap and leaves its mix of %" PRIu64 "%% reads when "
                        "one binds; here they share one cap and keep the mix: give caps in "
                        "the mix (%s=%" PRIu64 ",%" PRIu64 "), or make it a randread job and "
                        "a randwrite job without a stonewall between them (one test), each "
-                       "with its cap", pair->value, read_pct, pair->key, some,
-                       some * (100 - read_pct) / read_pct);
+                       "with its cap", pair->value, read_pct, pair->key, some, rest);
+}
+
+//  Write how the job flushes on its way. fio's fsync = N and fdatasync
+//  = N flush the file after every N writes: fsync_every here, whose
+//  rounds fdatasync makes fsync_call's; a mixed job's fsync_every counts
+//  its reads too, so it is the requests that hold N writes in the mix.
+//  A sequential write flushes only at its end here; a job that only
+//  reads has nothing to flush, in fio as here.
+static void
+s_job_syncs (fio_state_t *self, bool random, s_direction_t direction, uint64_t read_pct)
+{
+    const fio_pair_t *fsync = fio_state_get (self, "fsync");
+    const fio_pair_t *fdatasync = fio_state_get (self, "fdatasync");
+    const fio_pair_t *every = fdatasync? fdatasync: fsync;
+    uint64_t writes = 0;
+    if (fsync && fdatasync) {
+        fio_state_fail_at (self, fdatasync, "fdatasync", "give fsync or fdatasync, not both");
+        return;
+    }
+    if (every && s_number (self, every, every->value, "fsync_every", &writes))
+        return;
+    if (!random) {
+        if (writes && direction == S_WRITES)
+            fio_state_fail_at (self, every, every->key, "%s: a sequential write here "
+                               "flushes only at its end (end_fsync=1); a flush every N "
+                               "writes is a random job's (rw=randwrite)", every->value);
+        return;
+    }
+    uint64_t requests = writes;
+    if (writes && direction == S_MIXED && read_pct > 0 && read_pct < 100) {
+        requests = (writes * 100 + (100 - read_pct) / 2) / (100 - read_pct);
+        fio_state_put (self, every, "; %s=%s: fio flushes after every %" PRIu64 " writes; "
+                       "fsync_every counts reads and writes, and %" PRIu64 " of them hold "
+                       "about %" PRIu64 " writes at %" PRIu64 "%% reads\n", every->key,
+                       every->value, writes, requests, writes, read_pct);
+    }
+    fio_state_put (self, every, "fsync_every = %" PRIu64 "\n", requests);
+    if (fdatasync && writes)
+        fio_state_put (self, fdatasync, "fsync_call = fdatasync\n");
+    if (fdatasync && writes && fio_state_flag (self, "end_fsync"))
+        fio_state_put (self, fio_state_get (self, "end_fsync"), "; end_fsync=1: fio's last "
+                       "flush is an fsync; here fsync_call makes it an fdatasync too\n");
+}
+
+//  Write how the job flushes at its end: fio's end_fsync is a random
+//  job's fsync_end and a sequential write's fsync = end, and fio's
+//  default is neither. A job that only reads has nothing to flush, in
+//  fio as here.
+static void
+s_job_end_sync (fio_state_t *self, bool random, s_direction_t direction)
+{
+    const fio_pair_t *end = fio_state_get (self, "end_fsync");
+    bool at_end = fio_state_flag (self, "end_fsync");
+    if (random)
+        fio_state_put (self, end, "fsync_end = %s\n", at_end? "yes": "no");
+    else
+    if (direction == S_WRITES)
+        fio_state_put (self, end, "fsync = %s\n", at_end? "end": "none");
 }
 
 //  Write the job's header, test and agent; returns the job's name.
@@ -248,9 +319,9 @@ s_job_bound (fio_state_t *self, bool random, uint64_t bs)
     const fio_pair_t *ios = fio_state_get (self, "number_ios");
     const fio_pair_t *size = fio_state_get (self, "size")? fio_state_get (self, "size"):
                                                            fio_state_get (self, "filesize");
-    if (ios && s_count (self, ios))
-        fio_state_put (self, ios, "requests = %" PRIu64 "\n",
-                       (uint64_t) strtoull (ios->value, NULL, 10) * streams);
+    uint64_t count;
+    if (ios && s_number (self, ios, ios->value, "requests", &count) == 0)
+        fio_state_put (self, ios, "requests = %" PRIu64 "\n", count * streams);
     else
     if (random && !time_based && size && bs)
         fio_state_put (self, size, "requests = %" PRIu64 "\n",
@@ -289,7 +360,7 @@ fio_job_write (fio_state_t *self)
                    filename? filename->value: job);
     static const struct { const char *fio; const char *ours; } same [] = {
         { "size", "size" }, { "filesize", "size" }, { "nrfiles", "files" },
-        { "numjobs", "streams" }, { "direct", "direct" }, { "fsync", "fsync_every" },
+        { "numjobs", "streams" }, { "direct", "direct" },
         { "random_distribution", "random_distribution" }, { "randseed", "randseed" },
         { "ramp_time", "ramp" }
     };
@@ -309,8 +380,6 @@ fio_job_write (fio_state_t *self)
     fio_state_put (self, NULL, "keep = yes\n");
     if (random && !fio_state_get (self, "nrfiles"))
         fio_state_put (self, NULL, "files = 1\n");
-    if (random && !fio_state_get (self, "fsync"))
-        fio_state_put (self, NULL, "fsync_every = 0\n");
     const fio_pair_t *bs = fio_state_get (self, "bs")? fio_state_get (self, "bs"):
                                                        fio_state_get (self, "blocksize");
     uint64_t bs_bytes = s_block_size (self, bs, direction);
@@ -342,9 +411,10 @@ fio_job_write (fio_state_t *self)
     const fio_pair_t *iodepth = fio_state_get (self, "iodepth");
     if (iodepth && engine && strstr (engine, "io_uring"))
         s_emit (self, "iodepth", iodepth->value, iodepth);
-    if (rw && strstr (rw, "workload = write"))
-        fio_state_put (self, fio_state_get (self, "end_fsync"), "fsync = %s\n",
-                       fio_state_flag (self, "end_fsync")? "end": "none");
+    if (rw) {
+        s_job_syncs (self, random, direction, read_pct);
+        s_job_end_sync (self, random, direction);
+    }
     s_job_bound (self, random, bs_bytes);
     self->job.count = 0;
     self->job_name [0] = 0;

@@ -16,10 +16,8 @@ static const fio_value_t s_rw_values [] = {
     { .fio = "randread", .ours = "workload = randrw, mode = rndrd" },
     { .fio = "randwrite", .ours = "workload = randrw, mode = rndwr" },
     { .fio = "randrw", .ours = "workload = randrw, mode = rndrw" },
-    { .fio = "rw", .ours = "workload = randrw, mode = rndrw (its offsets are random: "
-                           "there is no sequential mix here)" },
-    { .fio = "readwrite", .ours = "workload = randrw, mode = rndrw (its offsets are random: "
-                                  "there is no sequential mix here)" },
+    { .fio = "rw", .ours = "workload = randrw, mode = rndrw, access = sequential" },
+    { .fio = "readwrite", .ours = "workload = randrw, mode = rndrw, access = sequential" },
     { .fio = NULL }
 };
 
@@ -42,8 +40,8 @@ static const fio_value_t s_buffered_values [] = {
 
 //  end_fsync =: an fsync before the file is closed.
 static const fio_value_t s_end_fsync_values [] = {
-    { .fio = "0", .ours = "fsync = none" },
-    { .fio = "1", .ours = "fsync = end" },
+    { .fio = "0", .ours = "fsync = none (write), fsync_end = no (randrw)" },
+    { .fio = "1", .ours = "fsync = end (write), fsync_end = yes (randrw)" },
     { .fio = NULL }
 };
 
@@ -72,8 +70,9 @@ const fio_key_t fio_keys [] = {
       .otherwise = "workload = read, write or randrw (trims are not done here)" },
     { .fio = "ioengine", .values = s_ioengine_values, .otherwise = "engine = psync or io_uring" },
     { .fio = "buffered", .values = s_buffered_values, .otherwise = "direct = yes or no" },
-    { .fio = "end_fsync", .values = s_end_fsync_values, .otherwise = "fsync = none or end" },
-    { .fio = "fdatasync", .otherwise = "fsync_every = N (an fsync, not an fdatasync)" },
+    { .fio = "end_fsync", .values = s_end_fsync_values,
+      .otherwise = "fsync = none or end (write), fsync_end = no or yes (randrw)" },
+    { .fio = "fdatasync", .otherwise = "fsync_every = N with fsync_call = fdatasync (randrw)" },
     { .fio = "stonewall", .otherwise = S_TEST_HINT },
     { .fio = "wait_for_previous", .otherwise = S_TEST_HINT },
     { .fio = "new_group", .otherwise = S_TEST_HINT },

@@ -86,10 +86,38 @@ test_modes (void **state)
             else {
                 assert_int_equal (result->reads, 0);
                 assert_int_equal (result->writes, 200);
-                assert_int_equal (result->fsyncs, 2 * (200 / 30) + 2);
+                assert_int_equal (result->fsyncs, 2 * ((200 - 1) / 30) + 2);
             }
             jobs_check_counts (result, 8 * KIB);
         }
+        jobs_end (&job, ledger);
+        ledger_destroy (&ledger);
+    }
+    confine_destroy (&confine);
+}
+
+//  A round is for the requests after it: 100 requests with fsync_every
+//  50 make one round over the set, then fsync_end's over the files
+//  written, or none with fsync_end = no; fdatasync counts as fsync does.
+static void
+test_last_round (void **state)
+{
+    fixture_t *fx = *state;
+    confine_t *confine = jobs_confine (fx);
+    for (int end = 0; end < 2; end++) {
+        ledger_t *ledger = ledger_new (UINT64_MAX);
+        jobspec_t spec = jobs_spec (2, 128 * KIB, 8 * KIB, 1, 100);
+        spec.rw_mode = RW_MODE_RNDWR;
+        spec.fsync_every = 50;
+        spec.fsync_end = end;
+        spec.fsync_call = end? FSYNC_CALL_FSYNC: FSYNC_CALL_FDATASYNC;
+        job_t *job = jobs_ready (&spec, confine, ledger);
+        jobs_run_t run;
+        jobs_run (job, clock_now_ns (), &run);
+        const msg_result_t *result = &run.results [0];
+        assert_int_equal (result->writes, 100);
+        assert_int_equal (result->fsyncs, end? 2 + 2: 2);
+        jobs_check_counts (result, 8 * KIB);
         jobs_end (&job, ledger);
         ledger_destroy (&ledger);
     }
@@ -399,6 +427,7 @@ main (void)
                                          streams_teardown),
         cmocka_unit_test_setup_teardown (test_ratios_are_exact, streams_setup, streams_teardown),
         cmocka_unit_test_setup_teardown (test_modes, streams_setup, streams_teardown),
+        cmocka_unit_test_setup_teardown (test_last_round, streams_setup, streams_teardown),
         cmocka_unit_test_setup_teardown (test_runtime_stops_at_the_instant, streams_setup,
                                          streams_teardown),
         cmocka_unit_test_setup_teardown (test_ramp_leaves_requests_out, streams_setup,

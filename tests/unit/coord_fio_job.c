@@ -128,6 +128,9 @@ test_tests_and_ends (void **state)
     assert_non_null (strstr (c, "test = c\n"));
     s_assert_holds (scenario, "requests = 300");
     s_assert_holds (scenario, "fsync = none");
+    //  fio's default: no flush at the end, of a random job either.
+    assert_non_null (strstr (scenario, "fsync_end = no\n"));
+    assert_true (strstr (scenario, "fsync_end = no\n") < b);
     //  fio runs its runtime after its ramp; here the ramp is within the runtime.
     s_assert_holds (scenario, "runtime = 6000ms");
     s_assert_holds (scenario, "ramp = 1");
@@ -239,8 +242,34 @@ test_per_direction (void **state)
     assert_null (fio_job_translate (out, "fleet", NULL, s_errors, sizeof s_errors));
     snprintf (want, sizeof want, "%s:5: rate_iops: 100: fio paces a mixed job's reads and "
               "writes each to its own cap", out);
-    if (!strstr (s_errors, want) || !strstr (s_errors, "(rate_iops=100,42)"))
+    if (!strstr (s_errors, want) || !strstr (s_errors, "(rate_iops=100,43)"))
         fail_msg ("expected '%s' and caps in the mix in:\n%s", want, s_errors);
+    //  Caps rounded to whole numbers are in the mix within one, and the
+    //  caps a refusal gives are taken, whatever the mix and the caps.
+    static const char *const caps [] = { "100", ",40", "1", "7,1", "1,7", "5000,1", "1m" };
+    for (int pct = 1; pct < 100; pct += 7)
+        for (size_t c = 0; c < sizeof caps / sizeof caps [0]; c++) {
+            const char *key = strchr (caps [c], 'm')? "rate": "rate_iops";
+            char text [256];
+            snprintf (text, sizeof text, "[m]\nrw=randrw\nrwmixread=%d\nsize=1m\n%s=%s\n",
+                      pct, key, caps [c]);
+            char *scenario_in_mix = fio_job_translate (s_write ("cap.fio", text), "fleet", NULL,
+                                                       s_errors, sizeof s_errors);
+            if (scenario_in_mix) {
+                free (scenario_in_mix);
+                continue;
+            }
+            char given [64];
+            snprintf (given, sizeof given, "(%s=", key);
+            const char *hint = strstr (s_errors, given);
+            if (!hint)
+                fail_msg ("no caps in the mix for %d%% reads, %s=%s:\n%s", pct, key, caps [c],
+                          s_errors);
+            snprintf (text, sizeof text, "[m]\nrw=randrw\nrwmixread=%d\nsize=1m\n%.*s\n",
+                      pct, (int) strcspn (hint + 1, ")"), hint + 1);
+            free (s_translate (text));
+        }
+    free (s_translate ("[m]\nrw=randrw\nrwmixread=60\nsize=1m\nrate_iops=100,66\n"));
     //  Two block sizes of one mixed job, and four values: refused at their lines.
     const char *path = s_write ("two.fio", "[m]\nrw=randrw\nsize=1m\nbs=4k,8k\n"
                                            "[n]\nrw=read\nsize=1m\nrate=1,2,3,4\n");

@@ -109,7 +109,8 @@ test_table (void **state)
         "name", "test", "agent", "workload", "path", "src", "dst", "size", "bs",
         "streams", "direct", "fsync", "pattern", "class", "keep", "refill", "interval", "rate", "rate_iops", "drop_caches", "settle",
         "seekers", "seeks", "runtime", "ramp", "files", "mode", "rwratio", "read_pct",
-        "fsync_every", "requests", "random_distribution", "randseed", "engine", "iodepth"
+        "fsync_every", "fsync_call", "fsync_end", "requests", "access",
+        "random_distribution", "randseed", "engine", "iodepth"
     };
     size_t rows = 0;
     for (const opt_def_t *opt = jobspec_options; opt->name; opt++) {
@@ -176,6 +177,8 @@ test_defaults (void **state)
     assert_int_equal (spec.streams, 1);
     assert_false (spec.direct);
     assert_int_equal (spec.fsync_mode, FSYNC_END);
+    assert_int_equal (spec.fsync_call, FSYNC_CALL_FSYNC);
+    assert_true (spec.fsync_end);
     assert_int_equal (spec.pattern, PATTERN_ZERO);
     assert_int_equal (spec.job_class, CLASS_AUTO);
     assert_false (spec.keep);

@@ -383,6 +383,17 @@ test_randrw (void **state)
     assert_string_equal (key, "bs");
     assert_non_null (strstr (err, "holds 8192 bytes"));
 
+    //  A walk in order has no distribution of offsets to follow.
+    spec = s_job (WORKLOAD_RANDRW, "set");
+    spec.requests = 10;
+    spec.bs_bytes = 4096;
+    spec.access = ACCESS_SEQUENTIAL;
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), 0);
+    snprintf (spec.random_distribution, sizeof spec.random_distribution, "zipf:1.2");
+    assert_int_equal (workload_check (&spec, &key, err, sizeof (err)), -1);
+    assert_string_equal (key, "random_distribution");
+    assert_non_null (strstr (err, "access = sequential walks the blocks in order"));
+
     //  The set's files: the path itself for one, path.1 .. path.N for more.
     spec = s_job (WORKLOAD_RANDRW, "set");
     spec.files = 3;
