@@ -293,8 +293,9 @@ a2 = [s for t in by.values() for s in t["streams"] if s["agent"] == "a2"]
 layout_writes = sum(by[n]["laid_out_bytes"] // (16 * 1024) for n in ("rd", "kept", "fsyncs")) \
               + 16 * M // (16 * 1024)
 # A file laid out is fdatasync'd once: pair2's 8, rd's 8 (wr's too),
-# kept's 4. wr flushes with fdatasync (fsync_call), the others fsync.
-layout_syncs = 8 + 8 + 4
+# kept's 4, fsyncs' 2. wr flushes with fdatasync (fsync_call), the
+# others fsync.
+layout_syncs = 8 + 8 + 4 + 2
 counted = {"pread64": sum(s["reads"] for s in a2),
            "pwrite64": sum(s["writes"] for s in a2) + layout_writes,
            "fsync": sum(s["fsyncs"] for s in a2 if s["job"] != "wr"),
