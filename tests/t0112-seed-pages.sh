@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Every seed scenario of configs/seeds/ on two real agents, its sizes made
 # small and its paths local, two iterations: each run's report.html holds
-# every figure of its report.txt and results.json the key ones
-# (tests/page_figures.py), so that a table the text prints and the page
-# leaves off fails here on real runs, not only on the stored corpus. A
+# every figure of its report.txt, and results.json and report.csv hold
+# each one, table by table (tests/page_figures.py, report_figures.py),
+# so that a table the text prints and the page or the files leave off
+# fails here on real runs, not only on the stored corpus. A
 # seed of one agent runs its jobs on both (each job its own test, a job
 # per agent); net1 and mix3 name two agents already, the server one
 # serving its export over NFS (tests/nfs.sh).
@@ -82,9 +83,10 @@ for seed in "$TOP"/configs/seeds/*.ini; do
     [ "$rc" = 0 ] || { cat "$SCRATCH/$name.ini" "$SCRATCH/$name.out"; fail "$name: run exited $rc"; }
     r=$SCRATCH/$name
     grep -q "^iterations: " "$r/report.txt" || fail "$name: no iterations table in the text"
-    python3 "$TOP/tests/page_figures.py" "$r/report.txt" "$r/report.html" "$r/results.json" ||
-        fail "$name: the page or the results lack figures of the text"
-    echo "$name: $(wc -l < "$r/report.txt") lines of text, every figure on the page"
+    python3 "$TOP/tests/page_figures.py" "$r/report.txt" "$r/report.html" "$r/results.json" \
+        "$r/report.csv" || fail "$name: the page, the results or the CSV lack figures of the text"
+    echo "$name: $(wc -l < "$r/report.txt") lines of text, every figure on the page, in the" \
+         "results and in the CSV"
     checked=$((checked + 1))
 done
 [ "$checked" -ge 7 ] || fail "only $checked seeds"
