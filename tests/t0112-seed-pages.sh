@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Every seed scenario of configs/seeds/ on two real agents, its sizes made
 # small and its paths local, two iterations (iozone three): each run's
-# report.html holds every figure of its report.txt and results.json the
-# key ones (tests/page_figures.py), so that a table the text prints and
-# the page leaves off fails here on real runs, not only on the stored
+# report.html holds every figure of its report.txt, and results.json and
+# report.csv hold each one, table by table (tests/page_figures.py,
+# report_figures.py), so that a table the text prints and the page or
+# the files leave off fails here on real runs, not only on the stored
 # corpus; its pictures draw the run (tests/page_charts.py: no line of
 # fewer than 5 points, a bar per test and phase in the unit the text
 # counts it in, axes set by whole intervals); its warnings are one line
@@ -147,13 +148,14 @@ for seed in "$TOP"/configs/seeds/*.ini; do
     [ "$rc" = 0 ] || { cat "$SCRATCH/$name.ini" "$SCRATCH/$name.out"; fail "$name: run exited $rc"; }
     r=$SCRATCH/$name
     grep -q "^iterations: " "$r/report.txt" || fail "$name: no iterations table in the text"
-    python3 "$TOP/tests/page_figures.py" "$r/report.txt" "$r/report.html" "$r/results.json" ||
-        fail "$name: the page or the results lack figures of the text"
+    python3 "$TOP/tests/page_figures.py" "$r/report.txt" "$r/report.html" "$r/results.json" \
+        "$r/report.csv" || fail "$name: the page, the results or the CSV lack figures of the text"
     python3 "$TOP/tests/page_charts.py" "$r/report.txt" "$r/report.html" "$r/results.json" \
         > "$SCRATCH/$name.charts" || { cat "$SCRATCH/$name.charts"; fail "$name: the pictures"; }
     warnings_grouped "$r" > "$SCRATCH/$name.warnings" ||
         { cat "$SCRATCH/$name.warnings"; fail "$name: warnings not one line per test and kind"; }
-    echo "$name: $(wc -l < "$r/report.txt") lines of text, every figure on the page; $(cat "$SCRATCH/$name.charts")"
+    echo "$name: $(wc -l < "$r/report.txt") lines of text, every figure on the page, in the" \
+         "results and in the CSV; $(cat "$SCRATCH/$name.charts")"
     cat "$SCRATCH/$name.warnings"
     case $name in
     iozone)

@@ -30,9 +30,11 @@
 
 #define ARCHIVE_DEFAULT_PATH    "results/iofleet.db"
 #define ARCHIVE_FILE_NAME       "iofleet.db"    //  beside a run's results directory
-#define ARCHIVE_SCHEMA_VERSION  3       //  2: streams' stop_ns and last_issue_ns;
+#define ARCHIVE_SCHEMA_VERSION  4       //  2: streams' stop_ns and last_issue_ns;
                                         //  3: every figure of results.json but the
-                                        //  latency histograms and the stop figures
+                                        //  latency histograms and the stop figures;
+                                        //  4: the stop figures, the hosts' and the
+                                        //  streams' figures of the text report
 #define ARCHIVE_BUSY_MS         500     //  under the shortest lease (1 s): the run's
                                         //  loop waits this long for a locked database
 

@@ -71,10 +71,24 @@ s_files (FILE *out)
     doc_roff_text (out, "run -o DIR writes DIR/results.json (every figure), samples.jsonl "
                         "(every sample), report.txt (the report as printed), report.html "
                         "(the page), report.csv and the scenario as run. report.csv has one "
-                        "row per test x iteration x stream, RFC 4180, lines ending in CRLF; a "
-                        "column's name carries its unit (_ns, _bytes, _mbps, _per_s, _pct, "
-                        "_s), an empty field is a figure that could not be computed. Its "
-                        "columns, in their order:");
+                        "row per test x iteration x stream, one per monitor job, one per "
+                        "host with neither and one per agent no other row names (a row's "
+                        "columns of another kind empty), RFC 4180, lines ending in CRLF: the "
+                        "run's "
+                        "columns (run_), the test's, the stream's, its agent's (agent_), its "
+                        "host's in the test (host_) and its part in the test's tail "
+                        "(host_tail_), a monitor's (monitor_), the test's summary (test_), "
+                        "its tail (test_tail_) and its iterations (test_iterations_): every "
+                        "figure the text "
+                        "report prints. A column's name ends in its unit: _ns, _s "
+                        "(nanoseconds, seconds), _bytes, _mbps (10^6 bytes/s), _per_s, "
+                        "_per_min, _pct (percent), _share (a fraction of 1), _ticks (of "
+                        "/proc/stat), _ops (NFS operations), _s_per_gb, _utc (ISO 8601); the "
+                        "others are counts, names, flags and texts (warnings: those about "
+                        "the whole test, host_warnings: those about the host, \"KIND: TEXT\" "
+                        "each, \" | \" between two). An empty field "
+                        "is a figure that could not be computed, or that the row's kind has "
+                        "not. Its columns, in their order:");
     char *names = NULL;
     size_t size = 0;
     FILE *list = open_memstream (&names, &size);

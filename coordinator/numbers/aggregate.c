@@ -293,6 +293,7 @@ aggregate_test (test_result_t *test)
     s_fill_class (test, CLASS_NETWORK, &summary->network);
     aggregate_host_sums_t *sums = aggregate_host_sums (test);
     s_fill_hosts (test, summary, sums);
+    aggregate_host_figures (test);
     //  Latency merges what the streams measured; memory short of a few
     //  histograms leaves it unmeasured rather than wrong.
     latency_fill (test);

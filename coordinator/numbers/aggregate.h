@@ -86,6 +86,25 @@ const stream_result_t **aggregate_streams_by_agent (const test_result_t *test);
 size_t aggregate_agent_run (const stream_result_t *const *streams, size_t count,
                             const char *agent, size_t *length);
 
+//  What the streams of each host did together (host_result_t: streams
+//  to requests), and the test's requests (summary.requests), from its
+//  streams (aggregate_requests.c): aggregate_test's, and a results
+//  file's reader's, which computes them again from the streams it read,
+//  as it does every figure derived from a stream.
+void aggregate_host_figures (test_result_t *test);
+
+//  The same figures of a set of streams (those of one host) into host,
+//  for a host whose agent sent no HOST figures (a workload without
+//  them) and so has no entry in test->hosts.
+void aggregate_streams_figures (const stream_result_t *const *streams, size_t count,
+                                host_result_t *host);
+
+//  A host's Dirty and Writeback at the end of the window, in bytes: what
+//  its page cache still held to write; and the seconds it was watched
+//  after the window (its settle period).
+double aggregate_host_dirty_end_bytes (const host_result_t *host);
+double aggregate_host_settle_s (const host_result_t *host);
+
 //  The hosts, the skews with the bound on their error, and the stop
 //  figures of summary, from the test's streams (aggregate_skews.c).
 void aggregate_skews (const test_result_t *test, test_summary_t *summary);

@@ -46,6 +46,12 @@ double aggregate_stream_write_rate_mbps (const stream_result_t *stream);
 //  it never ran.
 double aggregate_stream_ops_per_s (const stream_result_t *stream);
 
+//  sysbench's figures of one stream (aggregate_requests.c): its reads,
+//  writes and fsyncs per second of its window, MB/s read and written
+//  (requests x bs), the window and reads and writes per minute; NANs
+//  for a stream without a window. streams is 1 for a stream of requests.
+void aggregate_stream_requests (const stream_result_t *stream, requests_summary_t *requests);
+
 //  System CPU seconds the stream's thread spent per GB (10^9 bytes) it
 //  moved: what a smaller block or a new kernel costs. NAN without bytes.
 double aggregate_stream_sys_s_per_gb (const stream_result_t *stream);

@@ -101,6 +101,7 @@ latency_tail_fill (test_result_t *test)
     }
     if (tail->requests)
         s_rank (tail);
+    tail->hosts_ranked = tail->host_count;
     rc = 0;
 done:
     if (rc || tail->requests == 0)

@@ -2,12 +2,14 @@
     a run; see bonnie.h.
 */
 #include "bonnie.h"
+#include "../numbers/aggregate.h"
 #include "../../proto/workload.h"
 
 #include <assert.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 //  Whether a row is the first phase of a test whose workload is printed
@@ -43,35 +45,36 @@ bonnie_next_run (const run_result_t *run, size_t *cursor, bonnie_run_t *bonnie)
     return false;
 }
 
-//  What a host's streams did in one phase of a test.
+//  What a host's streams did in one phase of a test: its figures
+//  (aggregate_host_figures), those of its entry in the phase's hosts, or
+//  of its streams there when it has none.
 static bonnie_figure_t
 s_host_figure (const test_result_t *phase, const char *agent)
 {
     bonnie_figure_t figure = { .per_second = NAN, .cpu_pct = NAN };
     if (!phase)
         return figure;
-    int64_t first_ns = 0, last_ns = 0;
-    double count = 0, cpu_ns = 0;
-    for (size_t nbr = 0; nbr < phase->stream_count; nbr++) {
-        const stream_result_t *stream = &phase->streams [nbr];
-        if (strcmp (stream->agent, agent) != 0 || !stream->finished || stream->error)
-            continue;
-        if (!figure.any || stream->start_ns < first_ns)
-            first_ns = stream->start_ns;
-        if (!figure.any || stream->end_ns > last_ns)
-            last_ns = stream->end_ns;
-        figure.any = true;
-        count += phase->rate_ops? (double) stream->reads: (double) stream->bytes / 1024.0;
-        cpu_ns += (double) stream->usr_ns + (double) stream->sys_ns;
+    const host_result_t *host = NULL;
+    for (size_t nbr = 0; !host && nbr < phase->host_count; nbr++)
+        if (strcmp (phase->hosts [nbr].agent, agent) == 0)
+            host = &phase->hosts [nbr];
+    host_result_t own;
+    if (!host) {
+        const stream_result_t **streams = calloc (phase->stream_count + 1, sizeof *streams);
+        size_t count = 0;
+        for (size_t nbr = 0; streams && nbr < phase->stream_count; nbr++)
+            if (strcmp (phase->streams [nbr].agent, agent) == 0)
+                streams [count++] = &phase->streams [nbr];
+        memset (&own, 0, sizeof own);
+        aggregate_streams_figures (streams, count, &own);
+        free (streams);
+        host = &own;
     }
-    if (figure.any && last_ns > first_ns) {
-        double seconds = (double) (last_ns - first_ns) / 1e9;
-        figure.per_second = count / seconds;
-        figure.cpu_pct = 100.0 * cpu_ns / 1e9 / seconds;
-    }
-    for (size_t nbr = 0; figure.any && nbr < phase->host_count; nbr++)
-        if (strcmp (phase->hosts [nbr].agent, agent) == 0 && phase->hosts [nbr].latency.count)
-            figure.max_latency_ns = phase->hosts [nbr].latency.max_ns;
+    figure.any = host->streams > 0;
+    figure.per_second = phase->rate_ops? host->ops_per_s: host->rate_mbps * 1e6 / 1024;
+    figure.cpu_pct = host->streams_cpu_pct;
+    if (figure.any && host->latency.count)
+        figure.max_latency_ns = host->latency.max_ns;
     return figure;
 }
 

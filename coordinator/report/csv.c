@@ -1,19 +1,27 @@
 /*  coordinator/report/csv.c: the CSV report (report.csv); see report.h.
 
-    One row per test x iteration x stream, for spreadsheets and scripts.
-    A row carries the run's fields (run_label, ...), the test's own
-    fields, the stream's figures, its agent's (agent_kernel, ...) and,
-    repeated on each row of the test, the test's summary (columns
-    test_...), so that a single row is understood without the others:
-    every figure of one value that results.json has, in its order and by
-    its name (results_schema.h). Column names carry their unit.
-    Fields follow RFC 4180: a field with a comma, a quote or a line break
-    is quoted, its quotes doubled; lines end in CRLF. A rate that could
-    not be computed is an empty field. A stream without a RESULT has its
-    last sample's bytes, with bytes_from_sample true.
+    One row per test x iteration x stream, one per monitor job of the
+    test, one per host of the test with neither (one that laid out a
+    file set, or served NFS), and last one per agent that no row named,
+    for spreadsheets and scripts: the columns a row's kind has not are
+    empty. A row carries the run's fields (run_label, ...), the test's
+    own fields, the stream's figures, its agent's (agent_kernel, ...),
+    its host's in that test (host_...) and the host's part in the test's
+    tail (host_tail_...), a monitor's figures (monitor_..., on a
+    monitor's row), and, repeated on each row of the test, the test's
+    summary (test_...), its tail (test_tail_...) and the statistics of
+    its iterations (test_iterations_...), so that a single row is
+    understood without the others: every figure of one value that
+    results.json has, in its order and by its name (results_schema.h),
+    and every figure the text report prints. Column names carry their
+    unit. Fields follow RFC 4180: a field with a comma, a quote or a
+    line break is quoted, its quotes doubled; lines end in CRLF. A rate
+    that could not be computed is an empty field. A stream without a
+    RESULT has its last sample's bytes, with bytes_from_sample true.
 */
 #include "report.h"
 #include "../results/results_schema.h"
+#include "../results/timeline_json.h"
 #include "../numbers/aggregate.h"
 #include "../../proto/clock.h"
 #include "../../proto/printable.h"
@@ -23,7 +31,9 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 //  A text field, quoted when it must be (RFC 4180). Its control bytes are
@@ -145,26 +155,70 @@ s_fields (const s_columns_t *columns, const void *row, const void *context, bool
     }
 }
 
-//  The agent a stream ran on, NULL when the run does not know it. The
-//  search starts at *cursor, the agent found last, and leaves it there:
-//  a test's streams come agent by agent, so a fleet's rows cost one
-//  comparison each, not one per agent.
-static const agent_info_t *
-s_agent (const run_result_t *run, const char *name, size_t *cursor)
+//  Of count items of size bytes, the one whose name (a char array at
+//  name_offset in it) is name, or NULL. The search starts at *cursor,
+//  the one found last, and leaves it there: a test's streams come agent
+//  by agent, so a fleet's rows cost one comparison each, not one per
+//  agent.
+static const void *
+s_named (const void *items, size_t count, size_t size, size_t name_offset, const char *name,
+         size_t *cursor)
 {
-    for (size_t step = 0; step < run->agent_count; step++) {
-        size_t nbr = (*cursor + step) % run->agent_count;
-        if (!strcmp (run->agents [nbr].name, name)) {
+    for (size_t step = 0; step < count; step++) {
+        size_t nbr = (*cursor + step) % count;
+        const char *item = (const char *) items + nbr * size;
+        if (!strcmp (item + name_offset, name)) {
             *cursor = nbr;
-            return &run->agents [nbr];
+            return item;
         }
     }
     return NULL;
 }
 
+//  The agent a row is of, NULL when the run does not know it.
+static const agent_info_t *
+s_agent (const run_result_t *run, const char *name, size_t *cursor)
+{
+    return s_named (run->agents, run->agent_count, sizeof (agent_info_t),
+                    offsetof (agent_info_t, name), name, cursor);
+}
+
+//  The host figures of agent in test, or NULL.
+static const host_result_t *
+s_host (const test_result_t *test, const char *agent, size_t *cursor)
+{
+    return s_named (test->hosts, test->host_count, sizeof (host_result_t),
+                    offsetof (host_result_t, agent), agent, cursor);
+}
+
+//  The part of agent in the tail of test, or NULL: of the hosts first in
+//  it, those results.json keeps, so that the CSV of a run and the one
+//  rendered again from its file are the same (and a search is short).
+static const tail_host_t *
+s_tail_host (const test_result_t *test, const char *agent)
+{
+    for (size_t nbr = 0; nbr < test->tail.host_count && nbr < TAIL_HOSTS_KEPT; nbr++)
+        if (!strcmp (test->tail.hosts [nbr].agent, agent))
+            return &test->tail.hosts [nbr];
+    return NULL;
+}
+
+//  Whether a host of a test has a row of its own: no stream and no
+//  monitor of the test ran on it.
+static bool
+s_host_alone (const test_result_t *test, const host_result_t *host)
+{
+    if (host->streams)
+        return false;
+    for (size_t m = 0; m < test->monitor_count; m++)
+        if (!strcmp (test->monitors [m].agent, host->agent))
+            return false;
+    return true;
+}
+
 //  Every kind of row a line of the CSV joins, in the order of its columns.
 typedef struct {
-    s_columns_t run, test, stream, agent, summary;
+    s_columns_t run, test, stream, agent, host, tail, monitor, summary, test_tail, iterations;
 } s_layout_t;
 
 static const s_layout_t *
@@ -175,7 +229,12 @@ s_layout (void)
     s_columns (&layout.test, &results_test_table, "");
     s_columns (&layout.stream, &results_stream_table, "");
     s_columns (&layout.agent, &results_agent_table, "agent_");
+    s_columns (&layout.host, &results_host_table, "host_");
+    s_columns (&layout.tail, &results_tail_host_table, "host_tail_");
+    s_columns (&layout.monitor, &results_monitor_table, "monitor_");
     s_columns (&layout.summary, &results_summary_table, "test_");
+    s_columns (&layout.test_tail, &results_tail_table, "test_tail_");
+    s_columns (&layout.iterations, &results_iterations_table, "test_iterations_");
     return &layout;
 }
 
@@ -184,7 +243,9 @@ csv_column_names (const char *separator, FILE *out)
 {
     const s_layout_t *layout = s_layout ();
     const s_columns_t *parts [] = {
-        &layout->run, &layout->test, &layout->stream, &layout->agent, &layout->summary
+        &layout->run, &layout->test, &layout->stream, &layout->agent, &layout->host,
+        &layout->tail, &layout->monitor, &layout->summary, &layout->test_tail,
+        &layout->iterations
     };
     bool first = true;
     for (size_t part = 0; part < sizeof parts / sizeof parts [0]; part++)
@@ -194,7 +255,40 @@ csv_column_names (const char *separator, FILE *out)
         }
 }
 
-//  Print the CSV report of a run.
+//  What a line of the CSV joins; NULL for a part its kind of row has not.
+typedef struct {
+    const test_result_t *test;
+    const aggregate_iterations_t *iterations;
+    const stream_result_t *stream;
+    const agent_info_t *agent;
+    const host_result_t *host;
+    const monitor_result_t *monitor;
+} s_row_t;
+
+//  One line of the CSV.
+static void
+s_line (const s_layout_t *layout, const run_result_t *run, const s_row_t *row, FILE *out)
+{
+    const test_result_t *test = row->test;
+    const char *agent = row->agent? row->agent->name: NULL;
+    s_fields (&layout->run, run, NULL, true, out);
+    s_fields (&layout->test, test, NULL, false, out);
+    s_fields (&layout->stream, row->stream, test, false, out);
+    s_fields (&layout->agent, row->agent, NULL, false, out);
+    s_fields (&layout->host, row->host, test, false, out);
+    s_fields (&layout->tail, test && agent? s_tail_host (test, agent): NULL, test, false, out);
+    s_fields (&layout->monitor, row->monitor, test, false, out);
+    s_fields (&layout->summary, test? &test->summary: NULL, test, false, out);
+    s_fields (&layout->test_tail, test && test->tail.requests? &test->tail: NULL, test, false,
+              out);
+    s_fields (&layout->iterations, row->iterations, test, false, out);
+    fputs ("\r\n", out);
+}
+
+//  Print the CSV report of a run: a test's streams, monitors and lone
+//  hosts, test after test, then the agents no test row named (one that
+//  only laid files out before a test, or had no job), so that the text's
+//  agents table is in it too.
 int
 csv_report (const run_result_t *run, FILE *out)
 {
@@ -203,18 +297,35 @@ csv_report (const run_result_t *run, FILE *out)
     const s_layout_t *layout = s_layout ();
     csv_column_names (",", out);
     fputs ("\r\n", out);
-    size_t cursor = 0;
+    bool *named = calloc (run->agent_count + 1, sizeof *named);
+    if (!named)
+        return -1;
+    size_t cursor = 0, host_cursor = 0;
     for (size_t test_nbr = 0; test_nbr < run->test_count; test_nbr++) {
         const test_result_t *test = &run->tests [test_nbr];
-        for (size_t nbr = 0; nbr < test->stream_count; nbr++) {
-            const stream_result_t *stream = &test->streams [nbr];
-            s_fields (&layout->run, run, NULL, true, out);
-            s_fields (&layout->test, test, NULL, false, out);
-            s_fields (&layout->stream, stream, test, false, out);
-            s_fields (&layout->agent, s_agent (run, stream->agent, &cursor), NULL, false, out);
-            s_fields (&layout->summary, &test->summary, test, false, out);
-            fputs ("\r\n", out);
+        //  The iterations of the test's name, the same on each of its rows.
+        aggregate_iterations_t iterations = aggregate_iterations (run, test->name);
+        size_t rows = test->stream_count + test->monitor_count + test->host_count;
+        for (size_t nbr = 0; nbr < rows; nbr++) {
+            size_t monitor = nbr - test->stream_count, host = monitor - test->monitor_count;
+            s_row_t row = { .test = test, .iterations = &iterations };
+            row.stream = nbr < test->stream_count? &test->streams [nbr]: NULL;
+            row.monitor = !row.stream && monitor < test->monitor_count?
+                          &test->monitors [monitor]: NULL;
+            if (!row.stream && !row.monitor && !s_host_alone (test, &test->hosts [host]))
+                continue;
+            const char *agent = row.stream? row.stream->agent: row.monitor? row.monitor->agent
+                                                                          : test->hosts [host].agent;
+            row.agent = s_agent (run, agent, &cursor);
+            row.host = s_host (test, agent, &host_cursor);
+            if (row.agent)
+                named [row.agent - run->agents] = true;
+            s_line (layout, run, &row, out);
         }
     }
+    for (size_t nbr = 0; nbr < run->agent_count; nbr++)
+        if (!named [nbr])
+            s_line (layout, run, &(s_row_t) { .agent = &run->agents [nbr] }, out);
+    free (named);
     return ferror (out)? -1: 0;
 }

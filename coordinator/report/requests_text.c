@@ -5,7 +5,10 @@
     reads, writes and fsyncs per second, MB/s read and written, the time
     the test took (sysbench's "Time spent for test" of a request-bound
     run: first start to last end), and beside them operations per minute
-    and %sys, as AIM7's jobs per minute are read beside system time.
+    and %sys, as AIM7's jobs per minute are read beside system time. The
+    figures are the summary's and the hosts' (aggregate_requests.c), and
+    each stream's from the same arithmetic, as results.json and report.csv
+    hold them.
 */
 #include "report.h"
 #include "text.h"
@@ -22,59 +25,28 @@
 //  A test of more than TEXT_FLEET_ROWS streams lists this many, the slowest.
 #define REQUESTS_SLOWEST_STREAMS 3
 
-//  What a set of streams did over a window.
-typedef struct {
-    uint64_t reads;
-    uint64_t writes;
-    uint64_t fsyncs;
-    double read_bytes;
-    double written_bytes;
-    int64_t start_ns;                   //  first start
-    int64_t end_ns;                     //  last end
-    bool any;                           //  a stream with a window was added
-} s_tally_t;
-
-//  Add one stream that ran.
-static void
-s_add (s_tally_t *tally, const stream_result_t *stream)
-{
-    if (!stream->finished || stream->end_ns <= stream->start_ns)
-        return;
-    tally->reads += stream->reads;
-    tally->writes += stream->writes;
-    tally->fsyncs += stream->fsyncs;
-    tally->read_bytes += (double) stream->reads * (double) stream->bs_bytes;
-    tally->written_bytes += (double) stream->writes * (double) stream->bs_bytes;
-    if (!tally->any || stream->start_ns < tally->start_ns)
-        tally->start_ns = stream->start_ns;
-    if (!tally->any || stream->end_ns > tally->end_ns)
-        tally->end_ns = stream->end_ns;
-    tally->any = true;
-}
-
 //  What requests_rows passes each row to.
 typedef struct {
     text_row_fn *fn;
     void *sink;
 } s_rows_t;
 
-//  A row of figures: name, where, then the figures of the tally.
+//  A row of figures: name, where, then sysbench's figures of a set of
+//  streams (aggregate_requests.c); none for a set without a window.
 static void
-s_line (const char *name, const char *where, const s_tally_t *tally, double sys_pct,
+s_line (const char *name, const char *where, const requests_summary_t *requests, double sys_pct,
         const s_rows_t *rows)
 {
-    if (!tally->any)
+    if (!isfinite (requests->window_s))
         return;
-    double seconds = (double) (tally->end_ns - tally->start_ns) / 1e9;
     text_row_t row = { .name = name, .where = where };
-    snprintf (row.cell [0], sizeof row.cell [0], "%.1f", tally->reads / seconds);
-    snprintf (row.cell [1], sizeof row.cell [1], "%.1f", tally->writes / seconds);
-    snprintf (row.cell [2], sizeof row.cell [2], "%.1f", tally->fsyncs / seconds);
-    snprintf (row.cell [3], sizeof row.cell [3], "%.2f", tally->read_bytes / 1e6 / seconds);
-    snprintf (row.cell [4], sizeof row.cell [4], "%.2f", tally->written_bytes / 1e6 / seconds);
-    snprintf (row.cell [5], sizeof row.cell [5], "%.3f", seconds);
-    snprintf (row.cell [6], sizeof row.cell [6], "%.0f",
-              (double) (tally->reads + tally->writes) / seconds * 60);
+    snprintf (row.cell [0], sizeof row.cell [0], "%.1f", requests->reads_per_s);
+    snprintf (row.cell [1], sizeof row.cell [1], "%.1f", requests->writes_per_s);
+    snprintf (row.cell [2], sizeof row.cell [2], "%.1f", requests->fsyncs_per_s);
+    snprintf (row.cell [3], sizeof row.cell [3], "%.2f", requests->read_mbps);
+    snprintf (row.cell [4], sizeof row.cell [4], "%.2f", requests->written_mbps);
+    snprintf (row.cell [5], sizeof row.cell [5], "%.3f", requests->window_s);
+    snprintf (row.cell [6], sizeof row.cell [6], "%.0f", requests->ops_per_min);
     text_format_pct (sys_pct, row.cell [7], sizeof row.cell [7]);
     rows->fn (rows->sink, &row);
 }
@@ -96,8 +68,8 @@ s_note (const s_rows_t *rows, const char *format, ...)
 static void
 s_stream_line (const stream_result_t *stream, const s_rows_t *out)
 {
-    s_tally_t one = { 0 };
-    s_add (&one, stream);
+    requests_summary_t one;
+    aggregate_stream_requests (stream, &one);
     char agent [JOB_NAME_MAX * PRINTABLE_GROWTH + 1], job [sizeof agent];
     char where [2 * sizeof agent + 16];
     snprintf (where, sizeof where, "%s %s.%" PRIu32,
@@ -132,10 +104,11 @@ s_streams_summary (const test_result_t *test, size_t request_streams, const s_ro
     size_t count = 0;
     for (size_t s = 0; s < test->stream_count; s++) {
         const stream_result_t *stream = &test->streams [s];
-        if (!stream->ops_writes || !stream->finished || stream->end_ns <= stream->start_ns)
+        requests_summary_t one;
+        aggregate_stream_requests (stream, &one);
+        if (!stream->ops_writes || !isfinite (one.window_s))
             continue;
-        double seconds = (double) (stream->end_ns - stream->start_ns) / 1e9;
-        rates [count].per_s = (double) (stream->reads + stream->writes) / seconds;
+        rates [count].per_s = one.ops_per_min / 60;
         rates [count++].index = s;
     }
     if (count) {
@@ -167,27 +140,16 @@ requests_rows (const run_result_t *run, text_row_fn *fn, void *sink)
             size_t len = strlen (name);
             snprintf (name + len, sizeof name - len, " #%" PRIu32, test->iteration);
         }
-        s_tally_t all = { 0 };
-        size_t request_streams = 0;
-        for (size_t s = 0; s < test->stream_count; s++)
-            if (test->streams [s].ops_writes) {
-                s_add (&all, &test->streams [s]);
-                request_streams++;
-            }
-        s_line (name, "all", &all, test->summary.sys_pct, out);
+        size_t request_streams = test->summary.requests.streams;
+        s_line (name, "all", &test->summary.requests, test->summary.sys_pct, out);
         //  A queue (an engine's iodepth): the depth it really reached.
         if (test->summary.depth_max > 1)
             s_note (out, "requests in flight per stream: %.1f on the mean, %" PRIu32 " at most",
                     test->summary.depth_mean, test->summary.depth_max);
         for (size_t h = 0; test->summary.hosts > 1 && h < test->host_count; h++) {
-            s_tally_t host = { 0 };
-            for (size_t s = 0; s < test->stream_count; s++)
-                if (test->streams [s].ops_writes
-                &&  !strcmp (test->streams [s].agent, test->hosts [h].agent))
-                    s_add (&host, &test->streams [s]);
             char where [JOB_NAME_MAX * PRINTABLE_GROWTH + 2] = "@";
             printable (test->hosts [h].agent, where + 1, sizeof where - 1);
-            s_line ("", where, &host, test->hosts [h].sys_pct, out);
+            s_line ("", where, &test->hosts [h].requests, test->hosts [h].sys_pct, out);
         }
         if (request_streams > TEXT_FLEET_ROWS)
             s_streams_summary (test, request_streams, out);

@@ -59,7 +59,7 @@ s_shown (const latency_tail_t *tail)
     for (size_t h = 0; h < tail->host_count && h < S_HOSTS_SHOWN; h++)
         if (tail->hosts [h].cause)
             shown = h + 1;
-    size_t least = tail->host_count > TEXT_FLEET_ROWS? 1: 3;
+    size_t least = tail->hosts_ranked > TEXT_FLEET_ROWS? 1: 3;
     if (shown < least)
         shown = least;
     return shown < tail->host_count? shown: tail->host_count;
@@ -73,8 +73,9 @@ s_summary_row (const latency_tail_t *tail, size_t shown, text_row_fn *fn, void *
     text_row_t row = { .name = "", .note = "" };
     char *text = row.text;
     size_t size = sizeof row.text, used = 0;
-    if (shown < tail->host_count)
-        append_printf (text, size, &used, "%zu more hosts below; ", tail->host_count - shown);
+    if (shown < tail->hosts_ranked)
+        append_printf (text, size, &used, "%" PRIu64 " more hosts below; ",
+                       tail->hosts_ranked - shown);
     append_printf (text, size, &used, "p99 %.3f ms, p99.9 %.3f ms:",
                    tail->p99_ns / 1e6, tail->p999_ns / 1e6);
     bool named = false;

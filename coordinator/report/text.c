@@ -205,11 +205,9 @@ s_host_row (const void *data, size_t row, table_row_t *cells)
     text_format_pct (host->iowait_pct, cells->cell [3], TABLE_CELL_MAX);
     text_format_pct (host->idle_pct, cells->cell [4], TABLE_CELL_MAX);
     snprintf (cells->cell [5], TABLE_CELL_MAX, "%.1f", host->stream_bytes / 1e6);
-    snprintf (cells->cell [6], TABLE_CELL_MAX, "%.1f",
-              (c->dirty_end_bytes + c->writeback_end_bytes) / 1e6);
+    snprintf (cells->cell [6], TABLE_CELL_MAX, "%.1f", aggregate_host_dirty_end_bytes (host) / 1e6);
     snprintf (cells->cell [7], TABLE_CELL_MAX, "%.1f", c->settle_written_bytes / 1e6);
-    snprintf (cells->cell [8], TABLE_CELL_MAX, "%.1f",
-              (double) (host->settle_end_ns - host->window_end_ns) / NS_PER_SEC);
+    snprintf (cells->cell [8], TABLE_CELL_MAX, "%.1f", aggregate_host_settle_s (host));
 }
 
 static const char *const s_monitor_header [] = {

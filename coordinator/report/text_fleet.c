@@ -20,18 +20,13 @@
 //  Kinds of a value a fleet's agents line names, the most common first.
 #define S_KINDS_NAMED 3
 
-//  One host of a test, from its streams and its host figures.
+//  One host of a test: its streams' figures, the test's entry for its
+//  agent when it sent HOST figures, else computed here the same way
+//  (aggregate_streams_figures) into an array of their own.
 typedef struct {
     const char *agent;              //  its name (borrowed from a stream)
-    uint32_t streams;               //  its streams in the test
-    uint32_t failed;                //  of which failed or never reported
-    uint64_t bytes;                 //  they moved
-    bool spanned;                   //  some stream had a window
-    int64_t first_start_ns;         //  the earliest start of its streams
-    int64_t last_end_ns;            //  the latest end
-    double mbps;                    //  bytes over that span, NAN without one
-    double slowest_mbps;            //  its slowest stream, NAN if none has a rate
-    const host_result_t *figures;   //  its HOST figures, or NULL
+    uint64_t bytes;                 //  its streams moved
+    const host_result_t *figures;   //  its figures
 } s_host_t;
 
 //  For qsort: strings by their text (pointers to char pointers).
@@ -39,14 +34,6 @@ static int
 s_compare_text (const void *a, const void *b)
 {
     return strcmp (*(const char *const *) a, *(const char *const *) b);
-}
-
-//  For qsort: streams by agent.
-static int
-s_compare_stream_agent (const void *a, const void *b)
-{
-    return strcmp ((*(const stream_result_t *const *) a)->agent,
-                   (*(const stream_result_t *const *) b)->agent);
 }
 
 //  For qsort: host figures by agent.
@@ -61,7 +48,8 @@ s_compare_figures_agent (const void *a, const void *b)
 static int
 s_compare_slowest (const void *a, const void *b)
 {
-    double x = ((const s_host_t *) a)->mbps, y = ((const s_host_t *) b)->mbps;
+    double x = ((const s_host_t *) a)->figures->rate_mbps;
+    double y = ((const s_host_t *) b)->figures->rate_mbps;
     if (isnan (x) || isnan (y))
         return isnan (y) - isnan (x);
     return (x > y) - (x < y);
@@ -158,54 +146,42 @@ text_fleet_agents (const run_result_t *run, FILE *out)
 //  A test
 
 //  Gather the hosts of a test from its streams (sorted by agent) and its
-//  host figures (likewise), merged by name. Returns the number of hosts
+//  host figures (likewise), merged by name; the figures of those without
+//  go to *own (for the caller to free). Returns the number of hosts
 //  filled into hosts (room for stream_count), or 0 if memory ran out.
 static size_t
-s_gather_hosts (const test_result_t *test, s_host_t *hosts)
+s_gather_hosts (const test_result_t *test, s_host_t *hosts, host_result_t **own)
 {
-    const stream_result_t **streams = calloc (test->stream_count, sizeof *streams);
+    const stream_result_t **streams = aggregate_streams_by_agent (test);
     const host_result_t **figures = calloc (test->host_count + 1, sizeof *figures);
-    size_t count = 0;
+    size_t count = 0, owned = 0;
     if (!streams || !figures)
         goto done;
-    for (size_t s = 0; s < test->stream_count; s++)
-        streams [s] = &test->streams [s];
     for (size_t h = 0; h < test->host_count; h++)
         figures [h] = &test->hosts [h];
-    qsort (streams, test->stream_count, sizeof *streams, s_compare_stream_agent);
     qsort (figures, test->host_count, sizeof *figures, s_compare_figures_agent);
     size_t next_figures = 0;
     for (size_t s = 0; s < test->stream_count; ) {
         s_host_t *host = &hosts [count++];
-        memset (host, 0, sizeof *host);
         host->agent = streams [s]->agent;
-        host->slowest_mbps = NAN;
-        for (; s < test->stream_count && strcmp (streams [s]->agent, host->agent) == 0; s++) {
-            const stream_result_t *stream = streams [s];
-            host->streams++;
-            host->bytes += stream->bytes;
-            if (stream->error || !stream->finished)
-                host->failed++;
-            double mbps = aggregate_stream_rate_mbps (stream);
-            if (isfinite (mbps) && !(mbps >= host->slowest_mbps))
-                host->slowest_mbps = mbps;
-            if (!stream->finished || stream->end_ns <= stream->start_ns)
-                continue;
-            if (!host->spanned || stream->start_ns < host->first_start_ns)
-                host->first_start_ns = stream->start_ns;
-            if (!host->spanned || stream->end_ns > host->last_end_ns)
-                host->last_end_ns = stream->end_ns;
-            host->spanned = true;
-        }
-        host->mbps = host->spanned? (double) host->bytes * 1e3
-                                    / ((double) host->last_end_ns - (double) host->first_start_ns)
-                                  : NAN;
+        host->bytes = 0;
+        size_t first = s;
+        for (; s < test->stream_count && strcmp (streams [s]->agent, host->agent) == 0; s++)
+            host->bytes += streams [s]->bytes;
         while (next_figures < test->host_count
         &&     strcmp (figures [next_figures]->agent, host->agent) < 0)
             next_figures++;
         if (next_figures < test->host_count
-        &&  strcmp (figures [next_figures]->agent, host->agent) == 0)
+        &&  strcmp (figures [next_figures]->agent, host->agent) == 0) {
             host->figures = figures [next_figures];
+            continue;
+        }
+        if (!*own && !(*own = calloc (test->stream_count + 1, sizeof **own))) {
+            count = 0;
+            goto done;
+        }
+        aggregate_streams_figures (streams + first, s - first, &(*own) [owned]);
+        host->figures = &(*own) [owned++];
     }
 done:
     free (streams);
@@ -234,17 +210,18 @@ s_slowest_row (const void *data, size_t row, table_row_t *cells)
         return;
     }
     const s_host_t *host = &view->hosts [row - 1];
+    const host_result_t *figures = host->figures;
     printable (host->agent, cells->cell [0], TABLE_CELL_MAX);
-    snprintf (cells->cell [1], TABLE_CELL_MAX, "%" PRIu32, host->streams);
-    snprintf (cells->cell [2], TABLE_CELL_MAX, "%" PRIu32, host->failed);
+    snprintf (cells->cell [1], TABLE_CELL_MAX, "%" PRIu32, figures->streams);
+    snprintf (cells->cell [2], TABLE_CELL_MAX, "%" PRIu32, figures->failed_streams);
     snprintf (cells->cell [3], TABLE_CELL_MAX, "%.1f", (double) host->bytes / 1e6);
-    aggregate_format_rate (aggregate_in_units (host->mbps, view->units), cells->cell [4],
+    aggregate_format_rate (aggregate_in_units (figures->rate_mbps, view->units), cells->cell [4],
                            TABLE_CELL_MAX);
-    aggregate_format_rate (aggregate_in_units (host->slowest_mbps, view->units), cells->cell [5],
-                           TABLE_CELL_MAX);
-    const host_result_t *figures = host->figures && host->figures->received? host->figures: NULL;
-    text_format_pct (figures? figures->sys_pct: NAN, cells->cell [6], TABLE_CELL_MAX);
-    text_format_pct (figures? figures->iowait_pct: NAN, cells->cell [7], TABLE_CELL_MAX);
+    aggregate_format_rate (aggregate_in_units (figures->slowest_stream_mbps, view->units),
+                           cells->cell [5], TABLE_CELL_MAX);
+    bool received = figures->received;
+    text_format_pct (received? figures->sys_pct: NAN, cells->cell [6], TABLE_CELL_MAX);
+    text_format_pct (received? figures->iowait_pct: NAN, cells->cell [7], TABLE_CELL_MAX);
 }
 
 bool
@@ -254,13 +231,14 @@ text_fleet_test (const test_result_t *test, int units, FILE *out)
         return false;
     s_host_t *hosts = calloc (test->stream_count + 1, sizeof *hosts);
     double *rates = calloc (test->stream_count + 1, sizeof *rates);
-    size_t count = hosts && rates? s_gather_hosts (test, hosts): 0;
+    host_result_t *own = NULL;
+    size_t count = hosts && rates? s_gather_hosts (test, hosts, &own): 0;
     if (count == 0) {
         fprintf (out, "  (results.json and report.csv list every stream and host)\n");
         goto done;
     }
     for (size_t h = 0; h < count; h++)
-        rates [h] = hosts [h].mbps;
+        rates [h] = hosts [h].figures->rate_mbps;
     aggregate_stats_t spread = aggregate_stats (rates, count);
     char low [32], middle [32], high [32];
     aggregate_format_rate (aggregate_in_units (spread.min, units), low, sizeof low);
@@ -283,5 +261,6 @@ text_fleet_test (const test_result_t *test, int units, FILE *out)
 done:
     free (hosts);
     free (rates);
+    free (own);
     return true;
 }

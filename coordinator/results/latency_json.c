@@ -31,27 +31,6 @@ latency_summary_json (const latency_summary_t *summary)
 }
 
 json_t *
-latency_sets_json (const latency_summary_t sets [LATENCY_SETS], bool *ok)
-{
-    *ok = true;
-    json_t *object = NULL;
-    for (int set = 0; set < LATENCY_SETS && *ok; set++) {
-        if (sets [set].count == 0)
-            continue;
-        if (!object)
-            object = json_object ();
-        *ok = object
-           && json_object_set_new (object, latency_set_name (set),
-                                   latency_summary_json (&sets [set])) == 0;
-    }
-    if (!*ok) {
-        json_decref (object);
-        return NULL;
-    }
-    return object;
-}
-
-json_t *
 latency_histogram_json (const histogram_t *h)
 {
     histogram_sum_t sum = histogram_sum (h);
@@ -147,32 +126,10 @@ latency_summary_read (jsonread_t *reader, json_t *object, const char *key,
     if (!value)
         return;
     char saved [sizeof reader->place];
-    s_enter (reader, NULL, saved, sizeof saved);
+    snprintf (saved, sizeof saved, "%s", reader->place);
+    snprintf (reader->place, sizeof reader->place, "%s%s%s", saved, saved [0]? ".": "", key);
     s_summary_read (reader, value, summary);
     snprintf (reader->place, sizeof reader->place, "%s", saved);
-}
-
-void
-latency_sets_read (jsonread_t *reader, json_t *object, latency_summary_t sets [LATENCY_SETS])
-{
-    memset (sets, 0, LATENCY_SETS * sizeof (sets [0]));
-    if (!json_object_get (object, "latency"))
-        return;
-    json_t *value = jsonread_object (reader, object, "latency");
-    for (int set = 0; value && set < LATENCY_SETS && !reader->failed; set++) {
-        json_t *figures = json_object_get (value, latency_set_name (set));
-        if (!figures)
-            continue;
-        char saved [sizeof reader->place];
-        s_enter (reader, NULL, saved, sizeof saved);
-        json_t *checked = jsonread_object (reader, value, latency_set_name (set));
-        snprintf (reader->place, sizeof reader->place, "%s", saved);
-        if (!checked)
-            return;
-        s_enter (reader, latency_set_name (set), saved, sizeof saved);
-        s_summary_read (reader, figures, &sets [set]);
-        snprintf (reader->place, sizeof reader->place, "%s", saved);
-    }
 }
 
 void

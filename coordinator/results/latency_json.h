@@ -27,10 +27,6 @@
 //  One set's figures as an object, or NULL when out of memory.
 json_t *latency_summary_json (const latency_summary_t *summary);
 
-//  The measured sets of a summary (count > 0) as an object, or NULL when
-//  none was measured or memory ran out: *ok says which.
-json_t *latency_sets_json (const latency_summary_t sets [LATENCY_SETS], bool *ok);
-
 //  A stream's histograms as an object, or NULL when it has none or memory
 //  ran out (*ok says which).
 json_t *latency_stream_json (const stream_result_t *stream, bool *ok);
@@ -41,13 +37,13 @@ json_t *latency_stream_json (const stream_result_t *stream, bool *ok);
 json_t *latency_histogram_json (const histogram_t *h);
 void latency_histogram_read (jsonread_t *reader, json_t *object, histogram_t *h);
 
-//  Read back what the three above wrote, from the member "latency" of
+//  Read back what the writers above wrote, from the member "latency" of
 //  object if it has one (a summary: the member key) and left empty
 //  otherwise. Every value is checked; a stream's histograms are checked
-//  as histogram_check does.
+//  as histogram_check does. (A test's sets are a table of summaries,
+//  results_schema.c's.)
 void latency_summary_read (jsonread_t *reader, json_t *object, const char *key,
                            latency_summary_t *summary);
-void latency_sets_read (jsonread_t *reader, json_t *object, latency_summary_t sets [LATENCY_SETS]);
 void latency_stream_read (jsonread_t *reader, json_t *object, stream_result_t *stream);
 
 #endif

@@ -101,6 +101,21 @@ typedef struct {
     size_t sample_capacity;
 } stream_result_t;
 
+//  sysbench's figures of a set of streams of requests (a test's, a
+//  host's, one stream's): each count over the set's window, from the
+//  first start to the last end of its streams (aggregate_requests.c).
+//  Rates are NAN when the set has no window.
+typedef struct {
+    uint32_t streams;                       //  streams of requests in the set, 0: none
+    double reads_per_s;
+    double writes_per_s;
+    double fsyncs_per_s;
+    double read_mbps;                       //  reads x bs, MB/s
+    double written_mbps;                    //  writes x bs
+    double window_s;                        //  first start to last end
+    double ops_per_min;                     //  reads and writes per minute (AIM7's jobs/min)
+} requests_summary_t;
+
 //  Figures of one class (disk or network) within a test.
 typedef struct {
     uint32_t streams;                       //  streams of this class
@@ -162,6 +177,7 @@ typedef struct {
                                             //  streams with an engine; NAN for none
     uint32_t depth_max;                     //  most in flight in any stream, 0 for none
     uint64_t inflight_at_stop;              //  requests in flight at the stop instant, summed
+    requests_summary_t requests;            //  its streams of requests (randrw), if any
 } test_summary_t;
 
 //  One agent's host over one test: its HOST message and what it means.
@@ -180,6 +196,15 @@ typedef struct {
     double idle_pct;
     uint64_t stream_bytes;                  //  bytes its streams moved
     latency_summary_t latency;              //  its streams' requests (reads and writes), merged
+    //  Its streams together (aggregate_host_figures), over the span from
+    //  the first start to the last end of those that ran:
+    uint32_t streams;                       //  its streams in the test
+    uint32_t failed_streams;                //  of which failed or never reported
+    double rate_mbps;                       //  their bytes over the span; NAN without one
+    double ops_per_s;                       //  their operations (aggregate_stream_ops) over it
+    double slowest_stream_mbps;             //  its slowest stream's rate, NAN if none has one
+    double streams_cpu_pct;                 //  their threads' CPU time over the span
+    requests_summary_t requests;            //  its streams of requests, if any
 } host_result_t;
 
 //  A monitor job's series: the host's counters every interval, and what
@@ -263,7 +288,8 @@ typedef struct {
     uint64_t over_p99;                      //  of them slower than p99
     uint64_t over_p999;                     //  slower than p99.9
     tail_host_t *hosts;                     //  every host with requests, ranked
-    size_t host_count;
+    size_t host_count;                      //  (a results file keeps the first few:
+    uint64_t hosts_ranked;                  //  of how many, which this says)
 } latency_tail_t;
 
 //  A warning about a test, for the reader of the report.

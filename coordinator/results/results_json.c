@@ -12,11 +12,9 @@
 #include "../report/report.h"
 #include "json_stream.h"
 #include "latency_json.h"
-#include "stop_json.h"
 #include "timeline_json.h"
 #include "../numbers/aggregate.h"
 #include "../../proto/clock.h"
-#include "../../proto/version.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -185,6 +183,8 @@ results_json_fields (const results_table_t *table, const void *row, const void *
 {
     for (size_t nbr = 0; nbr < table->count; nbr++) {
         bool present, ok;
+        if (table->fields [nbr].flat_only)
+            continue;
         json_t *value = s_field_json (&table->fields [nbr], row, context, &present, &ok);
         if (!ok || (present && (!value || json_object_set_new (object, table->fields [nbr].name,
                                                                value) < 0)))
@@ -300,8 +300,6 @@ s_run_json (const run_result_t *run)
     builder_t builder = s_builder ();
     if (!builder.ok)
         return NULL;
-    s_set (&builder, "iofleet_version", json_string (IOFLEET_VERSION));
-    s_set (&builder, "protocol_version", json_integer (IOFLEET_PROTOCOL_VERSION));
     if (builder.ok && results_json_fields (&results_run_table, run, NULL, builder.object))
         builder.ok = false;
     s_set (&builder, "agents", s_array_json (&results_agent_table, run->agents,

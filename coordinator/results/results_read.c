@@ -16,7 +16,6 @@
 #include "../report/report.h"
 #include "jsonread.h"
 #include "latency_json.h"
-#include "stop_json.h"
 #include "timeline_json.h"
 #include "../../proto/workload.h"
 #include "../numbers/aggregate.h"
@@ -239,6 +238,10 @@ s_read_test (jsonread_t *self, json_t *object, test_result_t *test)
         return;
     s_read_objects (self, object, "hosts", &results_host_table, sizeof (host_result_t),
                     (void **) &test->hosts, &test->host_count, test);
+    //  What the streams did together, host by host, is computed from them
+    //  as the run did, like every figure derived from a stream.
+    if (!self->failed)
+        aggregate_host_figures (test);
     s_read_objects (self, object, "monitors", &results_monitor_table, sizeof (monitor_result_t),
                     (void **) &test->monitors, &test->monitor_count, test);
     timeline_read (self, object, test);

@@ -1,6 +1,7 @@
-/*  coordinator/results/results_schema.c: the tables of the results' fields;
-    see results_schema.h (their flattening into columns is
-    results_columns.c's).
+/*  coordinator/results/results_schema.c: the tables of the results' fields
+    of a run, its agents, its tests and their summaries; see
+    results_schema.h. Those of a test's rows (streams, hosts, monitors)
+    are results_rows.c's, their flattening into columns results_columns.c's.
 
     A row of a table reads as what it is: `{ .name = "bytes", .kind =
     FIELD_U64, RESULTS_AT (stream_result_t, bytes) }`. A figure that older
@@ -10,10 +11,10 @@
 */
 #include "results_schema.h"
 #include "latency_json.h"
-#include "stop_json.h"
 #include "../numbers/aggregate.h"
 #include "../numbers/latency.h"
 #include "../../proto/clock.h"
+#include "../../proto/version.h"
 #include "../../proto/workload.h"
 
 #include <math.h>
@@ -27,15 +28,38 @@
 //  --------------------------------------------------------------------------
 //  Custom fields
 
+//  A constant of the file, as a custom field's value.
+static json_t *
+s_constant (json_t *value, bool *ok)
+{
+    *ok = value != NULL;
+    return value;
+}
+
+//  The program that wrote the file, and the protocol it spoke.
+static json_t *
+s_version_write (const void *row, const void *context, bool *ok)
+{
+    (void) context;
+    (void) row;
+    return s_constant (json_string (IOFLEET_VERSION), ok);
+}
+
+static json_t *
+s_protocol_write (const void *row, const void *context, bool *ok)
+{
+    (void) context;
+    (void) row;
+    return s_constant (json_integer (IOFLEET_PROTOCOL_VERSION), ok);
+}
+
 //  The run's units, in words: a constant of the file format.
 static json_t *
 s_units_write (const void *row, const void *context, bool *ok)
 {
     (void) context;
     (void) row;
-    json_t *value = json_string ("MB/s = 10^6 bytes/s");
-    *ok = value != NULL;
-    return value;
+    return s_constant (json_string ("MB/s = 10^6 bytes/s"), ok);
 }
 
 //  The test a row belongs to: the row itself for a test without phases.
@@ -97,167 +121,161 @@ s_partial_write (const void *row, const void *context, bool *ok)
     return json_boolean (((const test_summary_t *) row)->failed_streams > 0);
 }
 
-static json_t *
-s_stop_write (const void *row, const void *context, bool *ok)
+json_t *
+results_warnings_json (const test_result_t *test, const char *agent, bool *ok)
 {
-    (void) context;
-    return stop_summary_json (&((const test_summary_t *) row)->stop, ok);
-}
-
-static void
-s_stop_read (jsonread_t *reader, json_t *object, void *row, const void *context)
-{
-    (void) context;
-    stop_summary_read (reader, object, &((test_summary_t *) row)->stop);
-}
-
-static json_t *
-s_latency_sets_write (const void *row, const void *context, bool *ok)
-{
-    (void) context;
-    return latency_sets_json (((const test_summary_t *) row)->latency, ok);
-}
-
-static void
-s_latency_sets_read (jsonread_t *reader, json_t *object, void *row, const void *context)
-{
-    (void) context;
-    latency_sets_read (reader, object, ((test_summary_t *) row)->latency);
-}
-
-static json_t *
-s_stream_latency_write (const void *row, const void *context, bool *ok)
-{
-    (void) context;
-    return latency_stream_json ((const stream_result_t *) row, ok);
-}
-
-static void
-s_stream_latency_read (jsonread_t *reader, json_t *object, void *row, const void *context)
-{
-    (void) context;
-    latency_stream_read (reader, object, (stream_result_t *) row);
-    latency_stream_fill ((stream_result_t *) row);
-}
-
-//  A stream of requests (randrw) in a test of bytes (beside a write)
-//  says so: its rate is requests/s where its test's is MB/s. Files from
-//  before mixed tests have the test's kind only.
-static json_t *
-s_stream_rate_write (const void *row, const void *context, bool *ok)
-{
-    const stream_result_t *stream = (const stream_result_t *) row;
-    const test_result_t *test = (const test_result_t *) context;
-    *ok = true;
-    return stream->ops_writes && test && !test->rate_requests? json_string ("requests"): NULL;
-}
-
-static void
-s_stream_rate_read (jsonread_t *reader, json_t *object, void *row, const void *context)
-{
-    stream_result_t *stream = (stream_result_t *) row;
-    const test_result_t *test = (const test_result_t *) context;
-    char rate [16] = "";
-    if (json_object_get (object, "rate"))
-        jsonread_string (reader, object, "rate", rate, sizeof rate);
-    if (!reader->failed && rate [0] && strcmp (rate, "requests"))
-        jsonread_fail (reader, "rate", "\"%s\" is not requests", rate);
-    stream->ops_writes = (test && test->rate_requests) || rate [0];
-}
-
-//  A monitor's series, every point with its counters.
-static json_t *
-s_points_write (const void *row, const void *context, bool *ok)
-{
-    (void) context;
-    const monitor_result_t *monitor = (const monitor_result_t *) row;
-    json_t *points = json_array ();
-    *ok = points != NULL;
-    for (size_t nbr = 0; *ok && nbr < monitor->point_count; nbr++) {
-        json_t *point = json_object ();
-        if (!point || results_json_fields (&results_monitor_point_table, &monitor->points [nbr],
-                                           NULL, point)
-        ||  json_array_append_new (points, point) < 0)
-            *ok = false;
+    //  Each warning's text is at most MSG_TEXT_MAX, its kind short.
+    char text [TEST_WARNINGS_MAX * (MSG_TEXT_MAX + 32) + 1];
+    size_t used = 0;
+    text [0] = '\0';
+    for (size_t w = 0; w < test->warning_count && used < sizeof text; w++) {
+        const warning_t *warning = &test->warnings [w];
+        if (strcmp (warning->agent, agent) == 0)
+            used += (size_t) snprintf (text + used, sizeof text - used, "%s%s: %s",
+                                       used? " | ": "", warning->kind, warning->text);
     }
-    if (!*ok) {
-        json_decref (points);
-        return NULL;
-    }
-    return points;
+    json_t *value = results_json_string (text);
+    *ok = value != NULL;
+    return value;
 }
 
-static void
-s_points_read (jsonread_t *reader, json_t *object, void *row, const void *context)
+//  The warnings about the whole test (a skew), for the flat outputs; a
+//  host's are its row's (results_rows.c).
+static json_t *
+s_warnings_write (const void *row, const void *context, bool *ok)
 {
     (void) context;
-    monitor_result_t *monitor = (monitor_result_t *) row;
-    size_t count;
-    json_t *points = jsonread_array (reader, object, "points", &count);
-    if (!points || reader->failed)
-        return;
-    char parent [sizeof reader->place];
-    memcpy (parent, reader->place, sizeof parent);
-    for (size_t nbr = 0; nbr < count && !reader->failed; nbr++) {
-        jsonread_enter (reader, parent, "points", nbr);
-        json_t *point_json = json_array_get (points, nbr);
-        msg_monitor_t point = { .test_id = 0 };
-        if (!json_is_object (point_json))
-            jsonread_fail (reader, NULL, "expected an object");
-        else
-            results_read_fields (reader, &results_monitor_point_table, point_json, &point, NULL);
-        if (!reader->failed && monitor_result_add_point (monitor, &point))
-            jsonread_fail (reader, NULL, "no memory for it");
+    return results_warnings_json ((const test_result_t *) row, "", ok);
+}
+
+//  A test's latency, every host merged, per set of requests that it
+//  measured; a set that counted none is left out, and the whole when
+//  none counted any.
+static bool
+s_summary_has_latency (const void *nested)
+{
+    const latency_summary_t *sets = (const latency_summary_t *) nested;
+    for (int set = 0; set < LATENCY_SETS; set++)
+        if (sets [set].count)
+            return true;
+    return false;
+}
+
+#define S_SET(set, set_name) \
+    { .name = set_name, .kind = FIELD_LATENCY, .offset = (set) * sizeof (latency_summary_t), \
+      .size = sizeof (latency_summary_t) }
+static const results_field_t s_latency_sets_fields [] = {
+    S_SET (LATENCY_READ, "read"), S_SET (LATENCY_WRITE, "write"), S_SET (LATENCY_FSYNC, "fsync"),
+    S_SET (LATENCY_REQUESTS, "requests"),
+};
+#undef S_SET
+static const results_table_t s_latency_sets_table = S_TABLE ("latency", s_latency_sets_fields);
+
+//  How a time-bound test's streams stopped (stop_summary_t), written
+//  when some stream ran to its stop instant.
+static bool
+s_summary_has_stop (const void *nested)
+{
+    return ((const stop_summary_t *) nested)->streams > 0;
+}
+
+static const results_field_t s_stop_fields [] = {
+    { .name = "streams", .kind = FIELD_U32, RESULTS_AT (stop_summary_t, streams), .minimum = 1,
+      .maximum = UINT32_MAX, .since = 4 },
+    { .name = "instant_ns", .kind = FIELD_I64, RESULTS_AT (stop_summary_t, instant_ns),
+      .since = 4 },
+    { .name = "late_ns", .kind = FIELD_I64, RESULTS_AT (stop_summary_t, late_ns), .since = 4 },
+    { .name = "issue_late_ns", .kind = FIELD_I64, RESULTS_AT (stop_summary_t, issue_late_ns),
+      .since = 4 },
+    { .name = "in_flight_ns", .kind = FIELD_I64, RESULTS_AT (stop_summary_t, in_flight_ns),
+      .since = 4 },
+    { .name = "tail_ns", .kind = FIELD_I64, RESULTS_AT (stop_summary_t, tail_ns), .since = 4 },
+};
+static const results_table_t s_stop_table = S_TABLE ("stop", s_stop_fields);
+
+//  sysbench's figures of a set of streams of requests (a test's, a
+//  host's), computed from the streams again when a file is read.
+static const results_field_t s_requests_fields [] = {
+    { .name = "streams", .kind = FIELD_U32, RESULTS_AT (requests_summary_t, streams),
+      .since = 4 },
+    { .name = "reads_per_s", .kind = FIELD_RATE, RESULTS_AT (requests_summary_t, reads_per_s),
+      .since = 4 },
+    { .name = "writes_per_s", .kind = FIELD_RATE, RESULTS_AT (requests_summary_t, writes_per_s),
+      .since = 4 },
+    { .name = "fsyncs_per_s", .kind = FIELD_RATE, RESULTS_AT (requests_summary_t, fsyncs_per_s),
+      .since = 4 },
+    { .name = "read_mbps", .kind = FIELD_RATE, RESULTS_AT (requests_summary_t, read_mbps),
+      .since = 4 },
+    { .name = "written_mbps", .kind = FIELD_RATE, RESULTS_AT (requests_summary_t, written_mbps),
+      .since = 4 },
+    { .name = "window_s", .kind = FIELD_RATE, RESULTS_AT (requests_summary_t, window_s),
+      .since = 4 },
+    { .name = "ops_per_min", .kind = FIELD_RATE, RESULTS_AT (requests_summary_t, ops_per_min),
+      .since = 4 },
+};
+const results_table_t results_requests_table = S_TABLE ("requests", s_requests_fields);
+
+static bool
+s_summary_has_requests (const void *nested)
+{
+    return ((const requests_summary_t *) nested)->streams > 0;
+}
+
+//  The iterations of a test, for the flat outputs: its first run apart,
+//  the rest's statistics, each in the unit of the test's rate (one of
+//  MB/s and operations per second, the other's columns empty).
+#define S_REST(stat) \
+    static double \
+    s_rest_##stat##_mbps (const void *row) \
+    { \
+        const aggregate_iterations_t *it = (const aggregate_iterations_t *) row; \
+        return it->rate_ops? NAN: it->rest.stat; \
+    } \
+    static double \
+    s_rest_##stat##_ops (const void *row) \
+    { \
+        const aggregate_iterations_t *it = (const aggregate_iterations_t *) row; \
+        return it->rate_ops? it->rest.stat: NAN; \
     }
-    memcpy (reader->place, parent, sizeof parent);
-}
-
-//  A stream's rates and its system time per GB, as the reports compute them.
-static double
-s_stream_rate (const void *row)
-{
-    return aggregate_stream_rate_mbps ((const stream_result_t *) row);
-}
+S_REST (min)
+S_REST (median)
+S_REST (max)
+S_REST (mean)
+S_REST (stddev)
+#undef S_REST
 
 static double
-s_stream_write_rate (const void *row)
+s_first_mbps (const void *row)
 {
-    return aggregate_stream_write_rate_mbps ((const stream_result_t *) row);
+    const aggregate_iterations_t *it = (const aggregate_iterations_t *) row;
+    return it->rate_ops? NAN: it->first_mbps;
 }
 
 static double
-s_stream_sys_per_gb (const void *row)
+s_first_ops (const void *row)
 {
-    return aggregate_stream_sys_s_per_gb ((const stream_result_t *) row);
+    const aggregate_iterations_t *it = (const aggregate_iterations_t *) row;
+    return it->rate_ops? it->first_mbps: NAN;
 }
 
-//  A count of a stream's requests per second of its window; NAN without one.
-static double
-s_per_s (const void *row, uint64_t count)
-{
-    int64_t start_ns, end_ns;
-    if (!aggregate_stream_window ((const stream_result_t *) row, &start_ns, &end_ns))
-        return NAN;
-    return (double) count / ((double) (end_ns - start_ns) / NS_PER_SEC);
-}
-
-static double
-s_stream_reads_per_s (const void *row)
-{
-    return s_per_s (row, ((const stream_result_t *) row)->reads);
-}
-
-static double
-s_stream_writes_per_s (const void *row)
-{
-    return s_per_s (row, ((const stream_result_t *) row)->writes);
-}
-
-static double
-s_stream_fsyncs_per_s (const void *row)
-{
-    return s_per_s (row, ((const stream_result_t *) row)->fsyncs);
-}
+#define S_REST_FIELDS(stat) \
+    { .name = "rest_" #stat "_mbps", .kind = FIELD_DERIVED, .derive = s_rest_##stat##_mbps }, \
+    { .name = "rest_" #stat "_ops_per_s", .kind = FIELD_DERIVED, .derive = s_rest_##stat##_ops },
+static const results_field_t s_iterations_fields [] = {
+    { .name = "first_mbps", .kind = FIELD_DERIVED, .derive = s_first_mbps },
+    { .name = "first_ops_per_s", .kind = FIELD_DERIVED, .derive = s_first_ops },
+    { .name = "rest_count", .kind = FIELD_SIZE, RESULTS_AT (aggregate_iterations_t, rest.count) },
+    S_REST_FIELDS (min) S_REST_FIELDS (median) S_REST_FIELDS (max) S_REST_FIELDS (mean)
+    S_REST_FIELDS (stddev)
+    { .name = "rest_sys_min_pct", .kind = FIELD_PCT,
+      RESULTS_AT (aggregate_iterations_t, rest_sys_pct.min) },
+    { .name = "rest_sys_median_pct", .kind = FIELD_PCT,
+      RESULTS_AT (aggregate_iterations_t, rest_sys_pct.median) },
+    { .name = "rest_sys_max_pct", .kind = FIELD_PCT,
+      RESULTS_AT (aggregate_iterations_t, rest_sys_pct.max) },
+};
+#undef S_REST_FIELDS
+const results_table_t results_iterations_table = S_TABLE ("iterations", s_iterations_fields);
 
 //  The figures of a latency summary, as the flat outputs' columns (the
 //  JSON writes the summary as one object).
@@ -279,6 +297,8 @@ const results_table_t results_latency_summary_table =
 //  The tables
 
 static const results_field_t s_run_fields [] = {
+    { .name = "iofleet_version", .kind = FIELD_CUSTOM, .write = s_version_write, .scalar = true },
+    { .name = "protocol_version", .kind = FIELD_CUSTOM, .write = s_protocol_write },
     { .name = "scenario", .kind = FIELD_TEXT, RESULTS_AT (run_result_t, scenario_path) },
     { .name = "label", .kind = FIELD_TEXT, RESULTS_AT (run_result_t, label), .optional = true },
     { .name = "started_utc", .kind = FIELD_UTC, RESULTS_AT (run_result_t, started_wall_ns) },
@@ -336,6 +356,8 @@ static const results_field_t s_test_fields [] = {
     { .name = "announced_utc", .kind = FIELD_UTC, RESULTS_AT (test_result_t, announced_wall_ns) },
     { .name = "announced_wall_ns", .kind = FIELD_I64,
       RESULTS_AT (test_result_t, announced_wall_ns) },
+    { .name = "warnings", .kind = FIELD_CUSTOM, .write = s_warnings_write, .scalar = true,
+      .flat_only = true },
 };
 const results_table_t results_test_table = S_TABLE ("test", s_test_fields);
 
@@ -397,136 +419,18 @@ static const results_field_t s_summary_fields [] = {
       .maximum = INT64_MAX, .optional = true, .omitted_unknown = true },
     { .name = "end_skew_ns", .kind = FIELD_I64, RESULTS_AT (test_summary_t, end_skew_ns),
       .optional = true, .since = 3 },
-    { .name = "stop", .kind = FIELD_CUSTOM, .write = s_stop_write, .read = s_stop_read },
+    { .name = "stop", .kind = FIELD_OBJECT, RESULTS_AT (test_summary_t, stop),
+      .table = &s_stop_table, .present = s_summary_has_stop },
     { .name = "depth", .kind = FIELD_OBJECT, .table = &s_summary_depth_table,
       .present = s_summary_has_depth },
-    { .name = "latency", .kind = FIELD_CUSTOM, .write = s_latency_sets_write,
-      .read = s_latency_sets_read },
+    { .name = "latency", .kind = FIELD_OBJECT, RESULTS_AT (test_summary_t, latency),
+      .table = &s_latency_sets_table, .present = s_summary_has_latency },
+    //  Computed from the streams again when read (aggregate_host_figures).
+    { .name = "requests", .kind = FIELD_OBJECT, RESULTS_AT (test_summary_t, requests),
+      .table = &results_requests_table, .present = s_summary_has_requests,
+      .written_only = true },
 };
 const results_table_t results_summary_table = S_TABLE ("summary", s_summary_fields);
-
-//  The depth a stream's engine reached (its agent reports it): busy_ns,
-//  the time of its reads and writes summed; mean, that over its window of
-//  requests (Little's law); inflight_at_stop, issued before its stop
-//  instant and ended after it.
-static bool
-s_stream_has_depth (const void *row)
-{
-    return ((const stream_result_t *) row)->depth_max > 0;
-}
-
-static double
-s_stream_depth (const void *row)
-{
-    return aggregate_stream_depth ((const stream_result_t *) row);
-}
-
-static const results_field_t s_stream_depth_fields [] = {
-    { .name = "busy_ns", .kind = FIELD_U64, RESULTS_AT (stream_result_t, busy_ns), .since = 3 },
-    { .name = "mean", .kind = FIELD_DERIVED, .derive = s_stream_depth, .since = 3 },
-    { .name = "max", .kind = FIELD_U32, RESULTS_AT (stream_result_t, depth_max), .minimum = 1,
-      .maximum = UINT32_MAX, .since = 3 },
-    { .name = "inflight_at_stop", .kind = FIELD_U32,
-      RESULTS_AT (stream_result_t, inflight_at_stop), .since = 3 },
-};
-static const results_table_t s_stream_depth_table = S_TABLE ("depth", s_stream_depth_fields);
-
-//  Files from before streams counted requests lack "reads" to "bs_bytes";
-//  from before streams without a RESULT kept their last sample's bytes,
-//  "bytes_from_sample" and "sampled_ns"; from before time-bound streams
-//  said when they stopped, "stop_ns" and "last_issue_ns".
-static const results_field_t s_stream_fields [] = {
-    { .name = "agent", .kind = FIELD_TEXT, RESULTS_AT (stream_result_t, agent) },
-    { .name = "job", .kind = FIELD_TEXT, RESULTS_AT (stream_result_t, job) },
-    { .name = "class", .kind = FIELD_CLASS, RESULTS_AT (stream_result_t, job_class) },
-    { .name = "index", .kind = FIELD_U32, RESULTS_AT (stream_result_t, index),
-      .column = "stream" },
-    { .name = "path", .kind = FIELD_STRING, .offset = offsetof (stream_result_t, path),
-      .size = JOB_PATH_MAX + 1 },
-    { .name = "finished", .kind = FIELD_BOOL, RESULTS_AT (stream_result_t, finished) },
-    { .name = "lost", .kind = FIELD_BOOL, RESULTS_AT (stream_result_t, lost) },
-    { .name = "bytes", .kind = FIELD_U64, RESULTS_AT (stream_result_t, bytes) },
-    { .name = "reads", .kind = FIELD_U64, RESULTS_AT (stream_result_t, reads),
-      .optional = true, .since = 3 },
-    { .name = "writes", .kind = FIELD_U64, RESULTS_AT (stream_result_t, writes),
-      .optional = true, .since = 3 },
-    { .name = "fsyncs", .kind = FIELD_U64, RESULTS_AT (stream_result_t, fsyncs),
-      .optional = true, .since = 3 },
-    { .name = "reads_data", .kind = FIELD_BOOL, RESULTS_AT (stream_result_t, reads_data),
-      .optional = true, .since = 3 },
-    { .name = "cold", .kind = FIELD_BOOL, RESULTS_AT (stream_result_t, cold),
-      .optional = true, .since = 3 },
-    { .name = "bs_bytes", .kind = FIELD_U64, RESULTS_AT (stream_result_t, bs_bytes),
-      .optional = true, .since = 3 },
-    { .name = "rate", .kind = FIELD_CUSTOM, .write = s_stream_rate_write,
-      .read = s_stream_rate_read, .scalar = true, .column = "stream_rate" },
-    { .name = "bytes_from_sample", .kind = FIELD_BOOL, RESULTS_AT (stream_result_t, bytes_sampled),
-      .optional = true, .since = 3 },
-    { .name = "sampled_ns", .kind = FIELD_I64, RESULTS_AT (stream_result_t, sampled_ns),
-      .optional = true, .since = 3 },
-    { .name = "start_ns", .kind = FIELD_I64, RESULTS_AT (stream_result_t, start_ns) },
-    { .name = "stop_ns", .kind = FIELD_I64, RESULTS_AT (stream_result_t, stop_ns),
-      .maximum = INT64_MAX, .optional = true, .since = 2 },
-    { .name = "last_issue_ns", .kind = FIELD_I64, RESULTS_AT (stream_result_t, last_issue_ns),
-      .optional = true, .since = 2 },
-    { .name = "last_write_ns", .kind = FIELD_I64, RESULTS_AT (stream_result_t, last_write_ns) },
-    { .name = "end_ns", .kind = FIELD_I64, RESULTS_AT (stream_result_t, end_ns) },
-    { .name = "depth", .kind = FIELD_OBJECT, .table = &s_stream_depth_table,
-      .present = s_stream_has_depth },
-    { .name = "rate_mbps", .kind = FIELD_DERIVED, .derive = s_stream_rate },
-    { .name = "write_rate_mbps", .kind = FIELD_DERIVED, .derive = s_stream_write_rate },
-    //  The archive keeps the exact figures below only.
-    { .name = "usr_s", .kind = FIELD_SECONDS, RESULTS_AT (stream_result_t, usr_ns),
-      .not_archived = true },
-    { .name = "sys_s", .kind = FIELD_SECONDS, RESULTS_AT (stream_result_t, sys_ns),
-      .not_archived = true },
-    //  The exact figures too, so that a report rendered again from the
-    //  file rounds the same numbers as the first one did.
-    { .name = "usr_ns", .kind = FIELD_I64, RESULTS_AT (stream_result_t, usr_ns),
-      .seconds_key = "usr_s" },
-    { .name = "sys_ns", .kind = FIELD_I64, RESULTS_AT (stream_result_t, sys_ns),
-      .seconds_key = "sys_s" },
-    { .name = "clock_uncertainty_ns", .kind = FIELD_I64,
-      RESULTS_AT (stream_result_t, clock_uncertainty_ns) },
-    { .name = "error", .kind = FIELD_STRING, .offset = offsetof (stream_result_t, error),
-      .size = MSG_TEXT_MAX + 1 },
-    { .name = "samples", .kind = FIELD_SIZE, RESULTS_AT (stream_result_t, sample_count),
-      .written_only = true },
-    { .name = "direct", .kind = FIELD_BOOL, RESULTS_AT (stream_result_t, direct) },
-    { .name = "fsync", .kind = FIELD_FSYNC, RESULTS_AT (stream_result_t, fsync_mode) },
-    { .name = "sys_s_per_gb", .kind = FIELD_DERIVED, .derive = s_stream_sys_per_gb,
-      .since = 3 },
-    { .name = "reads_per_s", .kind = FIELD_DERIVED, .derive = s_stream_reads_per_s },
-    { .name = "writes_per_s", .kind = FIELD_DERIVED, .derive = s_stream_writes_per_s },
-    { .name = "fsyncs_per_s", .kind = FIELD_DERIVED, .derive = s_stream_fsyncs_per_s },
-    { .name = "requests_latency", .kind = FIELD_LATENCY,
-      RESULTS_AT (stream_result_t, latency_requests), .optional = true },
-    { .name = "latency", .kind = FIELD_CUSTOM, .write = s_stream_latency_write,
-      .read = s_stream_latency_read },
-};
-const results_table_t results_stream_table = S_TABLE ("stream", s_stream_fields);
-
-//  A host's shares of CPU time, and every raw counter of its HOST message.
-static const results_field_t s_host_fields [] = {
-    { .name = "agent", .kind = FIELD_TEXT, RESULTS_AT (host_result_t, agent) },
-    { .name = "boot_id", .kind = FIELD_TEXT, RESULTS_AT (host_result_t, boot_id),
-      .optional = true, .not_archived = true },
-    { .name = "received", .kind = FIELD_BOOL, RESULTS_AT (host_result_t, received) },
-    { .name = "window_start_ns", .kind = FIELD_I64, RESULTS_AT (host_result_t, window_start_ns) },
-    { .name = "window_end_ns", .kind = FIELD_I64, RESULTS_AT (host_result_t, window_end_ns) },
-    { .name = "settle_end_ns", .kind = FIELD_I64, RESULTS_AT (host_result_t, settle_end_ns) },
-    { .name = "usr_pct", .kind = FIELD_PCT, RESULTS_AT (host_result_t, usr_pct) },
-    { .name = "sys_pct", .kind = FIELD_PCT, RESULTS_AT (host_result_t, sys_pct) },
-    { .name = "iowait_pct", .kind = FIELD_PCT, RESULTS_AT (host_result_t, iowait_pct) },
-    { .name = "idle_pct", .kind = FIELD_PCT, RESULTS_AT (host_result_t, idle_pct) },
-    { .name = "stream_bytes", .kind = FIELD_U64, RESULTS_AT (host_result_t, stream_bytes) },
-#define S_COUNTER(counter) \
-    { .name = #counter, .kind = FIELD_U64, RESULTS_AT (host_result_t, counters.counter) },
-    MSG_HOST_COUNTERS (S_COUNTER)
-#undef S_COUNTER
-    { .name = "latency", .kind = FIELD_LATENCY, RESULTS_AT (host_result_t, latency) },
-};
-const results_table_t results_host_table = S_TABLE ("host", s_host_fields);
 
 static const results_field_t s_warning_fields [] = {
     { .name = "kind", .kind = FIELD_TEXT, RESULTS_AT (warning_t, kind) },
@@ -534,29 +438,3 @@ static const results_field_t s_warning_fields [] = {
     { .name = "text", .kind = FIELD_TEXT, RESULTS_AT (warning_t, text) },
 };
 const results_table_t results_warning_table = S_TABLE ("warning", s_warning_fields);
-
-static const results_field_t s_monitor_point_fields [] = {
-    { .name = "t_ns", .kind = FIELD_I64, RESULTS_AT (msg_monitor_t, t_ns) },
-#define S_COUNTER(counter) \
-    { .name = #counter, .kind = FIELD_U64, RESULTS_AT (msg_monitor_t, counter) },
-    MSG_MONITOR_COUNTERS (S_COUNTER)
-#undef S_COUNTER
-};
-const results_table_t results_monitor_point_table = S_TABLE ("point", s_monitor_point_fields);
-
-static const results_field_t s_monitor_fields [] = {
-    { .name = "agent", .kind = FIELD_TEXT, RESULTS_AT (monitor_result_t, agent) },
-    { .name = "job", .kind = FIELD_TEXT, RESULTS_AT (monitor_result_t, job) },
-    { .name = "usr_pct", .kind = FIELD_PCT, RESULTS_AT (monitor_result_t, usr_pct) },
-    { .name = "sys_pct", .kind = FIELD_PCT, RESULTS_AT (monitor_result_t, sys_pct) },
-    { .name = "iowait_pct", .kind = FIELD_PCT, RESULTS_AT (monitor_result_t, iowait_pct) },
-    { .name = "disk_read_mbps", .kind = FIELD_RATE, RESULTS_AT (monitor_result_t, disk_read_mbps) },
-    { .name = "disk_write_mbps", .kind = FIELD_RATE,
-      RESULTS_AT (monitor_result_t, disk_write_mbps) },
-    { .name = "nfsd_read_mbps", .kind = FIELD_RATE, RESULTS_AT (monitor_result_t, nfsd_read_mbps) },
-    { .name = "nfsd_write_mbps", .kind = FIELD_RATE,
-      RESULTS_AT (monitor_result_t, nfsd_write_mbps) },
-    { .name = "max_gap_ns", .kind = FIELD_I64, RESULTS_AT (monitor_result_t, max_gap_ns) },
-    { .name = "points", .kind = FIELD_CUSTOM, .write = s_points_write, .read = s_points_read },
-};
-const results_table_t results_monitor_table = S_TABLE ("monitor", s_monitor_fields);

@@ -64,6 +64,8 @@ typedef struct {
                                     //  a bool when false
     bool written_only;              //  the reader takes it from elsewhere (samples)
     bool scalar;                    //  a FIELD_CUSTOM of one value: the CSV holds it
+    bool flat_only;                 //  in the flat outputs only: the JSON has it in a
+                                    //  form of its own
     const char *seconds_key;        //  files of older versions have it in seconds here
     const char *column;             //  its name in the archive and the CSV, if not name;
                                     //  "" for a FIELD_OBJECT whose fields go unprefixed
@@ -106,6 +108,11 @@ extern const results_table_t results_warning_table;     //  warning_t
 extern const results_table_t results_monitor_table;     //  monitor_result_t
 extern const results_table_t results_monitor_point_table;   //  msg_monitor_t of a series
 extern const results_table_t results_latency_summary_table; //  latency_summary_t, as columns
+extern const results_table_t results_requests_table;    //  requests_summary_t
+extern const results_table_t results_tail_table;        //  latency_tail_t, without its hosts
+extern const results_table_t results_tail_host_table;   //  tail_host_t
+extern const results_table_t results_iterations_table;  //  aggregate_iterations_t (numbers/
+                                                        //  aggregate.h), for the flat outputs
 
 //  A leaf field of a flattened table: its flat name ("disk_streams") and
 //  where the struct that holds it begins in the row.
@@ -136,6 +143,12 @@ const void *results_schema_holder (const results_column_t *column, const void *r
 //  An instant in ISO 8601 UTC with milliseconds ("2026-11-30T03:10:00.123Z")
 //  into buf; "" for an instant before the epoch.
 void results_schema_utc (int64_t wall_ns, char *buf, size_t buflen);
+
+//  The warnings of test about agent ("" for those about the whole test)
+//  as one text for the flat outputs, "KIND: TEXT" each, " | " between
+//  two (results.json has them as an array of objects); NULL with *ok
+//  false when memory ran out.
+json_t *results_warnings_json (const test_result_t *test, const char *agent, bool *ok);
 
 //  A JSON string of text; bytes that make it invalid UTF-8 become '?'.
 json_t *results_json_string (const char *text);

@@ -3,6 +3,7 @@
 */
 #include "timeline_json.h"
 #include "latency_json.h"
+#include "results_schema.h"
 #include "../numbers/latency.h"
 #include "../numbers/latency_tail.h"
 #include "../numbers/latency_timeline.h"
@@ -95,23 +96,16 @@ timeline_tail_json (const latency_tail_t *tail, bool *ok)
     if (tail->requests == 0)
         return NULL;
     json_t *hosts = json_array ();
-    json_t *object = json_pack ("{s:I, s:I, s:I, s:I, s:I, s:o}",
-                                "p99_ns", (json_int_t) tail->p99_ns,
-                                "p999_ns", (json_int_t) tail->p999_ns,
-                                "requests", (json_int_t) tail->requests,
-                                "over_p99", (json_int_t) tail->over_p99,
-                                "over_p999", (json_int_t) tail->over_p999,
-                                "hosts", hosts);
-    *ok = object != NULL;
+    json_t *object = json_object ();
+    *ok = object && hosts && results_json_fields (&results_tail_table, tail, NULL, object) == 0
+       && json_object_set (object, "hosts", hosts) == 0;
+    json_decref (hosts);
     for (size_t h = 0; *ok && h < tail->host_count && h < TAIL_HOSTS_KEPT; h++) {
-        const tail_host_t *host = &tail->hosts [h];
-        *ok = json_array_append_new (hosts, json_pack (
-                  "{s:s, s:I, s:f, s:I, s:f, s:I, s:f, s:b}", "agent", host->agent,
-                  "requests", (json_int_t) host->requests,
-                  "requests_share", host->requests_share,
-                  "over_p99", (json_int_t) host->over_p99, "p99_share", host->p99_share,
-                  "over_p999", (json_int_t) host->over_p999, "p999_share", host->p999_share,
-                  "cause", host->cause)) == 0;
+        json_t *host = json_object ();
+        *ok = host && results_json_fields (&results_tail_host_table, &tail->hosts [h], NULL,
+                                           host) == 0;
+        if (json_array_append_new (hosts, host))
+            *ok = false;
     }
     if (!*ok) {
         json_decref (object);
@@ -240,14 +234,7 @@ timeline_read (jsonread_t *reader, json_t *object, test_result_t *test)
 static void
 s_tail_host_read (jsonread_t *reader, json_t *object, tail_host_t *host)
 {
-    jsonread_string (reader, object, "agent", host->agent, sizeof host->agent);
-    host->requests = (uint64_t) jsonread_integer (reader, object, "requests", 1, INT64_MAX);
-    host->requests_share = jsonread_number (reader, object, "requests_share", 0, 1);
-    host->over_p99 = (uint64_t) jsonread_integer (reader, object, "over_p99", 0, INT64_MAX);
-    host->p99_share = jsonread_number (reader, object, "p99_share", 0, 1);
-    host->over_p999 = (uint64_t) jsonread_integer (reader, object, "over_p999", 0, INT64_MAX);
-    host->p999_share = jsonread_number (reader, object, "p999_share", 0, 1);
-    host->cause = jsonread_boolean (reader, object, "cause");
+    results_read_fields (reader, &results_tail_host_table, object, host, NULL);
     if (!reader->failed && (host->over_p99 > host->requests || host->over_p999 > host->over_p99))
         jsonread_fail (reader, NULL, "more requests over p99.9 than over p99, or than requests");
 }
@@ -262,11 +249,9 @@ timeline_tail_read (jsonread_t *reader, json_t *object, latency_tail_t *tail)
     json_t *value = s_enter (reader, object, "latency_tail", parent, saved);
     if (!value)
         return;
-    tail->p99_ns = jsonread_integer (reader, value, "p99_ns", 0, INT64_MAX);
-    tail->p999_ns = jsonread_integer (reader, value, "p999_ns", tail->p99_ns, INT64_MAX);
-    tail->requests = (uint64_t) jsonread_integer (reader, value, "requests", 1, INT64_MAX);
-    tail->over_p99 = (uint64_t) jsonread_integer (reader, value, "over_p99", 0, INT64_MAX);
-    tail->over_p999 = (uint64_t) jsonread_integer (reader, value, "over_p999", 0, INT64_MAX);
+    results_read_fields (reader, &results_tail_table, value, tail, NULL);
+    if (!reader->failed && tail->p999_ns < tail->p99_ns)
+        jsonread_fail (reader, "p999_ns", "below p99_ns");
     size_t hosts;
     json_t *array = jsonread_array (reader, value, "hosts", &hosts);
     if (!reader->failed && hosts > TAIL_HOSTS_KEPT)
@@ -281,6 +266,9 @@ timeline_tail_read (jsonread_t *reader, json_t *object, latency_tail_t *tail)
         else
             s_tail_host_read (reader, entry, &tail->hosts [tail->host_count++]);
     }
+    //  Files from before the count of hosts ranked: those listed.
+    if (tail->hosts_ranked < tail->host_count)
+        tail->hosts_ranked = tail->host_count;
     if (reader->failed)
         latency_tail_clear (tail);
     memcpy (reader->place, saved, sizeof saved);

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "../../coordinator/results/results_file.h"
+#include "../../coordinator/results/timeline_json.h"
 #include "../../coordinator/numbers/aggregate.h"
 #include "../../coordinator/numbers/latency.h"
 #include "../../coordinator/numbers/latency_tail.h"
@@ -239,6 +240,7 @@ test_results_file_keeps_the_timeline (void **state)
         assert_int_equal (x->p999_ns, y->p999_ns);
     }
     assert_int_equal (b->tail.host_count, a->tail.host_count);
+    assert_int_equal (b->tail.hosts_ranked, S_HOSTS);
     for (size_t t = 0; t < a->tail.host_count; t++) {
         const tail_host_t *x = &a->tail.hosts [t], *y = &b->tail.hosts [t];
         assert_string_equal (x->agent, y->agent);
@@ -255,6 +257,45 @@ test_results_file_keeps_the_timeline (void **state)
     run_result_clear (&back);
 }
 
+//  A tail of more hosts than a results file lists: the file says how
+//  many were ranked, so that a report rendered from it counts those not
+//  listed; a file from before that count has the hosts it lists.
+static void
+test_tail_counts_every_host (void **state)
+{
+    (void) state;
+    enum { HOSTS = TAIL_HOSTS_KEPT + 4 };
+    latency_tail_t tail = { .p99_ns = 1000, .p999_ns = 2000, .requests = HOSTS,
+                            .hosts_ranked = HOSTS, .host_count = HOSTS };
+    tail.hosts = calloc (HOSTS, sizeof (tail_host_t));
+    assert_non_null (tail.hosts);
+    for (size_t h = 0; h < HOSTS; h++) {
+        snprintf (tail.hosts [h].agent, sizeof tail.hosts [h].agent, "h%02zu", h);
+        tail.hosts [h].requests = 1;
+        tail.hosts [h].requests_share = 1.0 / HOSTS;
+    }
+    bool ok;
+    json_t *object = json_object ();
+    json_object_set_new (object, "latency_tail", timeline_tail_json (&tail, &ok));
+    assert_true (ok);
+    char err [256] = "";
+    for (int old = 0; old < 2; old++) {
+        if (old)
+            json_object_del (json_object_get (object, "latency_tail"), "hosts_ranked");
+        jsonread_t reader = { .file = "t.json", .err = err, .errlen = sizeof err };
+        latency_tail_t back = { .requests = 0 };
+        timeline_tail_read (&reader, object, &back);
+        if (reader.failed)
+            fail_msg ("%s", err);
+        assert_int_equal (back.host_count, TAIL_HOSTS_KEPT);
+        assert_int_equal (back.hosts_ranked, old? TAIL_HOSTS_KEPT: HOSTS);
+        assert_string_equal (back.hosts [TAIL_HOSTS_KEPT - 1].agent, "h15");
+        latency_tail_clear (&back);
+    }
+    json_decref (object);
+    latency_tail_clear (&tail);
+}
+
 int
 main (void)
 {
@@ -262,6 +303,7 @@ main (void)
         cmocka_unit_test (test_merge_is_the_histogram_of_all_requests),
         cmocka_unit_test (test_bad_intervals_are_refused),
         cmocka_unit_test (test_results_file_keeps_the_timeline),
+        cmocka_unit_test (test_tail_counts_every_host),
     };
     return cmocka_run_group_tests (tests, NULL, NULL);
 }

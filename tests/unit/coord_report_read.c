@@ -399,14 +399,15 @@ test_csv (void **state)
     for (char *c = text; *c; c++)
         lines += *c == '\n';
     assert_int_equal (lines, 1 + 3 + 1);
-    //  The run's fields, the test's, the stream's, its agent's, then the
-    //  test's summary.
-    assert_non_null (strstr (text, "run_scenario,run_label,"));
+    //  The run's fields, the test's, the stream's, its agent's, its
+    //  host's, then the test's summary.
+    assert_non_null (strstr (text, "run_iofleet_version,run_scenario,run_label,"));
     assert_non_null (strstr (text, ",name,test,phase,phase_index,rate,"));
-    assert_non_null (strstr (text, ",announced_wall_ns,agent,job,class,stream,path,"));
+    assert_non_null (strstr (text, ",announced_wall_ns,warnings,agent,job,class,stream,path,"));
+    assert_non_null (strstr (text, ",agent_malformed_frames,host_agent,host_boot_id,"));
+    assert_non_null (strstr (text, ",monitor_samples,test_streams,test_hosts,"));
     assert_non_null (strstr (text, ",fsync,sys_s_per_gb,reads_per_s,writes_per_s,fsyncs_per_s,"));
     assert_non_null (strstr (text, ",agent_kernel,agent_boot_id,agent_cpus,"));
-    assert_non_null (strstr (text, ",agent_malformed_frames,test_streams,test_hosts,"));
     assert_non_null (strstr (text, ",\"agent lost: no word, \"\"for\"\" 5.0 s\","));
     assert_non_null (strstr (text, ",mix3,mix3,"));
     free (text);
