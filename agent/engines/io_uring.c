@@ -19,10 +19,19 @@
     "use engine = psync". Nothing falls back to psync silently.
 
     Requests are prepared into the submission queue as the workload
-    queues them and handed to the kernel in one io_uring_enter when it
-    reaps: all of them, and when it must wait, the wait in the same call
-    (io_uring_submit_and_wait), so that a stream makes one system call
-    per batch, whatever the depth. Completions already in the ring are
+    queues them. A request that continues the one queued before it (the
+    same file, from where that one ends) waits there, to be handed to the
+    kernel with the others in one io_uring_enter when the stream reaps,
+    the wait in the same call (io_uring_submit_and_wait): a sequential
+    stream makes one system call a batch, and the block layer sees its
+    batch at once, to merge. A request elsewhere goes to the kernel at
+    once, with whatever waits before it: a batch of random requests gains
+    no merge and held the device's queue short. Measured on a virtio
+    disk (mq-deadline), one stream of 4K random O_DIRECT reads at iodepth
+    32, medians of 5 alternating rounds: 61.8k requests/s handed over a
+    batch a reap, 80.3k as here, fio's io_uring (which submits one by
+    one) 75.5k; at iodepth 8, 56.4k, 59.9k and 58.3k. 128K sequential
+    reads and writes at iodepth 16 make the same system calls either way. Completions already in the ring are
     taken without entering the kernel (io_uring_for_each_cqe, one
     io_uring_cq_advance for the batch); one clock read stamps a batch of
     them. The ring's descriptor is registered too where the kernel
@@ -47,6 +56,8 @@ typedef struct {
     bool fixed_buffers;             //  the slots' buffers are registered, by slot index
     bool fixed_files;               //  the descriptors are registered, by their index
     uint32_t prepared;              //  requests in the submission queue, not yet handed over
+    uint32_t last_file;             //  the file of the request queued last
+    uint64_t last_end;              //  and where it ended: a request from there continues it
 } s_uring_t;
 
 //  Why the kernel refused a ring, for the message: the sysctl if it is
@@ -175,10 +186,20 @@ s_prepare (engine_t *self, s_uring_t *uring, engine_request_t *request)
     uring->prepared++;
 }
 
+//  A request continuing the last one waits for the batch; any other
+//  goes to the kernel now, with what waits before it, unless it takes
+//  the last free slot: the stream reaps next, and the submission goes
+//  with the wait, one call for both (at iodepth 1, every request).
 static void
 s_uring_queue (engine_t *self, engine_request_t *request)
 {
-    s_prepare (self, self->state, request);
+    s_uring_t *uring = self->state;
+    bool continues = request->file == uring->last_file && request->offset == uring->last_end;
+    uring->last_file = request->file;
+    uring->last_end = request->offset + request->length_bytes;
+    s_prepare (self, uring, request);
+    if (!continues && self->free_count > 0 && io_uring_submit (&uring->ring) >= 0)
+        uring->prepared = 0;
 }
 
 //  Take the completions in the ring, as they are there (no call: what
