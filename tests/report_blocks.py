@@ -117,13 +117,6 @@ class Blocks:
                 "window_s", "ops_per_min")
 
     def requests(self, line):
-        m = re.match(r"^\s+requests in flight per stream: (\S+) on the mean, (\d+) at most$", line)
-        if m:
-            t = self.last_test("random")
-            if t is not Missing:
-                self.figure("depth mean", m.group(1), lambda: t.get("summary", "depth", "mean"))
-                self.figure("depth max", m.group(2), lambda: t.get("summary", "depth", "max"))
-            return True
         m = re.match(r"^\s+(\d+) streams: (\d+)\.\.(\d+), median (\d+) requests/s each; the "
                      r"(\d+) slowest:$", line)
         if m:
@@ -274,6 +267,11 @@ class Blocks:
         if t is Missing:
             return True
         s = lambda *path: (lambda: t.get("summary", *path))
+        m = re.match(r"^  requests in flight per stream: (\S+) on the mean, (\d+) at most$", line)
+        if m:
+            self.figure("depth mean", m.group(1), s("depth", "mean"))
+            self.figure("depth max", m.group(2), s("depth", "max"))
+            return True
         m = re.match(r"^  (\w+)-bound(?:, streams ended (\S+) ms apart)?$", line)
         if m:
             self.same("bound", m.group(1), lambda: t.get("bound"))

@@ -133,6 +133,14 @@ for st in t["streams"]:
     print("read8-timed  %d bytes in %d reads, %d in flight at the stop"
           % (st["bytes"], st["reads"], st["depth"]["inflight_at_stop"]))
 PY
+# The text says the depth each read at 8 reached, in its test's block.
+for name in read8 copy8; do
+    sed -n "/^$name: /,/^\$/p" "$RESULTS/report.txt" |
+        grep -Eq "^  requests in flight per stream: [0-9.]+ on the mean, 8 at most$" ||
+        fail "the text does not say how many READ calls $name kept in flight"
+done
+python3 "$TOP/tests/page_figures.py" "$RESULTS/report.txt" "$RESULTS/report.html" \
+    "$RESULTS/results.json" "$RESULTS/report.csv" || fail "the page, the results or the CSV lack figures of the text"
 for copy in copy1 copy8.1 copy8.2 copy8-v4; do
     [ "$(sha256sum < "$SCRATCH/a1/$copy")" = "$sum" ] || fail "$copy differs from the source"
 done

@@ -142,10 +142,6 @@ requests_rows (const run_result_t *run, text_row_fn *fn, void *sink)
         }
         size_t request_streams = test->summary.requests.streams;
         s_line (name, "all", &test->summary.requests, test->summary.sys_pct, out);
-        //  A queue (an engine's iodepth): the depth it really reached.
-        if (test->summary.depth_max > 1)
-            s_note (out, "requests in flight per stream: %.1f on the mean, %" PRIu32 " at most",
-                    test->summary.depth_mean, test->summary.depth_max);
         for (size_t h = 0; test->summary.hosts > 1 && h < test->host_count; h++) {
             char where [JOB_NAME_MAX * PRINTABLE_GROWTH + 2] = "@";
             printable (test->hosts [h].agent, where + 1, sizeof where - 1);

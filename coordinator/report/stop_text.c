@@ -1,5 +1,5 @@
-/*  coordinator/report/stop_text.c: how a test ended, in the text report;
-    see text.h.
+/*  coordinator/report/stop_text.c: how a test ran its requests and how
+    it ended, in the text report; see text.h.
 
     A test is size-, request- or time-bound. The streams of a time-bound
     test all stop at one instant, and the report says how far apart they
@@ -56,15 +56,20 @@ s_print_stop (const test_result_t *test, FILE *out)
 void
 stop_text_bound (const test_result_t *test, FILE *out)
 {
-    if (!test->bound [0])
-        return;
-    fprintf (out, "  %s-bound", test->bound);
-    if (strcmp (test->bound, "time") == 0 && test->summary.streams > 1) {
-        char skew [32];
-        text_format_ms_fixed (test->summary.end_skew_ns, skew, sizeof skew);
-        fprintf (out, ", streams ended %s apart", skew);
+    if (test->bound [0]) {
+        fprintf (out, "  %s-bound", test->bound);
+        if (strcmp (test->bound, "time") == 0 && test->summary.streams > 1) {
+            char skew [32];
+            text_format_ms_fixed (test->summary.end_skew_ns, skew, sizeof skew);
+            fprintf (out, ", streams ended %s apart", skew);
+        }
+        fputc ('\n', out);
+        if (test->summary.stop.streams)
+            s_print_stop (test, out);
     }
-    fputc ('\n', out);
-    if (test->summary.stop.streams)
-        s_print_stop (test, out);
+    //  A queue (an engine's iodepth, an nfs:// source's READ calls in
+    //  flight): the depth its streams really reached.
+    if (test->summary.depth_max > 1)
+        fprintf (out, "  requests in flight per stream: %.1f on the mean, %" PRIu32 " at most\n",
+                 test->summary.depth_mean, test->summary.depth_max);
 }

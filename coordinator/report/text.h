@@ -164,7 +164,8 @@ void text_warnings (const run_result_t *run, FILE *out);
 
 //  How a test ended (size-, request- or time-bound), below its totals
 //  line; for a time-bound test how far apart its streams ended and how
-//  late they stopped, and why (stop_text.c).
+//  late they stopped, and why; and with a queue, the requests in flight
+//  its streams reached (stop_text.c).
 void stop_text_bound (const test_result_t *test, FILE *out);
 
 //  The run's agents in a few lines, when they are a fleet. Returns true
