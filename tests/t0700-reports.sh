@@ -67,13 +67,18 @@ rc=0
 grep -q 'bad.json: tests\[1\].streams\[0\].bytes: expected an integer' "$SCRATCH/bad.err" ||
     { cat "$SCRATCH/bad.err"; fail "the message does not say what is wrong where"; }
 
-# CSV: one row per test x iteration x stream; sums equal the JSON totals.
+# CSV: one row per test x iteration x stream, and one per monitor job
+# (its stream's fields empty); the streams' sums equal the JSON totals.
 python3 - "$RESULTS" <<'PY' || fail "report.csv does not match results.json"
 import csv, json, sys
 d = sys.argv[1]
 r = json.load(open(d + "/results.json"))
-rows = list(csv.DictReader(open(d + "/report.csv", newline="")))
+every = list(csv.DictReader(open(d + "/report.csv", newline="")))
+rows = [row for row in every if row["stream"] != ""]
+monitors = [row for row in every if row["monitor_job"] != ""]
 assert len(rows) == sum(len(t["streams"]) for t in r["tests"]), len(rows)
+assert len(monitors) == sum(len(t.get("monitors", [])) for t in r["tests"]), len(monitors)
+assert len(rows) + len(monitors) == len(every), (len(rows), len(monitors), len(every))
 for t in r["tests"]:
     mine = [row for row in rows if row["test"] == t["name"] and int(row["iteration"]) == t["iteration"]]
     s = t["summary"]
