@@ -78,7 +78,8 @@ compare_cell (const set_t *sets, size_t nbr, const row_t *row, cell_t *cell)
             cell->verdict = stats_compare (base, base_count, values, count);
             cell->change_pct = cell->verdict.change_pct;
             //  Every figure compared is 0 or more: it cannot fall by more
-            //  than all of it, whatever the interval's arithmetic says.
+            //  than all of it. An interval of the ratio never does; one
+            //  of the shift (a sample with a 0 in it) may, and is cut.
             if (cell->verdict.low_pct < -100)
                 cell->verdict.low_pct = -100;
             if (cell->verdict.high_pct < -100)

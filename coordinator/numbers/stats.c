@@ -333,6 +333,20 @@ stats_median (const double *values, size_t count)
 }
 
 //  Whether value lies within the range of a sample of two values or more.
+//  The logarithms of count values in a new array for the caller to
+//  free; NULL when one is not above 0 (or finite), or memory ran out.
+static double *
+s_logs (const double *values, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (!(values [i] > 0) || !isfinite (values [i]))
+            return NULL;
+    double *logs = (double *) malloc (count * sizeof (double));
+    for (size_t i = 0; logs && i < count; i++)
+        logs [i] = log (values [i]);
+    return logs;
+}
+
 static bool
 s_within_range (const double *values, size_t count, double value)
 {
@@ -372,11 +386,28 @@ stats_compare (const double *a, size_t m, const double *b, size_t n)
     verdict.strong = true;
     verdict.p_value = stats_mwu_p (a, m, b, n);
     double low, high;
-    verdict.confidence = stats_shift_interval (a, m, b, n, 1 - STATS_ALPHA, &low, &high);
-    if (base != 0) {
-        verdict.low_pct = low / fabs (base) * 100;
-        verdict.high_pct = high / fabs (base) * 100;
+    double *log_a = s_logs (a, m), *log_b = log_a? s_logs (b, n): NULL;
+    if (log_a && log_b) {
+        //  Rates, times and shares are above 0, and a change of one is a
+        //  ratio: the interval is the shift of the logarithms, a change
+        //  in % once turned back, never past -100% and as wide for a
+        //  halving as for a doubling.
+        verdict.confidence = stats_shift_interval (log_a, m, log_b, n, 1 - STATS_ALPHA,
+                                                   &low, &high);
+        verdict.low_pct = expm1 (low) * 100;
+        verdict.high_pct = expm1 (high) * 100;
     }
+    else {
+        //  A sample with 0 or less in it: the shift itself, in % of the
+        //  first median.
+        verdict.confidence = stats_shift_interval (a, m, b, n, 1 - STATS_ALPHA, &low, &high);
+        if (base != 0) {
+            verdict.low_pct = low / fabs (base) * 100;
+            verdict.high_pct = high / fabs (base) * 100;
+        }
+    }
+    free (log_a);
+    free (log_b);
     verdict.real = verdict.p_value <= STATS_ALPHA * (1 + STATS_EPSILON)
                 && (low > 0 || high < 0);
     return verdict;

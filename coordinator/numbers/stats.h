@@ -67,7 +67,9 @@ typedef struct {
     bool strong;                    //  the test decided (STATS_STRONG_MIN values a side)
     bool real;                      //  the change is more than run-to-run noise
     double p_value;                 //  two-sided, exact; NAN for a weak verdict
-    double low_pct, high_pct;       //  the shift's interval in % of median a; NAN if weak
+    double low_pct, high_pct;       //  the change's interval in %: of the ratio b / a where
+                                    //  every value is above 0, else of the shift b - a
+                                    //  in % of median a; NAN if weak
     double confidence;              //  the interval's attained confidence; NAN if weak
 } stats_verdict_t;
 

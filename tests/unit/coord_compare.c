@@ -191,10 +191,10 @@ test_verdicts (void **state)
     compare_options_t options = { .format = REPORT_FORMAT_TEXT };
     s_output_t output = s_compare (runs, 3, &options);
     char line [512];
-    //  5 vs 5 at 90%: the 5th smallest and largest of the 25 differences,
-    //  in % of the base median: noisy -5.25 .. +15.25, slower -57.5 .. -42.5.
+    //  5 vs 5 at 90%: the 5th smallest and largest of the 25 ratios, as
+    //  changes: noisy 99.75 / 105 .. 110.25 / 95, slower 47.5 / 105 .. 52.5 / 95.
     assert_string_equal (s_line (output.out, "dd1", "MB/s", line, sizeof line),
-                         "100   105 +5.0%~ [-5.2, +15.2]  50 -50.0% [-57.5, -42.5]");
+                         "100   105 +5.0%~ [-5.0, +16.1]  50 -50.0% [-54.8, -44.7]");
     s_output_free (&output);
 
     //  The same in JSON, with the p-values.
@@ -211,7 +211,8 @@ test_verdicts (void **state)
     assert_string_equal (json_string_value (json_object_get (slower, "verdict")), "real");
     assert_true (json_is_true (json_object_get (slower, "strong")));
     assert_float_equal (json_real_value (json_object_get (slower, "p_value")), 2.0 / 252, 1e-12);
-    assert_float_equal (json_real_value (json_object_get (slower, "interval_low_pct")), -57.5, 1e-9);
+    assert_float_equal (json_real_value (json_object_get (slower, "interval_low_pct")),
+                        (47.5 / 105 - 1) * 100, 1e-9);
     assert_true (json_is_null (json_object_get (json_array_get (cells, 0), "verdict")));
     json_decref (root);
     s_output_free (&output);
@@ -288,8 +289,8 @@ static void
 test_labels_and_intervals (void **state)
 {
     (void) state;
-    //  Base values far apart: the differences reach past -100% of the
-    //  base median.
+    //  Base values far apart: their differences to 1 reach past -100% of
+    //  the base median (39 of 10), their ratios do not (1 / 40: -97.5%).
     static const s_test_t base [] = { { "dd1", { 9, 10, 10, 10, 40, 40 }, 5, NAN, 0 } };
     static const s_test_t fallen [] = { { "dd1", { 1, 1, 1, 1, 1, 1 }, 5, NAN, 0 } };
     run_result_t runs [2];
@@ -304,7 +305,7 @@ test_labels_and_intervals (void **state)
     assert_null (strstr (output.out, "6.1 #2"));
     char line [512];
     assert_non_null (s_find (output.out, "dd1", "MB/s", line, sizeof line));
-    assert_non_null (strstr (line, "[-100.0, "));
+    assert_non_null (strstr (line, "[-97.5, -90.0]"));
     s_output_free (&output);
 
     options.format = REPORT_FORMAT_CSV;
@@ -345,7 +346,7 @@ test_gate (void **state)
     s_run (&runs [1], "6.2", s_slower, 1);
     output = s_compare (runs, 2, &options);
     assert_int_equal (output.status, EXIT_STATUS_FAILED);
-    assert_non_null (strstr (output.log, "fail: dd1 MB/s 6.2: -50.0% [-57.5, -42.5], past MB/s<-5%"));
+    assert_non_null (strstr (output.log, "fail: dd1 MB/s 6.2: -50.0% [-54.8, -44.7], past MB/s<-5%"));
     assert_non_null (strstr (output.log, "fail: dd1 %sys 6.2: +50.0% [+50.0, +50.0], past %sys>+5%"));
     s_output_free (&output);
     run_result_clear (&runs [1]);

@@ -183,19 +183,29 @@ test_verdict (void **state)
     assert_float_equal (verdict.change_pct, -50, 1e-9);
     assert_float_equal (verdict.p_value, 2.0 / 252, 1e-12);
     //  5 vs 5 at 90%: critical value 4, k = 5: the 5th smallest and 5th
-    //  largest of the 25 differences, over the base median of 100.
+    //  largest of the 25 ratios b / a (the shift of the logarithms),
+    //  47.5 / 105 and 52.5 / 95, as changes.
     assert_float_equal (verdict.confidence, 1 - 2 * 12.0 / 252, 1e-12);
     assert_true (verdict.low_pct < verdict.change_pct && verdict.change_pct < verdict.high_pct);
     assert_true (verdict.high_pct < 0);
-    assert_float_equal (verdict.low_pct, -57.5, 1e-9);
-    assert_float_equal (verdict.high_pct, -42.5, 1e-9);
+    assert_float_equal (verdict.low_pct, (47.5 / 105 - 1) * 100, 1e-9);
+    assert_float_equal (verdict.high_pct, (52.5 / 95 - 1) * 100, 1e-9);
 
-    //  Three a side, complete separation: real at exactly p = 0.1.
+    //  Three a side, complete separation: real at exactly p = 0.1, the
+    //  interval from the least ratio to the largest.
     double a3 [] = { 100, 101, 102 }, b3 [] = { 150, 151, 152 };
     verdict = stats_compare (a3, 3, b3, 3);
     assert_true (verdict.strong && verdict.real);
-    assert_float_equal (verdict.low_pct, 48.0 / 101 * 100, 1e-9);
-    assert_float_equal (verdict.high_pct, 52.0 / 101 * 100, 1e-9);
+    assert_float_equal (verdict.low_pct, (150.0 / 102 - 1) * 100, 1e-9);
+    assert_float_equal (verdict.high_pct, (152.0 / 100 - 1) * 100, 1e-9);
+
+    //  A sample with 0 in it has no logarithm: the shift, in % of the
+    //  first median.
+    double z3 [] = { 0, 100, 101 }, y3 [] = { 150, 151, 152 };
+    verdict = stats_compare (z3, 3, y3, 3);
+    assert_true (verdict.strong && verdict.real);
+    assert_float_equal (verdict.low_pct, 49.0 / 100 * 100, 1e-9);
+    assert_float_equal (verdict.high_pct, 152.0 / 100 * 100, 1e-9);
 
     //  Two values a side: the min..max rule, and weak.
     double two [] = { 110, 90 }, near [] = { 105, 106 }, far [] = { 290, 310 };
