@@ -8,7 +8,9 @@
 #   T=t0200 tests/run.sh build               only scripts matching t0200*
 #
 # A script that does not use the build's programs (it builds what it
-# tests itself: the fuzz targets, the packages) says so with a line
+# tests itself: the fuzz targets, the packages), or whose checks a
+# sanitizers' build adds nothing to (rates held against another tool's,
+# on code other scripts run under the sanitizers), says so with a line
 # "# runs once: REASON" and runs with the first build only.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
