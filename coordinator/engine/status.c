@@ -1,24 +1,11 @@
 /*  coordinator/engine/status.c: the live status line; see status.h. */
 #include "status.h"
+#include "../../proto/append.h"
 #include "../../proto/clock.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-//  Append to line what format says, if there is room.
-static void __attribute__ ((format (printf, 3, 4)))
-s_append (char *line, size_t linelen, const char *format, ...)
-{
-    size_t used = strlen (line);
-    if (used + 1 >= linelen)
-        return;
-    va_list args;
-    va_start (args, format);
-    vsnprintf (line + used, linelen - used, format, args);
-    va_end (args);
-}
 
 //  A figure with precision digits, or "-" when unknown.
 static const char *
@@ -49,17 +36,20 @@ s_fields (char *line, size_t linelen, const status_plan_t *plan, const status_ho
 {
     const status_figures_t *f = &plan->figures;
     char pct [32], eta [32], mbps [32], iops [32];
-    snprintf (line, linelen, "status test=%s iteration=%u phase=%s state=%s elapsed_s=%.1f "
-              "pct=%s eta_s=%s mbps=%s iops=%s hosts=%zu running=%zu slow=%zu lost=%zu "
-              "done=%zu worst=", plan->test, plan->iteration, plan->phase? plan->phase: "-",
-              s_state (f), (double) f->elapsed_ns / NS_PER_SEC,
-              s_figure (pct, sizeof pct, f->pct, 1), s_figure (eta, sizeof eta, f->eta_s, 1),
-              s_figure (mbps, sizeof mbps, f->mbps, 1), s_figure (iops, sizeof iops, f->rps, 0),
-              f->hosts, f->running, f->slow, f->lost, f->finished);
+    size_t used = 0;
+    append_printf (line, linelen, &used, "status test=%s iteration=%u phase=%s state=%s "
+                   "elapsed_s=%.1f pct=%s eta_s=%s mbps=%s iops=%s hosts=%zu running=%zu "
+                   "slow=%zu lost=%zu done=%zu worst=", plan->test, plan->iteration,
+                   plan->phase? plan->phase: "-", s_state (f),
+                   (double) f->elapsed_ns / NS_PER_SEC, s_figure (pct, sizeof pct, f->pct, 1),
+                   s_figure (eta, sizeof eta, f->eta_s, 1),
+                   s_figure (mbps, sizeof mbps, f->mbps, 1),
+                   s_figure (iops, sizeof iops, f->rps, 0),
+                   f->hosts, f->running, f->slow, f->lost, f->finished);
     for (size_t n = 0; n < plan->worst_named; n++)
-        s_append (line, linelen, "%s%s", n? ",": "", hosts [plan->worst [n]].name);
+        append_printf (line, linelen, &used, "%s%s", n? ",": "", hosts [plan->worst [n]].name);
     if (!plan->worst_named)
-        s_append (line, linelen, "-");
+        append_printf (line, linelen, &used, "-");
 }
 
 void
@@ -72,34 +62,38 @@ status_line (char *line, size_t linelen, const status_plan_t *plan,
     }
     const status_figures_t *f = &plan->figures;
     char pct [32], eta [32];
-    snprintf (line, linelen, "%s%s%s #%u  %s  %s%%  eta %s s  %.1f s", plan->test,
-              plan->phase? "/": "", plan->phase? plan->phase: "", plan->iteration, s_state (f),
-              s_figure (pct, sizeof pct, f->pct, 0), s_figure (eta, sizeof eta, f->eta_s, 1),
-              (double) f->elapsed_ns / NS_PER_SEC);
+    size_t used = 0;
+    append_printf (line, linelen, &used, "%s%s%s #%u  %s  %s%%  eta %s s  %.1f s",
+                   plan->test, plan->phase? "/": "", plan->phase? plan->phase: "",
+                   plan->iteration, s_state (f), s_figure (pct, sizeof pct, f->pct, 0),
+                   s_figure (eta, sizeof eta, f->eta_s, 1), (double) f->elapsed_ns / NS_PER_SEC);
     char rate [32];
     if (plan->counts_bytes)
-        s_append (line, linelen, "  %s MB/s", s_figure (rate, sizeof rate, f->mbps, 1));
+        append_printf (line, linelen, &used, "  %s MB/s",
+                       s_figure (rate, sizeof rate, f->mbps, 1));
     if (plan->counts_requests)
-        s_append (line, linelen, "  %s req/s", s_figure (rate, sizeof rate, f->rps, 0));
-    s_append (line, linelen, "  hosts %zu: %zu running, %zu slow, %zu lost, %zu done",
-              f->hosts, f->running, f->slow, f->lost, f->finished);
+        append_printf (line, linelen, &used, "  %s req/s",
+                       s_figure (rate, sizeof rate, f->rps, 0));
+    append_printf (line, linelen, &used, "  hosts %zu: %zu running, %zu slow, %zu lost, %zu done",
+                   f->hosts, f->running, f->slow, f->lost, f->finished);
     if (plan->host_count <= STATUS_HOSTS_LISTED) {
         for (size_t h = 0; h < plan->host_count; h++) {
             const status_host_tally_t *tally = &plan->host_tally [h];
-            s_append (line, linelen, "%s %s %.1f MB/s%s%s", h? ",": ";", hosts [h].name,
-                      tally->bytes_per_s / 1e6, tally->standing >= STATUS_SLOW? " ": "",
-                      s_standing_name (tally->standing));
+            append_printf (line, linelen, &used, "%s %s %.1f MB/s%s%s", h? ",": ";",
+                           hosts [h].name, tally->bytes_per_s / 1e6,
+                           tally->standing >= STATUS_SLOW? " ": "",
+                           s_standing_name (tally->standing));
         }
         return;
     }
     for (size_t n = 0; n < plan->worst_named; n++) {
         const status_host_tally_t *tally = &plan->host_tally [plan->worst [n]];
         if (tally->standing >= STATUS_SLOW)
-            s_append (line, linelen, "%s %s %s", n? ",": "; worst", hosts [plan->worst [n]].name,
-                      s_standing_name (tally->standing));
+            append_printf (line, linelen, &used, "%s %s %s", n? ",": "; worst",
+                           hosts [plan->worst [n]].name, s_standing_name (tally->standing));
         else
-            s_append (line, linelen, "%s %s %.1f MB/s", n? ",": "; worst",
-                      hosts [plan->worst [n]].name, tally->bytes_per_s / 1e6);
+            append_printf (line, linelen, &used, "%s %s %.1f MB/s", n? ",": "; worst",
+                           hosts [plan->worst [n]].name, tally->bytes_per_s / 1e6);
     }
 }
 
