@@ -95,3 +95,16 @@ dump_dom () {
         > "$out" 2> "$SCRATCH/chrome.log" ||
         { tail -20 "$SCRATCH/chrome.log"; fail "chromium could not load $page"; }
 }
+
+# job_file_beside_fio FILE: the fio job file FILE run by iofleet on every
+# agent of $SCRATCH/hosts (results in $RESULTS, the run's stdout and
+# stderr in $SCRATCH/run.txt and run.err), then by fio itself in a
+# directory of its own, its json in $SCRATCH/fio.json.
+job_file_beside_fio () {
+    RESULTS=$SCRATCH/res
+    "$BIN/iofleet" run "$1" --hosts "$SCRATCH/hosts" -o "$RESULTS" -q --no-db \
+        > "$SCRATCH/run.txt" 2> "$SCRATCH/run.err" || { cat "$SCRATCH/run.err"; fail "the run failed"; }
+    mkdir -p "$SCRATCH/fio"
+    (cd "$SCRATCH/fio" && fio --output-format=json --output="$SCRATCH/fio.json" "$1") ||
+        fail "fio could not run the job file"
+}

@@ -93,15 +93,8 @@ grep -qx "requests = 300" "$SCRATCH/check.ini" || fail "--check: number_ios time
     fail "--check: fio's default end_fsync=0 is not fsync_end = no"
 grep -q "event=session" "$SCRATCH/a1.log" && fail "--check reached an agent"
 
-# The run on both agents.
-RESULTS=$SCRATCH/res
-"$BIN/iofleet" run "$SCRATCH/mix.fio" --hosts "$SCRATCH/hosts" -o "$RESULTS" -q --no-db \
-    > "$SCRATCH/run.txt" 2> "$SCRATCH/run.err" || { cat "$SCRATCH/run.err"; fail "the run failed"; }
-
-# fio itself on the same file, in a directory of its own.
-mkdir -p "$SCRATCH/fio"
-(cd "$SCRATCH/fio" && fio --output-format=json --output="$SCRATCH/fio.json" "$SCRATCH/mix.fio") ||
-    fail "fio could not run the job file"
+# The run on both agents, then fio itself on the same file.
+job_file_beside_fio "$SCRATCH/mix.fio"
 
 python3 - "$RESULTS/results.json" "$SCRATCH/fio.json" <<'PY' || fail "request counts differ from fio's"
 import json, sys

@@ -40,14 +40,8 @@ runtime=1
 time_based
 FIO
 
-RESULTS=$SCRATCH/res
-"$BIN/iofleet" run "$SCRATCH/fleet.fio" --hosts "$SCRATCH/hosts" -o "$RESULTS" -q --no-db \
-    > "$SCRATCH/run.txt" 2> "$SCRATCH/run.err" || { cat "$SCRATCH/run.err"; fail "the run failed"; }
-
-# fio itself on the same file, for the request counts.
-mkdir -p "$SCRATCH/fio"
-(cd "$SCRATCH/fio" && fio --output-format=json --output="$SCRATCH/fio.json" "$SCRATCH/fleet.fio") ||
-    fail "fio could not run the job file"
+# The run, then fio itself on the same file, for the request counts.
+job_file_beside_fio "$SCRATCH/fleet.fio"
 
 python3 - "$RESULTS/results.json" "$SCRATCH/fio.json" <<'PY' || fail "the fleet's run is not fio's"
 import json, sys
