@@ -15,12 +15,13 @@
 # the bridge. The trap installed here stops, by pid, every process left in
 # the namespaces (agents, rpcbind, ganesha), deletes the namespaces and the
 # bridge, then runs lib.sh's cleanup. Names carry this shell's pid, so two
-# runs side by side do not meet.
+# runs side by side do not meet, and neither do their subnets.
 
 NETNS_TAG="iof$$"
 NETNS_BRIDGE="${NETNS_TAG}br"
 NETNS_HOSTS=()
 SUBNET=
+NETNS_LOCK=$(realpath "${BASH_SOURCE[0]}")     # see netns_up
 
 # The namespace of host NAME.
 netns_name () {
@@ -71,12 +72,19 @@ netns_pick_subnet () {
     fail "no free 10.231.x.0/24 subnet"
 }
 
+# Two scripts run side by side (tests/run.sh) pick theirs one after the
+# other, under a lock on this file: the subnet is taken (its address on
+# the bridge) before the lock is let go.
 netns_up () {
     [ "$(id -u)" = 0 ] || fail "network namespaces need root"
+    local lock
+    exec {lock}< "$NETNS_LOCK"
+    flock "$lock"
     SUBNET=$(netns_pick_subnet)
     ip link add "$NETNS_BRIDGE" type bridge || fail "cannot create bridge $NETNS_BRIDGE"
     ip addr add "$SUBNET.1/24" dev "$NETNS_BRIDGE"
     ip link set "$NETNS_BRIDGE" up
+    exec {lock}>&-
 }
 
 netns_host () {

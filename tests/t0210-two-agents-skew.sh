@@ -9,6 +9,7 @@
 # (one message, a hundred microseconds on loopback) or wakes on a timer
 # (tens of microseconds of slack) gets there even once; and that no run
 # is worse than 20 ms, which no steal burst here reaches.
+# runs alone: it measures the host skew of two agents on this machine's two cores
 . "$(dirname "$0")/lib.sh"
 
 start_agent a1; E1=$ENDPOINT

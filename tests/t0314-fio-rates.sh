@@ -17,6 +17,7 @@
 # per stream, a mixed job's caps, a ramp taken out of the runtime, 128
 # files, an fsync every 100 requests).
 # runs once: it checks what a job file asks for against fio's rates, which the sanitizers' build only slows; t0313 runs the same translation under them
+# runs alone: it holds job files' paced rates against fio's
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bench/lib.sh"
 

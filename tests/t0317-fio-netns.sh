@@ -7,6 +7,7 @@
 # hosts at one instant and the time-bound one ends at one: the host skew
 # and the end skew are the protocol's, not one host greeted after the
 # other.
+# runs alone: the host skew of two hosts is held under 5 ms
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/netns.sh"
 

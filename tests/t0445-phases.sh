@@ -6,6 +6,7 @@
 # disks wrote. A read of a file the page cache holds is warned about; the
 # same read with direct = yes is not. An agent laying out a file for
 # longer than its lease stays in the run and answers ping meanwhile.
+# runs alone: every phase's host skew is held under 50 ms
 . "$(dirname "$0")/lib.sh"
 
 start_agent a1; E1=$ENDPOINT

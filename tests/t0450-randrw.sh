@@ -17,6 +17,7 @@
 # measured (recomputed here from each stream's busy time and window) and
 # the reason: writes with an fsync round after each (fsync_every = 1)
 # are the fsyncs' time, and no other test here is warned of so.
+# runs alone: it runs beside sysbench on the same disk and holds the rates against its
 . "$(dirname "$0")/lib.sh"
 
 command -v sysbench > /dev/null || fail "sysbench is not installed (scripts/deps.sh installs it)"

@@ -12,6 +12,7 @@
 # what came after it. Then one agent runs 512 randrw streams over a
 # small set: every stream reports, the agent answers ping all along, and
 # the report gives ops/min beside %sys.
+# runs alone: the streams of two agents must end within a few ms of one instant
 . "$(dirname "$0")/lib.sh"
 
 start_agent a1; E1=$ENDPOINT

@@ -13,6 +13,7 @@
 # stops at one instant: no request issued at or after
 # it, the requests in flight then counted, and the streams of both
 # agents end within 2 ms of each other (end skew in ns in the JSON).
+# runs alone: the end skew of two agents is held within 2 ms
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" = 0 ] || { echo "skip: needs root for a loop device"; exit 125; }

@@ -8,6 +8,7 @@
 # other ones: the offsets are the pread64 calls the kernel saw (strace).
 # access = sequential walks the blocks in order, a stream's reads and its
 # writes each from the first block, round again after the last.
+# runs alone: paced rates are held to 2% a stream and to a bound a second
 . "$(dirname "$0")/lib.sh"
 
 command -v strace > /dev/null || fail "strace is not installed (scripts/deps.sh installs it)"

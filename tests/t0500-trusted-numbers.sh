@@ -7,6 +7,7 @@
 # 4K writes than with 1M ones (O_DIRECT: buffered, the page cache's reclaim
 # and dirty throttling could charge the 1M writer more on a loaded host). Three iterations give first-run and rest
 # statistics that agree with the per-iteration figures.
+# runs alone: its warnings come from the machine's CPU time and dirty pages
 . "$(dirname "$0")/lib.sh"
 
 start_agent a1

@@ -9,6 +9,7 @@
 # start, ramp included, would creep up to it), and the randrw shows
 # requests/s beside its MB/s. Then --progress lines with an interval of
 # 700 ms: one key=value line per interval, every field parseable.
+# runs alone: the status line's rates are read against the paced fleet rate
 . "$(dirname "$0")/lib.sh"
 
 command -v tmux > /dev/null || fail "tmux is not installed (scripts/deps.sh test)"

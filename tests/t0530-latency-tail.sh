@@ -8,6 +8,7 @@
 # slow second) and low away from them; a3's own timeline shows the same;
 # the tail attribution names a3 first and as the cause, in the JSON, the
 # text report and the page.
+# runs alone: it reads a tail of latency that another script's load would make
 . "$(dirname "$0")/lib.sh"
 
 . "$TOP/tests/delayfs.sh"

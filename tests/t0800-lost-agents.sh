@@ -4,6 +4,7 @@
 # the others finish; the report and the JSON are written and say partial;
 # the exit status is 1. A frozen agent woken up again takes part in the
 # next test, which its stale messages do not disturb.
+# runs alone: an agent must be declared lost within the lease plus one tick
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/netns.sh"
 

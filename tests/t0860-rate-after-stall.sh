@@ -4,6 +4,7 @@
 # catching up on the time it lost. Checked on the results' samples: no
 # interval of about 100 ms after the resume exceeds twice the rate, and
 # the stream does run at about its rate again.
+# runs alone: a paced rate must hold from second to second after a stall
 . "$(dirname "$0")/lib.sh"
 
 start_agent a1

@@ -10,6 +10,7 @@
 #    others, nor hold them up beyond the hello's timeout; another agent
 #    that takes its endpoint is refused, not taken for it.
 # 4. lease = 1s holds over a test of several seconds.
+# runs alone: a lease of 1 s must hold over a test of several seconds
 . "$(dirname "$0")/lib.sh"
 
 for a in a1 a2 a3; do

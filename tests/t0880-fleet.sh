@@ -11,6 +11,7 @@
 #    timeout (connect_timeout = 5s here; each later test starts within
 #    about a second of the one before).
 # 3. The live status is one line of counts with the worst hosts named.
+# runs alone: 64 agents on two cores
 . "$(dirname "$0")/lib.sh"
 
 # Fixed ports below the ephemeral range, for the pattern's members.
