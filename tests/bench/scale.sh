@@ -15,7 +15,9 @@
 #                  its host skew with the clock uncertainty (the worst of
 #                  the three iterations)
 #   1 MB write     the same for the write test: everything a test costs
-#   coordinator    peak RSS and CPU seconds of `iofleet run`
+#   coordinator    peak RSS and CPU seconds of `iofleet run`, and the
+#                  seconds from the last file it wrote in its results
+#                  directory to its exit
 #   agent idle     RSS of the agents (median and largest) and the CPU ticks
 #                  all of them used in 10 s of idleness after the run
 #
@@ -27,7 +29,8 @@
 # < 0.2 s; 1024 agents connected and synchronized in < 3 s, a null test
 # round trip < 1 s at 1024, the null test's host skew (clock uncertainty
 # included) < 5 ms at every size, the coordinator < 64 MB, an idle agent
-# < 8 MiB and no tick in 10 s; the page of 256 hosts x 120 samples
+# < 8 MiB and no tick in 10 s; the console gone within 1 s of its
+# results; the page of 256 hosts x 120 samples
 # < 2 MB. A figure past its target is marked "over"; the script exits 1
 # if any is. The agents of a size are stopped (by pid) before the next
 # size starts. The console raises its own limit of open files; this
@@ -137,6 +140,9 @@ INI
         "$BIN/iofleet" run "$SCRATCH/scale.ini" -q --no-db -o "$SCRATCH/res" \
         > "$SCRATCH/out" 2> "$SCRATCH/err" ||
         { tail -20 "$SCRATCH/err"; keep_logs "$SCRATCH/err"; fail "the run of $count failed"; }
+    ended=$(date +%s.%N)
+    written=$(find "$SCRATCH/res" -type f -printf '%T@\n' | sort -n | tail -1)
+    exit_s=$(echo "$ended - $written" | bc -l)
     read -r rss_kb user_s sys_s wall_s < "$SCRATCH/time"
     connected=$(sed -n 's/.*event=connected .*hello_s=\([0-9.]*\) clock_s=\([0-9.]*\).*/\1 \2/p' \
                 "$SCRATCH/err")
@@ -169,9 +175,9 @@ PY
     before=$(cpu_ticks "${FLEET[@]}")
     sleep "$idle_s"
     idle_ticks=$(( $(cpu_ticks "${FLEET[@]}") - before ))
-    results+=("$(printf '%6d  %6.3f + %6.3f s  %7.3f s %7.3f ms  %7.3f s (window %.3f)  %6.1f MB  %5.2f s  %5.1f / %5.1f MiB  %d ticks' \
+    results+=("$(printf '%6d  %6.3f + %6.3f s  %7.3f s %7.3f ms  %7.3f s (window %.3f)  %6.1f MB  %5.2f s  %5.2f s  %5.1f / %5.1f MiB  %d ticks' \
         "$count" "$hello_s" "$clock_s" "$null_s" "$skew_ms" "$write_s" "$write_window_s" \
-        "$(echo "$rss_kb / 1000" | bc -l)" "$(echo "$user_s + $sys_s" | bc)" \
+        "$(echo "$rss_kb / 1000" | bc -l)" "$(echo "$user_s + $sys_s" | bc)" "$exit_s" \
         "$(echo "$rss_median / 1024" | bc -l)" "$(echo "$rss_max / 1024" | bc -l)" "$idle_ticks")")
     echo "${results[-1]}"
     [ "$count" != 1 ] || target "fixed cost of a test on 1 agent (s)" "$null_s" 0.2
@@ -181,6 +187,7 @@ PY
         target "null test round trip at 1024 (s)" "$null_s" 1
         target "coordinator peak RSS at 1024 (kB)" "$rss_kb" 65536
     fi
+    target "coordinator's exit after its results at $count (s)" "$exit_s" 1
     target "agent idle RSS at $count (KiB)" "$rss_max" 8192
     target "agent idle ticks at $count" "$idle_ticks" 1
     if [ -z "$page_done" ] && [ "$count" -ge 256 ]; then
@@ -191,8 +198,8 @@ PY
 done
 
 echo
-echo "agents  hello + clock sync    null test  host skew   1 MB write test            coordinator       agent idle RSS        CPU in ${idle_s} s"
-echo "                              (fixed)    (null, ±)   (round trip)               peak RSS  CPU     median / max          all agents (${ticks_per_s}/s)"
+echo "agents  hello + clock sync    null test  host skew   1 MB write test            coordinator                agent idle RSS        CPU in ${idle_s} s"
+echo "                              (fixed)    (null, ±)   (round trip)               peak RSS  CPU      exit    median / max          all agents (${ticks_per_s}/s)"
 printf '%s\n' "${results[@]}"
 [ -z "$page_done" ] || { echo; echo "$PAGE_LINE"; }
 if [ ${#over[@]} -gt 0 ]; then
