@@ -162,6 +162,16 @@ s_connect (run_t *self)
     return -1;
 }
 
+//  Tell every agent the run is over: each ends its session at once
+//  instead of when its lease runs out.
+static void
+s_bye (run_t *self)
+{
+    msg_t bye = { .type = MSG_BYE };
+    msg_strcpy (bye.u.bye.reason, "run over", sizeof bye.u.bye.reason);
+    fleet_broadcast (self->fleet, &bye);
+}
+
 //  The agents the jobs name, each once.
 static size_t
 s_agents_named (const scenario_t *scenario)
@@ -258,9 +268,13 @@ run_scenario (const scenario_t *scenario, const run_options_t *options)
             if (s_run_test (&self, &scenario->tests [t], (uint32_t) n) || fleet_interrupted ())
                 goto report;
     self.result.cut_short = false;
-    resultsdir_write_reports (self.results, &self.result);
 
 report:
+    //  The tests are over: the agents are free for other consoles from
+    //  here, not once the reports of a whole fleet are written.
+    s_bye (&self);
+    if (!self.result.cut_short)
+        resultsdir_write_reports (self.results, &self.result);
     archive_finish_run (self.archive, &self.result);
     console_clear (self.console);
     text_report (&self.result, stdout);
@@ -280,12 +294,10 @@ report:
     fprintf (stderr, "iofleet: results in %s\n", resultsdir_path (self.results));
     status = self.failed || fleet_interrupted () || resultsdir_failed (self.results)?
              EXIT_STATUS_FAILED: archive_failed (self.archive)? EXIT_STATUS_ARCHIVE: EXIT_STATUS_OK;
+    goto done;
 
-bye:;
-    msg_t bye = { .type = MSG_BYE };
-    msg_strcpy (bye.u.bye.reason, "run over", sizeof bye.u.bye.reason);
-    fleet_broadcast (self.fleet, &bye);
-
+bye:
+    s_bye (&self);
 done:
     metrics_linger (self.metrics, options->metrics_linger_ns);
     metrics_destroy (&self.metrics);
