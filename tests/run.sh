@@ -35,7 +35,7 @@ passed=0
 failed=0
 failures=()
 logdir=$(mktemp -d "${TMPDIR:-/tmp}/iofleet-tests.XXXXXX")
-declare -A running=()       # pid of a script's run -> its name
+declare -A running=()       # pid of a test's run -> its name
 declare -A started=()       # pid -> when it started (s)
 declare -A scripts=()       # pid -> 1 where it is a script's, not a unit program's
 cleanup () {

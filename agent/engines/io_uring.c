@@ -31,11 +31,11 @@
     32, medians of 5 alternating rounds: 61.8k requests/s handed over a
     batch a reap, 80.3k as here, fio's io_uring (which submits one by
     one) 75.5k; at iodepth 8, 56.4k, 59.9k and 58.3k. 128K sequential
-    reads and writes at iodepth 16 make the same system calls either way. Completions already in the ring are
-    taken without entering the kernel (io_uring_for_each_cqe, one
-    io_uring_cq_advance for the batch); one clock read stamps a batch of
-    them. The ring's descriptor is registered too where the kernel
-    allows it. A short transfer is prepared again for its rest and goes out
+    reads and writes at iodepth 16 make the same system calls either
+    way. Completions already in the ring are taken without entering the
+    kernel (io_uring_for_each_cqe, one io_uring_cq_advance for the
+    batch); one clock read stamps a batch of them. The ring's descriptor
+    is registered too where the kernel allows it. A short transfer is prepared again for its rest and goes out
     with the next submission; a transfer that moved nothing (the end of
     the file) completes with what it had moved.
 */

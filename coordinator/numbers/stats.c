@@ -333,6 +333,19 @@ stats_median (const double *values, size_t count)
 }
 
 //  Whether value lies within the range of a sample of two values or more.
+static bool
+s_within_range (const double *values, size_t count, double value)
+{
+    if (count < 2)
+        return false;
+    double min = values [0], max = values [0];
+    for (size_t nbr = 1; nbr < count; nbr++) {
+        min = values [nbr] < min? values [nbr]: min;
+        max = values [nbr] > max? values [nbr]: max;
+    }
+    return value >= min && value <= max;
+}
+
 //  The logarithms of count values in a new array for the caller to
 //  free; NULL when one is not above 0 (or finite), or memory ran out.
 static double *
@@ -345,19 +358,6 @@ s_logs (const double *values, size_t count)
     for (size_t i = 0; logs && i < count; i++)
         logs [i] = log (values [i]);
     return logs;
-}
-
-static bool
-s_within_range (const double *values, size_t count, double value)
-{
-    if (count < 2)
-        return false;
-    double min = values [0], max = values [0];
-    for (size_t nbr = 1; nbr < count; nbr++) {
-        min = values [nbr] < min? values [nbr]: min;
-        max = values [nbr] > max? values [nbr]: max;
-    }
-    return value >= min && value <= max;
 }
 
 //  Noise or real: the test with enough values, min..max without.
