@@ -18,7 +18,8 @@
 #                    every 100 ms and without; fio job files run by fio and by
 #                    iofleet, rates side by side
 #   make bench-scale 1, 16, 256, 1024 and 4096 agents on loopback: hello and clock,
-#                    a test's fixed cost, the console's memory, report sizes;
+#                    a test's fixed cost and its start skew beside that of as
+#                    many bare processes, the console's memory, report sizes;
 #                    and the wire bytes and console memory of latency
 #                    timelines at 1024 agents
 #   make fuzz        libFuzzer on the message decoder, the scenario parser and

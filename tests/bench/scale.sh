@@ -13,13 +13,20 @@
 #                  iteration's start instant to the next one's, less its
 #                  window (median of two): the fixed cost of a test; and
 #                  its host skew with the clock uncertainty (the worst of
-#                  the three iterations)
+#                  the three iterations); then, apart, that skew, that
+#                  uncertainty, and the skew of as many bare processes
+#                  started at one instant as the agent's streams are
+#                  (tests/bench/wakefloor.c): with fewer CPUs than agents
+#                  each must be given a CPU after the instant, and what
+#                  that costs on this machine is the floor of any skew
 #   1 MB write     the same for the write test: everything a test costs
 #   coordinator    peak RSS and CPU seconds of `iofleet run`, and the
 #                  seconds from the last file it wrote in its results
 #                  directory to its exit
 #   agent idle     RSS of the agents (median and largest) and the CPU ticks
-#                  all of them used in 10 s of idleness after the run
+#                  all of them used in 10 s of idleness after the run; then,
+#                  apart, the anonymous part of that RSS (the rest is pages
+#                  of shared libraries, the same pages in every agent)
 #
 # At 256 agents (or the first size at least that), one more run writes
 # for 120 sample intervals on every agent, and its report sizes are
@@ -98,6 +105,11 @@ INI
     target "page of $count hosts (bytes)" "$page" 2000000
 }
 
+# median LINES: the median of sorted numbers, one a line.
+median () {
+    echo "$1" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+}
+
 # cpu_ticks PID...: user + system ticks of the processes, summed.
 cpu_ticks () {
     local pid total=0 fields
@@ -113,6 +125,9 @@ hard=$(ulimit -Hn)
 [ "$hard" = unlimited ] || [ "$hard" -ge $((largest * 4 + 64)) ] ||
     fail "the hard limit of open files ($hard) is too low for $largest agents: raise it (ulimit -Hn)"
 [ "$hard" = unlimited ] || ulimit -Sn "$hard"
+
+cc -O2 -Wall -Wextra -Werror "$top/tests/bench/wakefloor.c" "$top/proto/clock.c" \
+    -o "$SCRATCH/wakefloor" || fail "wakefloor does not build"
 
 for count in $sizes; do
     [ $((base + count)) -lt 32768 ] || fail "SCALE_PORT $base + $count agents passes 32767"
@@ -160,26 +175,39 @@ def trip(name):
     return statistics.median(gaps)
 w = [t for t in tests if t["name"] == "w"]
 assert all(t["summary"]["failed_streams"] == 0 for t in tests), "a stream failed"
-skew = max(t["summary"]["host_skew_ns"] + t["summary"]["clock_uncertainty_ns"]
-           for t in tests if t["name"] == "null")
-print("%.3f %.3f %.3f %.3f" % (trip("null"), trip("w"),
+worst = max((t["summary"] for t in tests if t["name"] == "null"),
+            key=lambda s: s["host_skew_ns"] + s["clock_uncertainty_ns"])
+print("%.3f %.3f %.3f %.3f %.3f %.3f" % (trip("null"), trip("w"),
       statistics.median((t["summary"]["last_end_ns"] - t["summary"]["first_start_ns"]) / 1e9 for t in w),
-      skew / 1e6))
+      (worst["host_skew_ns"] + worst["clock_uncertainty_ns"]) / 1e6,
+      worst["host_skew_ns"] / 1e6, worst["clock_uncertainty_ns"] / 1e6))
 PY
 )
-    read -r null_s write_s write_window_s skew_ms <<< "$trips"
+    read -r null_s write_s write_window_s skew_ms skew_only_ms uncertainty_ms <<< "$trips"
     # The agents now idle: their RSS, and their ticks over idle_s.
     rss=$(for pid in "${FLEET[@]}"; do awk '/^VmRSS/ { print $2 }' "/proc/$pid/status"; done | sort -n)
-    rss_median=$(echo "$rss" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+    rss_median=$(median "$rss")
     rss_max=$(echo "$rss" | tail -1)
     before=$(cpu_ticks "${FLEET[@]}")
     sleep "$idle_s"
     idle_ticks=$(( $(cpu_ticks "${FLEET[@]}") - before ))
+    anon=$(for pid in "${FLEET[@]}"; do awk '/^RssAnon/ { print $2 }' "/proc/$pid/status"; done | sort -n)
+    # As many bare processes started at one instant as there are agents.
+    floor=$("$SCRATCH/wakefloor" "$count") || fail "wakefloor $count failed"
+    floor_ms=$(echo "${floor##*spread_ns=}" | awk '{ print $1 / 1e6 }')
     results+=("$(printf '%6d  %6.3f + %6.3f s  %7.3f s %7.3f ms  %7.3f s (window %.3f)  %6.1f MB  %5.2f s  %5.2f s  %5.1f / %5.1f MiB  %d ticks' \
         "$count" "$hello_s" "$clock_s" "$null_s" "$skew_ms" "$write_s" "$write_window_s" \
         "$(echo "$rss_kb / 1000" | bc -l)" "$(echo "$user_s + $sys_s" | bc)" "$exit_s" \
         "$(echo "$rss_median / 1024" | bc -l)" "$(echo "$rss_max / 1024" | bc -l)" "$idle_ticks")")
     echo "${results[-1]}"
+    ratio=-
+    [ "$(echo "$floor_ms > 0" | bc -l)" = 0 ] ||
+        ratio=$(printf '%.2f' "$(echo "$skew_only_ms / $floor_ms" | bc -l)")
+    results+=("$(printf '        null test: host skew %.3f ms + clock uncertainty %.3f ms; %d bare processes started at one instant: %.3f ms (skew / that: %s)' \
+        "$skew_only_ms" "$uncertainty_ms" "$count" "$floor_ms" "$ratio")")
+    results+=("$(printf '        agents idle: RssAnon median / max %.1f / %.1f MiB (the rest of their RSS is pages of shared libraries)' \
+        "$(echo "$(median "$anon") / 1024" | bc -l)" "$(echo "$(echo "$anon" | tail -1) / 1024" | bc -l)")")
+    printf '%s\n' "${results[@]: -2}"
     [ "$count" != 1 ] || target "fixed cost of a test on 1 agent (s)" "$null_s" 0.2
     target "null test host skew at $count (ms, clock uncertainty included)" "$skew_ms" 5
     if [ "$count" = 1024 ]; then
