@@ -198,34 +198,34 @@ const opt_def_t jobspec_options [] = {
               "10000 unless runtime is given); 0: none, runtime ends the run" },
     { .name = "access", .type = OPT_ENUM, .offset = AT (access),
       .choices = s_access_names, .default_text = "random", .flags = OPT_WIRE | OPT_GLOBAL,
-      .help = "randrw: where a stream's requests land: random (as random_distribution "
-              "says) or sequential (its reads walk the set's blocks in order from the "
-              "first, file after file, and so do its writes, each going round again at "
-              "the end: fio's rw=rw, a mix of reads and writes in order)" },
+      .help = "where a stream's requests land: random (as random_distribution says) or "
+              "sequential (its reads walk the set's blocks in order from the first, file "
+              "after file, and so do its writes, each going round again at the end: fio's "
+              "rw=rw, a mix of reads and writes in order)" },
     { .name = "random_distribution", .type = OPT_STRING, .offset = AT (random_distribution),
       .capacity = CAPACITY (random_distribution), .default_text = "random",
       .flags = OPT_WIRE | OPT_GLOBAL,
-      .help = "randrw: where requests land, as fio's: random (uniform), zipf:THETA (rank k "
-              "in proportion to 1/k^THETA), pareto:H (a share H of the blocks takes 1-H of "
-              "the requests) or normal:PCT (a bell around the middle, its deviation PCT percent of the set)" },
+      .help = "where requests land, as fio's: random (uniform), zipf:THETA (rank k in "
+              "proportion to 1/k^THETA), pareto:H (a share H of the blocks takes 1-H of the "
+              "requests) or normal:PCT (a bell around the middle, its deviation PCT percent "
+              "of the set)" },
     { .name = "randseed", .type = OPT_COUNT, .offset = AT (randseed),
       .min = 0, .max = 1ULL << 62, .default_text = "0", .flags = OPT_WIRE | OPT_GLOBAL,
-      .help = "randrw: seed of the offsets: the same seed draws the same offsets on every "
-              "run, each stream its own sequence from the seed, its job (on its host) and "
-              "its index (0: a seed from the kernel every run)" },
+      .help = "seed of the offsets: the same seed draws the same offsets on every run, "
+              "each stream its own sequence from the seed, its job (on its host) and its "
+              "index (0: a seed from the kernel every run)" },
     { .name = "engine", .type = OPT_ENUM, .offset = AT (engine),
       .choices = s_engine_names, .default_text = "psync", .flags = OPT_WIRE | OPT_GLOBAL,
-      .help = "write, read, rewrite, randrw, copy: how a stream issues its requests to "
-              "local files: psync (one pread or pwrite at a time) or io_uring (iodepth "
-              "requests in flight, fixed buffers and files; a host that refuses io_uring "
-              "fails the job at prepare). An nfs:// file is read with libnfs's asynchronous "
-              "calls whichever it names" },
+      .help = "how a stream issues its requests to local files: psync (one pread or "
+              "pwrite at a time) or io_uring (iodepth requests in flight, fixed buffers and "
+              "files; a host that refuses io_uring fails the job at prepare). An nfs:// file "
+              "is read with libnfs's asynchronous calls whichever it names" },
     { .name = "iodepth", .type = OPT_COUNT, .offset = AT (iodepth),
       .min = 1, .max = JOB_IODEPTH_MAX, .default_text = "1", .flags = OPT_WIRE | OPT_GLOBAL,
-      .help = "write, read, rewrite, randrw, copy: requests each stream keeps in flight "
-              "(fio's iodepth): with engine = io_uring (psync has one), and for an nfs:// "
-              "read or copy source the READ calls in flight on the stream's connection, "
-              "with either engine; a copy writes its blocks in order" },
+      .help = "requests each stream keeps in flight (fio's iodepth): with engine = "
+              "io_uring (psync has one), and for an nfs:// read or copy source the READ "
+              "calls in flight on the stream's connection, with either engine; a copy "
+              "writes its blocks in order" },
     { .name = NULL }
 };
 

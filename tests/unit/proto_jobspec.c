@@ -117,6 +117,15 @@ test_table (void **state)
         rows++;
         assert_non_null (opt->help);
         assert_true (strlen (opt->help) > 10);
+        //  --help puts the workloads that take an option before its
+        //  help, from their descriptors: the help names none itself.
+        for (const char *const *workload = jobspec_workload_names; *workload; workload++) {
+            size_t length = strlen (*workload);
+            bool named = strncmp (opt->help, *workload, length) == 0
+                      && (opt->help [length] == ':' || opt->help [length] == ',');
+            if (named)
+                fail_msg ("option %s: its help begins with \"%s\"", opt->name, *workload);
+        }
         assert_ptr_equal (jobspec_option (opt->name), opt);
         if (opt->type == OPT_STRING)
             assert_true (opt->capacity > 1);
