@@ -24,6 +24,7 @@ static const char *const s_pattern_names [] = { "zero", "random", NULL };
 static const char *const s_class_names [] = { "auto", "disk", "network", NULL };
 static const char *const s_rw_mode_names [] = { "rndrw", "rndrd", "rndwr", NULL };
 static const char *const s_engine_names [] = { "psync", "io_uring", NULL };
+static const char *const s_iomem_names [] = { "malloc", "huge", NULL };
 static const char *const s_fsync_call_names [] = { "fsync", "fdatasync", NULL };
 static const char *const s_access_names [] = { "random", "sequential", NULL };
 
@@ -39,6 +40,7 @@ _Static_assert (PATTERN_ZERO == 0 && PATTERN_RANDOM == 1, "s_pattern_names order
 _Static_assert (RW_MODE_RNDRW == 0 && RW_MODE_RNDRD == 1 && RW_MODE_RNDWR == 2,
                 "s_rw_mode_names order");
 _Static_assert (JOB_ENGINE_PSYNC == 0 && JOB_ENGINE_IO_URING == 1, "s_engine_names order");
+_Static_assert (JOB_IOMEM_MALLOC == 0 && JOB_IOMEM_HUGE == 1, "s_iomem_names order");
 _Static_assert (FSYNC_CALL_FSYNC == 0 && FSYNC_CALL_FDATASYNC == 1, "s_fsync_call_names order");
 _Static_assert (ACCESS_RANDOM == 0 && ACCESS_SEQUENTIAL == 1, "s_access_names order");
 _Static_assert (CLASS_AUTO == 0 && CLASS_DISK == 1 && CLASS_NETWORK == 2, "s_class_names order");
@@ -226,6 +228,13 @@ const opt_def_t jobspec_options [] = {
               "io_uring (psync has one), and for an nfs:// read or copy source the READ "
               "calls in flight on the stream's connection, with either engine; a copy "
               "writes its blocks in order" },
+    { .name = "iomem", .type = OPT_ENUM, .offset = AT (iomem),
+      .choices = s_iomem_names, .default_text = "malloc", .flags = OPT_WIRE | OPT_GLOBAL,
+      .help = "what the buffers of a stream's requests are made of (fio's iomem): "
+              "malloc (from the heap, in pages of 4K, as fio's default) or huge (in "
+              "transparent huge pages of 2M where the kernel gives them, as fio's "
+              "mmaphuge): a request of 128K is then one piece of memory, not 32, and a "
+              "device or a hypervisor that pays per piece is measured for what it moves" },
     { .name = NULL }
 };
 

@@ -62,6 +62,11 @@ typedef enum {
 #define JOB_IODEPTH_MAX   4096      //  requests in flight per stream
 
 typedef enum {
+    JOB_IOMEM_MALLOC = 0,       //  the slots' buffers from the heap, in base pages (fio's default)
+    JOB_IOMEM_HUGE = 1          //  in transparent huge pages where the kernel gives them
+} job_iomem_t;
+
+typedef enum {
     CLASS_AUTO = 0,             //  derived from the source (nfs:// is network)
     CLASS_DISK = 1,
     CLASS_NETWORK = 2
@@ -109,6 +114,7 @@ typedef struct {
                                             //  kernel's, another each run
     int engine;                             //  job_engine_t: how a stream issues its requests
     uint64_t iodepth;                       //  requests a stream keeps in flight (io_uring)
+    int iomem;                              //  job_iomem_t: what the requests' buffers are made of
 } jobspec_t;
 
 //  The table, NULL-name terminated, and a lookup by name (NULL if unknown).

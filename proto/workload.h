@@ -44,7 +44,7 @@ extern const char *const workload_common_keys [];
 
 #define PHASES_MAX              8       //  phases one workload, so one test, may have
 #define WORKLOAD_FILES_MAX      3       //  file options one workload may have
-#define WORKLOAD_KEYS_MAX       24      //  options one workload may accept
+#define WORKLOAD_KEYS_MAX       28      //  options one workload may accept
 #define WORKLOAD_DEFAULTS_MAX   4       //  options whose default it changes
 
 //  O_DIRECT needs offsets and lengths in these units (the smallest

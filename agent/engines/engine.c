@@ -10,6 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+//  Bytes of a transparent huge page on the hosts the agent runs on
+//  (x86-64, arm64 with 4K base pages).
+#define S_HUGE_PAGE_BYTES (2u << 20)
 
 //  The engines, indexed by the `engine` option's values.
 static const engine_ops_t *const s_engines [] = {
@@ -38,32 +43,88 @@ engine_check (const jobspec_t *spec, char *err, size_t errlen)
     return ops->probe? ops->probe (err, errlen): 0;
 }
 
-//  The slots' buffers, and for a queue the table of slots beside them
-//  (one slot's fits in what a stream's figures are counted as).
+//  The slots' buffers (in whole huge pages with iomem = huge), and for a
+//  queue the table of slots beside them (one slot's fits in what a
+//  stream's figures are counted as).
 uint64_t
 engine_memory (const jobspec_t *spec)
 {
     uint64_t depth = spec->iodepth? spec->iodepth: 1;
     uint64_t table = depth > 1? depth * (sizeof (engine_request_t) + 2 * sizeof (void *)): 0;
-    return depth * spec->bs_bytes + table;
+    uint64_t buffers = depth * spec->bs_bytes;
+    if (spec->iomem == JOB_IOMEM_HUGE)
+        buffers = (buffers + S_HUGE_PAGE_BYTES - 1) / S_HUGE_PAGE_BYTES * S_HUGE_PAGE_BYTES;
+    return buffers + table;
+}
+
+engine_slots_t
+engine_slots (const jobspec_t *spec)
+{
+    return (engine_slots_t) { .depth = (uint32_t) (spec->iodepth? spec->iodepth: 1),
+                              .buffer_bytes = (size_t) spec->bs_bytes,
+                              .iomem = spec->iomem };
 }
 
 //  The engine the option names, over descriptors.
 engine_t *
-engine_new (int engine, uint32_t depth, size_t buffer_bytes, const int *fds,
-            uint32_t fd_count, bool direct, char *err, size_t errlen)
+engine_new (int engine, engine_slots_t slots, const int *fds, uint32_t fd_count, bool direct,
+            char *err, size_t errlen)
 {
     const engine_ops_t *ops = s_engine (engine, err, errlen);
     if (!ops)
         return NULL;
-    return engine_make (ops, depth, buffer_bytes, fds, fd_count, direct, NULL, err, errlen);
+    return engine_make (ops, slots, fds, fd_count, direct, NULL, err, errlen);
+}
+
+//  The slots' buffers, bytes of them in one block, into self: from the
+//  heap, or with iomem = huge a mapping of whole huge pages aligned to
+//  one (the kernel backs a huge page only where the virtual range holds
+//  one whole), asked for as huge before the first touch. Zeroed, which
+//  faults them in now rather than at the first requests. Returns 0, or
+//  -1 with errno set.
+static int
+s_buffers_new (engine_t *self, size_t bytes, int iomem)
+{
+    if (iomem != JOB_IOMEM_HUGE) {
+        void *block = NULL;
+        int rc = posix_memalign (&block, IO_BUFFER_ALIGN_BYTES, bytes);
+        if (rc != 0) {
+            errno = rc;
+            return -1;
+        }
+        self->buffers = block;
+        memset (self->buffers, 0, bytes);
+        return 0;
+    }
+    size_t mapped = (bytes + S_HUGE_PAGE_BYTES - 1) / S_HUGE_PAGE_BYTES * S_HUGE_PAGE_BYTES;
+    //  Mapped one huge page longer, then cut to the aligned part.
+    unsigned char *base = mmap (NULL, mapped + S_HUGE_PAGE_BYTES, PROT_READ | PROT_WRITE,
+                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED)
+        return -1;
+    uintptr_t at = (uintptr_t) base;
+    unsigned char *aligned = base + (S_HUGE_PAGE_BYTES - at % S_HUGE_PAGE_BYTES)
+                                    % S_HUGE_PAGE_BYTES;
+    if (aligned > base)
+        munmap (base, (size_t) (aligned - base));
+    unsigned char *end = aligned + mapped;
+    if (end < base + mapped + S_HUGE_PAGE_BYTES)
+        munmap (end, (size_t) (base + mapped + S_HUGE_PAGE_BYTES - end));
+    //  Refused only by a kernel without THP: base pages then.
+    madvise (aligned, mapped, MADV_HUGEPAGE);
+    self->buffers = aligned;
+    self->buffers_mapped = mapped;
+    memset (self->buffers, 0, bytes);
+    return 0;
 }
 
 //  The slots, then the engine's own state.
 engine_t *
-engine_make (const engine_ops_t *ops, uint32_t depth, size_t buffer_bytes, const int *fds,
-             uint32_t fd_count, bool direct, const void *target, char *err, size_t errlen)
+engine_make (const engine_ops_t *ops, engine_slots_t slots, const int *fds, uint32_t fd_count,
+             bool direct, const void *target, char *err, size_t errlen)
 {
+    uint32_t depth = slots.depth;
+    size_t buffer_bytes = slots.buffer_bytes;
     assert (depth >= 1 && buffer_bytes > 0);
     engine_t *self = calloc (1, sizeof (engine_t));
     if (!self) {
@@ -80,16 +141,13 @@ engine_make (const engine_ops_t *ops, uint32_t depth, size_t buffer_bytes, const
     self->slots = calloc (depth, sizeof (engine_request_t));
     self->free = calloc (depth, sizeof (uint32_t));
     self->done = calloc (depth, sizeof (engine_request_t *));
-    void *buffers = NULL;
     if (!self->slots || !self->free || !self->done
-    ||  posix_memalign (&buffers, IO_BUFFER_ALIGN_BYTES, (size_t) depth * buffer_bytes)) {
-        snprintf (err, errlen, "engine %s: %u slots of %zu bytes: %s", self->ops->name, depth,
-                  buffer_bytes, strerror (ENOMEM));
-        free (buffers);
+    ||  s_buffers_new (self, (size_t) depth * buffer_bytes, slots.iomem) == -1) {
+        snprintf (err, errlen, "engine %s: %u slots of %zu bytes%s: %s", self->ops->name, depth,
+                  buffer_bytes, slots.iomem == JOB_IOMEM_HUGE? " in huge pages": "",
+                  strerror (self->slots && self->free && self->done? errno: ENOMEM));
         goto fail;
     }
-    self->buffers = buffers;
-    memset (self->buffers, 0, (size_t) depth * buffer_bytes);
     for (uint32_t index = 0; index < depth; index++) {
         self->slots [index].index = index;
         self->slots [index].buffer = self->buffers + (size_t) index * buffer_bytes;
@@ -116,7 +174,10 @@ engine_destroy (engine_t **self_p)
     assert (self->in_flight == 0 || self->failed);
     if (self->ops)
         self->ops->close (self);
-    free (self->buffers);
+    if (self->buffers_mapped)
+        munmap (self->buffers, self->buffers_mapped);
+    else
+        free (self->buffers);
     free (self->slots);
     free (self->free);
     free (self->done);

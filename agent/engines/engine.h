@@ -9,7 +9,8 @@
 
         engine_new (spec, fds, count, err)  at prepare: the stream's
                                 slots (iodepth of them, each with a
-                                page-aligned buffer of bs bytes) and the
+                                page-aligned buffer of bs bytes, of the
+                                memory iomem says) and the
                                 engine's state (io_uring: the ring, the
                                 buffers and files registered). A host
                                 that refuses the engine says so here,
@@ -117,6 +118,7 @@ struct _engine_t {
     bool direct;                    //  the descriptors are O_DIRECT
     engine_request_t *slots;        //  depth of them
     unsigned char *buffers;         //  depth x buffer_bytes, page-aligned, one block
+    size_t buffers_mapped;          //  bytes mapped for them with iomem = huge, 0 from the heap
     uint32_t *free;                 //  indices of the free slots, a stack
     uint32_t free_count;            //  how many are free
     engine_request_t **done;        //  completions gathered by reap, depth at most
@@ -132,20 +134,35 @@ struct _engine_t {
     void *state;                    //  the engine's own
 };
 
-//  The engine the job asks for, for depth slots of buffer_bytes each,
-//  over fds [0 .. fd_count - 1] (borrowed: they must outlive it). The
-//  slots' buffers are page-aligned and zeroed. Returns NULL with the
-//  reason in err: for an engine this host refuses, "engine io_uring:
-//  REASON; use engine = psync".
-engine_t *engine_new (int engine, uint32_t depth, size_t buffer_bytes, const int *fds,
-                      uint32_t fd_count, bool direct, char *err, size_t errlen);
+//  A stream's slots: how many requests it keeps in flight at most, the
+//  bytes of each one's buffer, and what the buffers are made of.
+typedef struct {
+    uint32_t depth;                 //  slots, 1 or more
+    size_t buffer_bytes;            //  bytes of each slot's buffer
+    int iomem;                      //  job_iomem_t
+} engine_slots_t;
+
+//  The slots a job asks for: iodepth (1 without one) of bs bytes, of
+//  its iomem.
+engine_slots_t engine_slots (const jobspec_t *spec);
+
+//  The engine the job asks for, with the slots given, over fds [0 ..
+//  fd_count - 1] (borrowed: they must outlive it). The slots' buffers
+//  are one zeroed block, page-aligned; with iomem = huge, aligned to
+//  huge pages and asked of the kernel as such (madvise) before they are
+//  first touched: it backs them with huge pages where it can (THP not
+//  "never", a free block of 2M), else with base pages. Returns NULL
+//  with the reason in err: for an engine this host refuses, "engine
+//  io_uring: REASON; use engine = psync".
+engine_t *engine_new (int engine, engine_slots_t slots, const int *fds, uint32_t fd_count,
+                      bool direct, char *err, size_t errlen);
 
 //  The slots and the state of the engine ops, for the engine files:
 //  engine_new once the option is known, engine_new_nfs. target is for
 //  ops->open (borrowed until it returns). NULL with the reason in err.
-engine_t *engine_make (const engine_ops_t *ops, uint32_t depth, size_t buffer_bytes,
-                       const int *fds, uint32_t fd_count, bool direct, const void *target,
-                       char *err, size_t errlen);
+engine_t *engine_make (const engine_ops_t *ops, engine_slots_t slots, const int *fds,
+                       uint32_t fd_count, bool direct, const void *target, char *err,
+                       size_t errlen);
 
 //  An NFS file open on a libnfs context, as engine_new_nfs reads it.
 struct nfs_context;
@@ -156,15 +173,16 @@ typedef struct {
     const char *shown;              //  its URL as messages show it
 } engine_nfs_file_t;
 
-//  An engine that reads file (nfs.c): depth READ calls in flight, each
-//  of buffer_bytes at most, through libnfs's asynchronous interface and
-//  one poll loop in the calling thread. The context and the file are
+//  An engine that reads file (nfs.c): slots.depth READ calls in flight,
+//  each of slots.buffer_bytes at most, through libnfs's asynchronous
+//  interface and one poll loop in the calling thread. The context and
+//  the file are
 //  borrowed: they must outlive the engine, but while requests may be in
 //  flight (a failed engine) the context is destroyed first, as libnfs
 //  calls back every call it cancels then. Returns NULL with the reason
 //  in err.
-engine_t *engine_new_nfs (const engine_nfs_file_t *file, uint32_t depth, size_t buffer_bytes,
-                          char *err, size_t errlen);
+engine_t *engine_new_nfs (const engine_nfs_file_t *file, engine_slots_t slots, char *err,
+                          size_t errlen);
 
 //  The engine's own account of its first failure, a whole message ("" if
 //  it left it to errno): libnfs's words and the file, for an NFS one.

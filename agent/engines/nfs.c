@@ -285,9 +285,8 @@ static const engine_ops_t s_nfs_ops = {
 };
 
 engine_t *
-engine_new_nfs (const engine_nfs_file_t *file, uint32_t depth, size_t buffer_bytes,
-                char *err, size_t errlen)
+engine_new_nfs (const engine_nfs_file_t *file, engine_slots_t slots, char *err, size_t errlen)
 {
     //  One "file", the context's: requests name index 0.
-    return engine_make (&s_nfs_ops, depth, buffer_bytes, NULL, 1, false, file, err, errlen);
+    return engine_make (&s_nfs_ops, slots, NULL, 1, false, file, err, errlen);
 }

@@ -195,8 +195,8 @@ s_randrw_prepare (workload_stream_t *ws, char *err, size_t errlen)
         return -1;
     //  The engine's slots write what the layout left in the buffer, as
     //  the one buffer of old did.
-    stream->engine = engine_new (spec->engine, (uint32_t) spec->iodepth, (size_t) spec->bs_bytes,
-                                 set->fds, (uint32_t) set->count, spec->direct, err, errlen);
+    stream->engine = engine_new (spec->engine, engine_slots (spec), set->fds,
+                                 (uint32_t) set->count, spec->direct, err, errlen);
     if (!stream->engine)
         return -1;
     engine_fill (stream->engine, stream->buffer);

@@ -204,14 +204,13 @@ workload_source_engine (workload_stream_t *ws, workload_source_t *source, bool d
                         char *err, size_t errlen)
 {
     const jobspec_t *spec = ws->spec;
-    uint32_t depth = (uint32_t) (spec->iodepth? spec->iodepth: 1);
     if (!source->nfs)
-        return engine_new (spec->engine, depth, (size_t) spec->bs_bytes, &source->fd, 1,
-                           direct, err, errlen);
+        return engine_new (spec->engine, engine_slots (spec), &source->fd, 1, direct, err,
+                           errlen);
     const engine_nfs_file_t file = {
         .nfs = source->nfs, .nfsfh = source->nfsfh, .shown = source->shown
     };
-    return engine_new_nfs (&file, depth, (size_t) spec->bs_bytes, err, errlen);
+    return engine_new_nfs (&file, engine_slots (spec), err, errlen);
 }
 
 //  The engine's slots, and for an URL as much again: the replies libnfs

@@ -48,8 +48,8 @@ s_write_prepare (workload_stream_t *ws, char *err, size_t errlen)
         return -1;
 
     const jobspec_t *spec = ws->spec;
-    state->engine = engine_new (spec->engine, (uint32_t) spec->iodepth, (size_t) spec->bs_bytes,
-                                &state->out.fd, 1, spec->direct, err, errlen);
+    state->engine = engine_new (spec->engine, engine_slots (spec), &state->out.fd, 1,
+                                spec->direct, err, errlen);
     if (!state->engine)
         return -1;
     //  The pattern goes into the first slot, and from there into the others.

@@ -112,7 +112,8 @@ static const char *const s_read_keys [] = {
     "readwrite", "rwmixread", "rwmixwrite", "numjobs", "iodepth", "ioengine", "direct",
     "buffered", "runtime", "time_based", "ramp_time", "fsync", "fdatasync", "end_fsync",
     "rate", "rate_iops", "random_distribution", "randseed", "stonewall", "new_group",
-    "wait_for_previous", "group_reporting", "nrfiles", "number_ios", "fallocate", NULL
+    "wait_for_previous", "group_reporting", "nrfiles", "number_ios", "fallocate", "iomem",
+    "mem", NULL
 };
 
 //  Refuse key at line unless this translation reads it, with what to

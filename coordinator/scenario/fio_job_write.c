@@ -88,21 +88,30 @@ s_write_pairs (fio_state_t *self, const fio_pair_t *from, const char *pairs)
     }
 }
 
+//  The value of pair (fallback if NULL) by the row of fio_keys' table
+//  named key into our lines; mem's huge kinds may name a file after a
+//  colon. Returns the table's text, or NULL after an error.
+static const char *
+s_mapped_by (fio_state_t *self, const char *key, const fio_pair_t *pair, const char *fallback)
+{
+    const char *value = pair? pair->value: fallback;
+    const fio_key_t *row = fio_keys_find (key);
+    size_t length = strcmp (key, "mem")? strlen (value): strcspn (value, ":");
+    for (const fio_value_t *each = row->values; each->fio; each++)
+        if (strlen (each->fio) == length && strncmp (each->fio, value, length) == 0)
+            return each->ours;
+    fio_state_fail_at (self, pair, pair? pair->key: key, "%s = %s is not supported here; use %s",
+                       pair? pair->key: key, value, row->otherwise);
+    return NULL;
+}
+
 //  fio's value of key by fio_keys' table into our lines, or fallback if
 //  the job does not give it. Returns the table's text, or NULL after an
 //  error.
 static const char *
 s_mapped (fio_state_t *self, const char *key, const char *fallback)
 {
-    const fio_pair_t *pair = fio_state_get (self, key);
-    const char *value = pair? pair->value: fallback;
-    const fio_key_t *row = fio_keys_find (key);
-    for (const fio_value_t *each = row->values; each->fio; each++)
-        if (strcmp (each->fio, value) == 0)
-            return each->ours;
-    fio_state_fail_at (self, pair, key, "%s = %s is not supported here; use %s", key, value,
-                       row->otherwise);
-    return NULL;
+    return s_mapped_by (self, key, fio_state_get (self, key), fallback);
 }
 
 //  What a job does with its requests, for fio's keys that take a value
@@ -346,6 +355,12 @@ fio_job_write (fio_state_t *self)
         s_write_pairs (self, rw_pair, rw);
     if (engine)
         s_write_pairs (self, fio_state_get (self, "ioengine"), engine);
+    //  Its buffers: fio's iomem, or mem, which is the same.
+    const fio_pair_t *iomem_pair = fio_state_get (self, "iomem")? fio_state_get (self, "iomem"):
+                                                                  fio_state_get (self, "mem");
+    const char *iomem = s_mapped_by (self, "mem", iomem_pair, "malloc");
+    if (iomem)
+        s_write_pairs (self, iomem_pair, iomem);
     bool random = rw && strstr (rw, "randrw");
     bool mixed = rw && strstr (rw, "mode = rndrw");
     s_direction_t direction = mixed? S_MIXED:

@@ -45,6 +45,19 @@ static const fio_value_t s_end_fsync_values [] = {
     { .fio = NULL }
 };
 
+//  mem = (and iomem =, which is ours too): what the buffers are made of;
+//  a huge kind may name its file after a colon (mmaphuge:/hugepages/file),
+//  which the translation leaves out.
+static const fio_value_t s_iomem_values [] = {
+    { .fio = "malloc", .ours = "iomem = malloc" },
+    { .fio = "shm", .ours = "iomem = malloc (pages of 4K)" },
+    { .fio = "mmap", .ours = "iomem = malloc (pages of 4K)" },
+    { .fio = "mmapshared", .ours = "iomem = malloc (pages of 4K)" },
+    { .fio = "shmhuge", .ours = "iomem = huge (transparent huge pages)" },
+    { .fio = "mmaphuge", .ours = "iomem = huge (transparent huge pages)" },
+    { .fio = NULL }
+};
+
 //  A test: what stonewall and new_group mean here.
 #define S_TEST_HINT "test = NAME: the jobs of one test run together, tests one after " \
                     "another in file order"
@@ -70,6 +83,7 @@ const fio_key_t fio_keys [] = {
       .otherwise = "workload = read, write or randrw (trims are not done here)" },
     { .fio = "ioengine", .values = s_ioengine_values, .otherwise = "engine = psync or io_uring" },
     { .fio = "buffered", .values = s_buffered_values, .otherwise = "direct = yes or no" },
+    { .fio = "mem", .values = s_iomem_values, .otherwise = "iomem = malloc or huge" },
     { .fio = "end_fsync", .values = s_end_fsync_values,
       .otherwise = "fsync = none or end (write), fsync_end = no or yes (randrw)" },
     { .fio = "fdatasync", .otherwise = "fsync_every = N with fsync_call = fdatasync (randrw)" },

@@ -6,8 +6,8 @@
     streams, reads in the ratio, an fsync round after every fsync_every
     requests with the queue drained before it: randrw asserts it),
     buffered and O_DIRECT, and a runtime that stops it with requests in
-    flight, counted; and the write, rewrite, read and copy workloads on
-    io_uring.
+    flight, counted; the slots' buffers in huge pages (iomem = huge); and
+    the write, rewrite, read and copy workloads on io_uring.
 */
 #include "randrw_jobs.h"
 
@@ -27,7 +27,8 @@ s_write_and_read (const fixture_t *fx, int kind, uint32_t depth, bool direct)
     int fd = open (fx->path, O_RDWR | O_CREAT | O_TRUNC | (direct? O_DIRECT: 0), 0644);
     assert_true (fd >= 0);
     char err [MSG_TEXT_MAX + 1];
-    engine_t *engine = engine_new (kind, depth, block, &fd, 1, direct, err, sizeof (err));
+    engine_t *engine = engine_new (kind, (engine_slots_t) { .depth = depth, .buffer_bytes = block },
+                                   &fd, 1, direct, err, sizeof (err));
     if (!engine)
         fail_msg ("engine_new: %s", err);
 
@@ -102,8 +103,9 @@ test_short_transfers (void **state)
     int pipe_fds [2];
     assert_int_equal (pipe (pipe_fds), 0);
     char err [MSG_TEXT_MAX + 1];
-    engine_t *engine = engine_new (JOB_ENGINE_IO_URING, 4, 4096, &pipe_fds [0], 1, false,
-                                   err, sizeof (err));
+    engine_t *engine = engine_new (JOB_ENGINE_IO_URING,
+                                   (engine_slots_t) { .depth = 4, .buffer_bytes = 4096 },
+                                   &pipe_fds [0], 1, false, err, sizeof (err));
     if (!engine)
         fail_msg ("engine_new: %s", err);
     unsigned char data [4096];
@@ -139,7 +141,8 @@ test_short_transfers (void **state)
     assert_true (fd >= 0);
     const int kinds [] = { JOB_ENGINE_PSYNC, JOB_ENGINE_IO_URING };
     for (size_t k = 0; k < 2; k++) {
-        engine = engine_new (kinds [k], 1, 8192, &fd, 1, false, err, sizeof (err));
+        engine = engine_new (kinds [k], (engine_slots_t) { .depth = 1, .buffer_bytes = 8192 },
+                             &fd, 1, false, err, sizeof (err));
         assert_non_null (engine);
         const uint64_t offsets [] = { 0, 1000, 6000 };
         for (size_t i = 0; i < 3; i++) {
@@ -202,34 +205,128 @@ test_randrw_time_bound (void **state)
 
 //  The write workload on io_uring, 16 blocks in flight: the file is its
 //  size, every block the pattern (the last one shorter), each counted
-//  once, the flush after the last.
+//  once, the flush after the last; with its buffers from the heap and in
+//  huge pages alike.
 static void
 test_write_queued (void **state)
 {
     fixture_t *fx = *state;
     const size_t size = 4 * MIB + 4096 + 100;
-    jobspec_t spec = streams_spec (WORKLOAD_WRITE, size, 64 * KIB);
-    spec.engine = JOB_ENGINE_IO_URING;
-    spec.iodepth = 16;
-    spec.pattern = PATTERN_RANDOM;
-    spec.fsync_mode = FSYNC_END;
-    spec.keep = true;
-    stream_t *stream = streams_ready (&spec, fx->path);
-    msg_result_t result;
-    streams_phase (stream, 0, &result);
-    assert_int_equal (result.bytes, size);
-    assert_int_equal (result.writes, (size + 64 * KIB - 1) / (64 * KIB));
-    assert_int_equal (result.fsyncs, 1);
-    assert_int_equal (result.depth_max, 16);
-    assert_int_equal (histogram_count (&result.latency [MSG_LATENCY_WRITE]), result.writes);
-    stream_destroy (&stream);
-    size_t length;
-    unsigned char *data = streams_read_file (fx->path, &length);
-    assert_int_equal (length, size);
-    for (size_t offset = 64 * KIB; offset < size; offset += 64 * KIB)
-        assert_memory_equal (data + offset, data,
-                             size - offset < 64 * KIB? size - offset: 64 * KIB);
-    free (data);
+    const int iomems [] = { JOB_IOMEM_MALLOC, JOB_IOMEM_HUGE };
+    for (size_t m = 0; m < 2; m++) {
+        jobspec_t spec = streams_spec (WORKLOAD_WRITE, size, 64 * KIB);
+        spec.engine = JOB_ENGINE_IO_URING;
+        spec.iodepth = 16;
+        spec.iomem = iomems [m];
+        spec.pattern = PATTERN_RANDOM;
+        spec.fsync_mode = FSYNC_END;
+        spec.keep = true;
+        stream_t *stream = streams_ready (&spec, fx->path);
+        msg_result_t result;
+        streams_phase (stream, 0, &result);
+        assert_int_equal (result.bytes, size);
+        assert_int_equal (result.writes, (size + 64 * KIB - 1) / (64 * KIB));
+        assert_int_equal (result.fsyncs, 1);
+        assert_int_equal (result.depth_max, 16);
+        assert_int_equal (histogram_count (&result.latency [MSG_LATENCY_WRITE]), result.writes);
+        stream_destroy (&stream);
+        size_t length;
+        unsigned char *data = streams_read_file (fx->path, &length);
+        assert_int_equal (length, size);
+        for (size_t offset = 64 * KIB; offset < size; offset += 64 * KIB)
+            assert_memory_equal (data + offset, data,
+                                 size - offset < 64 * KIB? size - offset: 64 * KIB);
+        free (data);
+        unlink (fx->path);
+    }
+}
+
+//  True if the mapping of this process that holds address was asked for
+//  huge pages (madvise MADV_HUGEPAGE: "hg" among its VmFlags in
+//  /proc/self/smaps).
+static bool
+s_asked_huge (const void *address)
+{
+    FILE *smaps = fopen ("/proc/self/smaps", "r");
+    assert_non_null (smaps);
+    char line [512];
+    bool inside = false, huge = false;
+    while (fgets (line, sizeof (line), smaps)) {
+        unsigned long start, end;
+        if (sscanf (line, "%lx-%lx ", &start, &end) == 2)
+            inside = (uintptr_t) address >= start && (uintptr_t) address < end;
+        else
+        if (inside && strncmp (line, "VmFlags:", 8) == 0) {
+            huge = strstr (line, " hg") != NULL;
+            break;
+        }
+    }
+    fclose (smaps);
+    return huge;
+}
+
+//  iomem = huge: the slots' buffers begin on a huge page and the kernel
+//  was asked to back them with huge pages, for psync and io_uring alike,
+//  O_DIRECT requests through them move the right bytes, and a job is
+//  counted for whole huge pages; iomem = malloc asks nothing.
+static void
+test_huge_buffers (void **state)
+{
+    fixture_t *fx = *state;
+    const size_t block = 128 * KIB;
+    int fd = open (fx->path, O_RDWR | O_CREAT | O_TRUNC | O_DIRECT, 0644);
+    assert_true (fd >= 0);
+    char err [MSG_TEXT_MAX + 1];
+    const int kinds [] = { JOB_ENGINE_PSYNC, JOB_ENGINE_IO_URING };
+    for (size_t k = 0; k < 2; k++) {
+        engine_slots_t slots = { .depth = 3, .buffer_bytes = block, .iomem = JOB_IOMEM_HUGE };
+        engine_t *engine = engine_new (kinds [k], slots, &fd, 1, true, err, sizeof (err));
+        if (!engine)
+            fail_msg ("engine_new: %s", err);
+        assert_int_equal ((uintptr_t) engine->buffers % (2 * MIB), 0);
+        assert_true (s_asked_huge (engine->buffers));
+        engine_request_t *request = engine_slot (engine);
+        for (size_t at = 0; at < block; at++)
+            request->buffer [at] = (unsigned char) (at * 7 + k);
+        request->op = ENGINE_WRITE;
+        request->offset = block;
+        request->length_bytes = block;
+        request->begin_ns = clock_now_ns ();
+        engine_queue (engine, request);
+        engine_request_t *done = engine_reap (engine, true);
+        assert_int_equal (done->result, (ssize_t) block);
+        engine_release (engine, done);
+        request = engine_slot (engine);
+        request->op = ENGINE_READ;
+        request->offset = block;
+        request->length_bytes = block;
+        request->begin_ns = clock_now_ns ();
+        engine_queue (engine, request);
+        done = engine_reap (engine, true);
+        assert_int_equal (done->result, (ssize_t) block);
+        for (size_t at = 0; at < block; at++)
+            assert_int_equal (done->buffer [at], (unsigned char) (at * 7 + k));
+        engine_release (engine, done);
+        engine_destroy (&engine);
+
+        slots.iomem = JOB_IOMEM_MALLOC;
+        engine = engine_new (kinds [k], slots, &fd, 1, true, err, sizeof (err));
+        assert_non_null (engine);
+        assert_false (s_asked_huge (engine->buffers));
+        engine_destroy (&engine);
+    }
+    close (fd);
+
+    //  3 and 17 slots of 128K: 384K and 2.1M of buffers, 2M and 4M in
+    //  huge pages, the slots' table beside them the same.
+    const uint64_t depths [] = { 3, 17 }, huge_bytes [] = { 2 * MIB, 4 * MIB };
+    for (size_t d = 0; d < 2; d++) {
+        jobspec_t spec = streams_spec (WORKLOAD_WRITE, MIB, block);
+        spec.iodepth = depths [d];
+        uint64_t table = engine_memory (&spec) - depths [d] * block;
+        spec.iomem = JOB_IOMEM_HUGE;
+        assert_int_equal (engine_memory (&spec), huge_bytes [d] + table);
+    }
 }
 
 //  A time-bound write on io_uring goes round its file until the instant
@@ -418,6 +515,7 @@ main (void)
         cmocka_unit_test_setup_teardown (test_randrw_time_bound, streams_setup,
                                          streams_teardown),
         cmocka_unit_test_setup_teardown (test_write_queued, streams_setup, streams_teardown),
+        cmocka_unit_test_setup_teardown (test_huge_buffers, streams_setup, streams_teardown),
         cmocka_unit_test_setup_teardown (test_write_time_bound, streams_setup, streams_teardown),
         cmocka_unit_test_setup_teardown (test_read_queued, streams_setup, streams_teardown),
         cmocka_unit_test_setup_teardown (test_copy_queued, streams_setup, streams_teardown),

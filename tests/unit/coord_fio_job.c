@@ -107,7 +107,26 @@ test_keys (void **state)
     s_assert_holds (scenario, "path = d/w1");
     s_assert_holds (scenario, "fsync = end");
     s_assert_holds (scenario, "direct = yes");
+    //  fio's buffers by default.
+    s_assert_holds (scenario, "iomem = malloc");
     free (scenario);
+
+    //  fio's buffers in huge pages, with or without their file; shm's
+    //  pages of 4K; mem is iomem.
+    static const struct { const char *fio; const char *ours; } buffers [] = {
+        { "iomem=mmaphuge:/mnt/huge/buffers", "iomem = huge" },
+        { "iomem=shmhuge", "iomem = huge" },
+        { "mem=shm", "iomem = malloc" },
+        { "mem=mmaphuge", "iomem = huge" },
+    };
+    for (size_t i = 0; i < sizeof buffers / sizeof buffers [0]; i++) {
+        char text [256];
+        snprintf (text, sizeof text, "[b]\nrw=read\nsize=1m\nioengine=io_uring\n%s\n",
+                  buffers [i].fio);
+        scenario = s_translate (text);
+        s_assert_holds (scenario, buffers [i].ours);
+        free (scenario);
+    }
 }
 
 //  The jobs run at once until a stonewall; number_ios counts per stream
@@ -152,7 +171,8 @@ test_refused (void **state)
                                            "include other.fio\n"
                                            "bs=4Q\n"
                                            "numjobs=0\n"
-                                           "number_ios=many\n");
+                                           "number_ios=many\n"
+                                           "iomem=cudamalloc\n");
     unsetenv ("IOFLEET_TEST_UNSET");
     assert_null (fio_job_translate (path, "fleet", NULL, s_errors, sizeof s_errors));
     char want [1024];
@@ -165,6 +185,7 @@ test_refused (void **state)
         ":10: number_ios: 'many'",
         ":2: rw: rw = trim is not supported here; use workload = read, write or randrw",
         ":5: time_based: needs a runtime",
+        ":11: iomem: iomem = cudamalloc is not supported here; use iomem = malloc or huge",
         NULL
     };
     for (size_t i = 0; parts [i]; i++) {

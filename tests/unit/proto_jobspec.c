@@ -110,7 +110,7 @@ test_table (void **state)
         "streams", "direct", "fsync", "pattern", "class", "keep", "refill", "interval", "rate", "rate_iops", "drop_caches", "settle",
         "seekers", "seeks", "runtime", "ramp", "files", "mode", "rwratio", "read_pct",
         "fsync_every", "fsync_call", "fsync_end", "requests", "access",
-        "random_distribution", "randseed", "engine", "iodepth"
+        "random_distribution", "randseed", "engine", "iodepth", "iomem"
     };
     size_t rows = 0;
     for (const opt_def_t *opt = jobspec_options; opt->name; opt++) {
@@ -187,6 +187,7 @@ test_defaults (void **state)
     assert_false (spec.direct);
     assert_int_equal (spec.fsync_mode, FSYNC_END);
     assert_int_equal (spec.fsync_call, FSYNC_CALL_FSYNC);
+    assert_int_equal (spec.iomem, JOB_IOMEM_MALLOC);
     assert_true (spec.fsync_end);
     assert_int_equal (spec.pattern, PATTERN_ZERO);
     assert_int_equal (spec.job_class, CLASS_AUTO);

@@ -574,10 +574,10 @@ test_version_and_type (void **state)
     }
     msgpack_sbuffer_destroy (&raw.buffer);
 
-    //  Version 9 with a type this side never heard of: still a version
+    //  Version 10 with a type this side never heard of: still a version
     //  problem, since "t" means nothing outside this version.
-    const char v9 [] = "\x82\xa1v\x09\xa1t\xa4zork";
-    s_decode_bad (v9, sizeof (v9) - 1, MSG_EVERSION, "protocol version 9, this side speaks 8");
+    const char v10 [] = "\x82\xa1v\x0a\xa1t\xa4zork";
+    s_decode_bad (v10, sizeof (v10) - 1, MSG_EVERSION, "protocol version 10, this side speaks 9");
     const char v0 [] = "\x81\xa1v\x00";
     s_decode_bad (v0, sizeof (v0) - 1, MSG_EVERSION, "protocol version 0");
     const char v_huge [] = "\x81\xa1v\xcf\xff\xff\xff\xff\xff\xff\xff\xff";
@@ -592,7 +592,7 @@ test_version_and_type (void **state)
     s_decode_bad (v_neg, sizeof (v_neg) - 1, MSG_EMALFORMED, "wrong type for key 'v'");
     const char v_float [] = "\x82\xa1v\xcb\x3f\xf0\x00\x00\x00\x00\x00\x00\xa1t\xa4ping";
     s_decode_bad (v_float, sizeof (v_float) - 1, MSG_EMALFORMED, "wrong type for key 'v'");
-    const char v_twice [] = "\x83\xa1v\x08\xa1v\x08\xa1t\xa3" "bye";
+    const char v_twice [] = "\x83\xa1v\x09\xa1v\x09\xa1t\xa3" "bye";
     s_decode_bad (v_twice, sizeof (v_twice) - 1, MSG_EMALFORMED, "key 'v' given twice");
 
     //  Types: unknown, mistyped, missing, near misses.
@@ -605,17 +605,17 @@ test_version_and_type (void **state)
         assert_non_null (strstr (err, "unknown message type"));
         msgpack_sbuffer_destroy (&raw.buffer);
     }
-    const char t_nul [] = "\x83\xa1v\x08\xa1t\xa4" "bye\0" "\xa6reason\xa0";
+    const char t_nul [] = "\x83\xa1v\x09\xa1t\xa4" "bye\0" "\xa6reason\xa0";
     s_decode_bad (t_nul, sizeof (t_nul) - 1, MSG_EMALFORMED, "unknown message type 'bye\\x00'");
-    const char t_int [] = "\x82\xa1v\x08\xa1t\x03";
+    const char t_int [] = "\x82\xa1v\x09\xa1t\x03";
     s_decode_bad (t_int, sizeof (t_int) - 1, MSG_EMALFORMED, "wrong type for key 't'");
-    const char no_t [] = "\x81\xa1v\x08";
+    const char no_t [] = "\x81\xa1v\x09";
     s_decode_bad (no_t, sizeof (no_t) - 1, MSG_EMALFORMED, "missing key 't'");
-    const char t_twice [] = "\x84\xa1v\x08\xa1t\xa3" "bye\xa1t\xa3" "bye\xa6reason\xa0";
+    const char t_twice [] = "\x84\xa1v\x09\xa1t\xa3" "bye\xa1t\xa3" "bye\xa6reason\xa0";
     s_decode_bad (t_twice, sizeof (t_twice) - 1, MSG_EMALFORMED, "key 't' given twice");
 
     //  The smallest valid message, by hand.
-    const char bye [] = "\x83\xa1v\x08\xa1t\xa3" "bye\xa6reason\xa2ok";
+    const char bye [] = "\x83\xa1v\x09\xa1t\xa3" "bye\xa6reason\xa2ok";
     s_decode_ok (bye, sizeof (bye) - 1, &got);
     assert_int_equal (got.type, MSG_BYE);
     assert_string_equal (got.u.bye.reason, "ok");
@@ -696,8 +696,8 @@ test_wrong_missing_duplicate_fields (void **state)
     assert_true (checked > 200);
 }
 
-//  Frames written out by hand in this file carry "\xa1v\x08": version 8.
-_Static_assert (IOFLEET_PROTOCOL_VERSION == 8, "hand-written frames carry version 8");
+//  Frames written out by hand in this file carry "\xa1v\x09": version 9.
+_Static_assert (IOFLEET_PROTOCOL_VERSION == 9, "hand-written frames carry version 9");
 
 //  One numeric field and how wide it is.
 typedef enum { K_U32, K_U64, K_I32, K_I64 } kind_t;
@@ -1107,7 +1107,7 @@ test_hostile_frames (void **state)
     big [size++] = (unsigned char) (entries >> 16);
     big [size++] = (unsigned char) (entries >> 8);
     big [size++] = (unsigned char) entries;
-    memcpy (big + size, "\xa1v\x08\xa1t\xa3" "bye\xa6reason\xa1r", 18);
+    memcpy (big + size, "\xa1v\x09\xa1t\xa3" "bye\xa6reason\xa1r", 18);
     size += 18;
     for (int i = 0; i < 15000; i++) {
         big [size++] = 0xcd;                //  uint16 key
@@ -1126,7 +1126,7 @@ test_hostile_frames (void **state)
     s_decode_bad (deep, sizeof (deep), MSG_EMALFORMED, "nested deeper than");
     memset (deep, 0x81, sizeof (deep));     //  map of one, key a map of one...
     s_decode_bad (deep, sizeof (deep), MSG_EMALFORMED, "nested deeper than");
-    memcpy (deep, "\x84\xa1v\x08\xa1t\xa3" "bye\xa6reason\xa0\xa1x", 20);
+    memcpy (deep, "\x84\xa1v\x09\xa1t\xa3" "bye\xa6reason\xa0\xa1x", 20);
     memset (deep + 20, 0x91, sizeof (deep) - 21);
     deep [sizeof (deep) - 1] = 0x01;
     s_decode_bad (deep, sizeof (deep), MSG_EMALFORMED, "nested deeper than 16");
@@ -1138,7 +1138,7 @@ test_hostile_frames (void **state)
 
     //  Every ext and float form decodes (and is ignored) in an unknown key.
     const char exotic [] =
-        "\x8b\xa1v\x08\xa1t\xa3" "bye\xa6reason\xa0"
+        "\x8b\xa1v\x09\xa1t\xa3" "bye\xa6reason\xa0"
         "\x01\xd4\x01\x02"                      //  fixext1
         "\x02\xd8\x01" "0123456789abcdef"       //  fixext16
         "\x03\xc7\x02\x05" "ab"                 //  ext8
@@ -1184,7 +1184,7 @@ test_random_bytes (void **state)
         //  Some start like a message, to get past the first checks.
         if (i % 4 == 0 && size > 8) {
             data [0] = 0x80 | (random () % 16);
-            memcpy (data + 1, "\xa1v\x08\xa1t", 5);
+            memcpy (data + 1, "\xa1v\x09\xa1t", 5);
         }
         s_decode_any (data, size, &accepted);
     }
