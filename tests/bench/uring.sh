@@ -4,7 +4,12 @@
 # same run, alternating, several rounds: 4K random reads and 4K random
 # writes, O_DIRECT, at a queue depth of 1, 8, 32 and 128 (randrw, mode
 # rndrd and rndwr), and 128K sequential reads and writes, O_DIRECT, at a
-# depth of 16 (the read and write workloads). Prints the medians of IOPS
+# depth of 16 (the read and write workloads), with the buffers of both
+# tools in pages of 4K (our iomem = malloc, fio's default) and again in
+# huge pages of 2M (srh, swh: our iomem = huge, fio's iomem=shmhuge, for
+# which the bench reserves huge pages while it runs and gives them back
+# after; without the right to, those modes are left out, said so).
+# Prints the medians of IOPS
 # (MB/s for the sequential ones) and of the rounds' own ratios to fio,
 # the CPU seconds each spends per million requests (the agent's usr +
 # sys from /proc/PID/stat over its run; fio's and its job's, from the
@@ -15,8 +20,9 @@
 #   BENCH_URING_TIME    seconds a run (default 5)
 #   BENCH_URING_DEPTHS  depths of the random modes (default "1 8 32 128")
 #   BENCH_URING_MODES   modes (default: rr-DEPTH and rw-DEPTH for every
-#                       depth, then sr-16 sw-16; rr random read, rw random
-#                       write, sr sequential read, sw sequential write)
+#                       depth, then sr-16 sw-16 srh-16 swh-16; rr random
+#                       read, rw random write, sr sequential read, sw
+#                       sequential write, an h after them: in huge pages)
 #   BENCH_URING_BASE    another build directory: its agent runs every mode
 #                       too, as `base`, for a change measured against what
 #                       it replaces in the same run
@@ -44,7 +50,8 @@ file_size=${BENCH_URING_SIZE:-1G}
 seconds=${BENCH_URING_TIME:-5}
 depths=${BENCH_URING_DEPTHS:-1 8 32 128}
 modes=${BENCH_URING_MODES:-$(for d in $depths; do printf 'rr-%s ' "$d"; done
-                             for d in $depths; do printf 'rw-%s ' "$d"; done; echo sr-16 sw-16)}
+                             for d in $depths; do printf 'rw-%s ' "$d"; done
+                             echo sr-16 sw-16 srh-16 swh-16)}
 command -v fio > /dev/null || fail "fio missing: make deps-test"
 start_agent bench
 endpoint=$ENDPOINT
@@ -63,10 +70,29 @@ if [ -n "${BENCH_URING_BASE:-}" ]; then
 fi
 tick=$(getconf CLK_TCK)
 
+# Huge pages for fio's iomem=shmhuge (it takes them from the reserved
+# pool; ours are transparent and need none): 8 of 2M, as many as a
+# buffer of 16 requests of 128K can take with its rounding, given back
+# on the way out.
+hugepages=/proc/sys/vm/nr_hugepages
+hugepages_before=$(cat "$hugepages")
+case " $modes " in
+    *h-*)
+        if echo $((hugepages_before + 8)) 2>/dev/null > "$hugepages" &&
+           [ "$(cat "$hugepages")" -ge $((hugepages_before + 8)) ]; then
+            trap 'echo "$hugepages_before" > "$hugepages"; cleanup' EXIT
+        else
+            echo "$hugepages_before" > "$hugepages" 2>/dev/null || true
+            echo "bench: no huge pages can be reserved here ($hugepages): the modes in huge pages are left out"
+            modes=$(printf '%s\n' $modes | grep -v 'h-' | tr '\n' ' ')
+        fi ;;
+esac
+
 # write_ini ENDPOINT MODE-DEPTH LIMIT: one stream of MODE on the file at
 # DEPTH, ending at LIMIT.
 write_ini () {
-    local kind=${2%-*} depth=${2#*-} job
+    local kind=${2%-*} depth=${2#*-} job iomem=malloc
+    case $kind in *h) kind=${kind%h} iomem=huge ;; esac
     case $kind in
         rr) job="workload = randrw
 mode = rndrd
@@ -100,6 +126,7 @@ direct = yes
 keep = yes
 engine = io_uring
 iodepth = $depth
+iomem = $iomem
 $3
 INI
 }
@@ -137,7 +164,8 @@ PY
 run_iofleet () { run_agent "$endpoint" "$agent_pid" "$1"; }
 run_base () { run_agent "$base_endpoint" "$base_pid" "$1"; }
 run_fio () {   # mode-depth
-    local kind=${1%-*} depth=${1#*-} rw bs file=$SCRATCH/bench/u/f
+    local kind=${1%-*} depth=${1#*-} rw bs file=$SCRATCH/bench/u/f iomem=malloc
+    case $kind in *h) kind=${kind%h} iomem=shmhuge ;; esac
     case $kind in
         rr) rw=randread bs=4k ;;
         rw) rw=randwrite bs=4k ;;
@@ -148,6 +176,7 @@ run_fio () {   # mode-depth
     local TIMEFORMAT='%U %S' cpu
     { cpu=$( { time fio --name=u --filename="$file" --size="$file_size" \
             --ioengine=io_uring --fixedbufs --registerfiles --iodepth="$depth" --direct=1 \
+            --iomem="$iomem" \
             --rw="$rw" --bs="$bs" --norandommap --time_based --runtime="$seconds" \
             --fallocate=none --lat_percentiles=1 --output-format=json \
             --output="$SCRATCH/fio.json" > /dev/null 2>&1; } 2>&1 ); } ||
@@ -198,6 +227,7 @@ table () {
 table iofleet
 [ -z "${BENCH_URING_BASE:-}" ] || table base
 echo "(medians of $rounds rounds; rr/rw: 4K random read/write at the depth, IOPS; sr/sw: 128K"
-echo " sequential read/write, MB/s; ratio: of the medians, rounds': the median of each round's"
+echo " sequential read/write, MB/s, h: buffers in huge pages (ours iomem = huge, fio's"
+echo " iomem=shmhuge); ratio: of the medians, rounds': the median of each round's"
 echo " own ratio; cpu: seconds of usr + sys per million requests, the agent's/fio's; latencies"
 echo " in us, submission to completion; targets: ratio >= 0.97, cpu <= fio's)"
