@@ -126,16 +126,29 @@ start () {   # build path
     [ "$width" -eq "$jobs" ] && reap
 }
 
+# What to run, "build path" a line: the scripts that run alone first,
+# one after another (the slots are emptied once for all of them, not
+# once for each), then everything else, two at a time.
 first=${1:-}
+alone=()
+shared=()
 for build in "$@"; do
     for bin in "$build"/tests/*; do
-        [ -x "$bin" ] && [ -f "$bin" ] && start "$build" "$bin"
+        [ -x "$bin" ] && [ -f "$bin" ] && shared+=("$build $bin")
     done
     for script in tests/${T:-t}*.sh; do
         [ -f "$script" ] || continue
         [ "$build" != "$first" ] && grep -q '^# runs once: ' "$script" && continue
-        start "$build" "$script"
+        if grep -q '^# runs alone: ' "$script"; then
+            alone+=("$build $script")
+        else
+            shared+=("$build $script")
+        fi
     done
+done
+for item in "${alone[@]}" "${shared[@]}"; do
+    # shellcheck disable=SC2086  # two words: the build and the path
+    start $item
 done
 while [ ${#running[@]} -gt 0 ]; do
     reap
