@@ -9,8 +9,9 @@
 #                    beside nfs-cp and cp, randrw beside sysbench and fio, 4K
 #                    random reads and writes beside fio psync, one stream's 4K
 #                    random reads and writes at depths 1..128 and 128K
-#                    sequential ones at depth 16 on io_uring beside fio's
-#                    io_uring, ratios and CPU per request; latency
+#                    sequential ones at depth 16 (buffers in pages of 4K and
+#                    in huge pages) on io_uring beside fio's io_uring,
+#                    ratios and CPU per request; latency
 #                    percentiles beside fio's on a file system of fixed latency,
 #                    and one stream's requests in flight there (io_uring at
 #                    depth 32 beside fio's, at depth 1 beside psync);
