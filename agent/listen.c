@@ -5,11 +5,19 @@
 #include "../proto/msg.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 
 #define S_HEARTBEAT_IVL_MS      5000        //  ZMTP heartbeats find dead connections
 #define S_HEARTBEAT_TIMEOUT_MS  15000
+
+//  Ports a '*' is drawn from (IANA's dynamic range), and how many draws
+//  in use before the first free one is taken.
+#define S_PORT_FIRST            49152
+#define S_PORT_LAST             65535
+#define S_PORT_DRAWS            64
 
 //  True for endpoints only this host can reach.
 bool
@@ -52,6 +60,31 @@ agent_keys_new (const char *dir, char *err, size_t errlen)
     return keys;
 }
 
+//  Bind router to endpoint. A port of '*' is a free one drawn at random
+//  from 49152 to 65535, not CZMQ's first free one from 49152 up: that is
+//  the port an agent of this host just gave up, and a console still
+//  calling the old agent there would reach the new one as if it were its
+//  own. (CZMQ's own '!' draws from a generator every process seeds
+//  alike.) After S_PORT_DRAWS ports in use, the first free one. Returns
+//  what zsock_bind does.
+static int
+s_bind (zsock_t *router, const char *endpoint)
+{
+    size_t length = strlen (endpoint);
+    if (length < 2 || strcmp (endpoint + length - 2, ":*") != 0)
+        return zsock_bind (router, "%s", endpoint);
+    for (int draw = 0; draw < S_PORT_DRAWS; draw++) {
+        uint16_t random;
+        if (getrandom (&random, sizeof random, 0) != (ssize_t) sizeof random)
+            break;
+        unsigned port = S_PORT_FIRST + random % (S_PORT_LAST - S_PORT_FIRST + 1);
+        int rc = zsock_bind (router, "%.*s%u", (int) (length - 1), endpoint, port);
+        if (rc != -1 || zmq_errno () != EADDRINUSE)
+            return rc;
+    }
+    return zsock_bind (router, "%s", endpoint);
+}
+
 zsock_t *
 agent_listen (const char *endpoint, keys_t *keys, char **bound, char *err, size_t errlen)
 {
@@ -81,7 +114,7 @@ agent_listen (const char *endpoint, keys_t *keys, char **bound, char *err, size_
         zsock_set_curve_server (router, 1);
         zsock_set_zap_domain (router, "iofleet");
     }
-    if (zsock_bind (router, "%s", endpoint) == -1) {
+    if (s_bind (router, endpoint) == -1) {
         snprintf (err, errlen, "bind(%s): %s", endpoint, zmq_strerror (zmq_errno ()));
         goto fail;
     }

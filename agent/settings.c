@@ -73,7 +73,8 @@ const settings_row_t settings_rows [] = {
     { .opt = { .name = "bind", .type = OPT_STRING, .offset = AT (bind),
                .capacity = CAPACITY (bind), .default_text = "tcp://*:7654",
                .help = "ZeroMQ endpoint to listen on: tcp://HOST:PORT, tcp://*:PORT for every "
-                       "address; tcp://127.0.0.1:* picks a free port, logged as event=bound" },
+                       "address; tcp://127.0.0.1:* picks a free port at random (49152 to "
+                       "65535), logged as event=bound" },
       .arg = "ENDPOINT", .flags = SETTING_FILE },
     { .opt = { .name = "name", .type = OPT_STRING, .offset = AT (name),
                .capacity = CAPACITY (name),
