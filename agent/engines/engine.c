@@ -16,6 +16,13 @@
 //  (x86-64, arm64 with 4K base pages).
 #define S_HUGE_PAGE_BYTES (2u << 20)
 
+//  bytes rounded up to whole huge pages.
+static uint64_t
+s_huge_pages_bytes (uint64_t bytes)
+{
+    return (bytes + S_HUGE_PAGE_BYTES - 1) / S_HUGE_PAGE_BYTES * S_HUGE_PAGE_BYTES;
+}
+
 //  The engines, indexed by the `engine` option's values.
 static const engine_ops_t *const s_engines [] = {
     [JOB_ENGINE_PSYNC] = &engine_psync_ops,
@@ -52,9 +59,7 @@ engine_memory (const jobspec_t *spec)
     uint64_t depth = spec->iodepth? spec->iodepth: 1;
     uint64_t table = depth > 1? depth * (sizeof (engine_request_t) + 2 * sizeof (void *)): 0;
     uint64_t buffers = depth * spec->bs_bytes;
-    if (spec->iomem == JOB_IOMEM_HUGE)
-        buffers = (buffers + S_HUGE_PAGE_BYTES - 1) / S_HUGE_PAGE_BYTES * S_HUGE_PAGE_BYTES;
-    return buffers + table;
+    return (spec->iomem == JOB_IOMEM_HUGE? s_huge_pages_bytes (buffers): buffers) + table;
 }
 
 engine_slots_t
@@ -96,20 +101,18 @@ s_buffers_new (engine_t *self, size_t bytes, int iomem)
         memset (self->buffers, 0, bytes);
         return 0;
     }
-    size_t mapped = (bytes + S_HUGE_PAGE_BYTES - 1) / S_HUGE_PAGE_BYTES * S_HUGE_PAGE_BYTES;
-    //  Mapped one huge page longer, then cut to the aligned part.
+    size_t mapped = (size_t) s_huge_pages_bytes (bytes);
+    //  Mapped one huge page longer, then cut to the aligned part: head
+    //  bytes before it (less than a huge page), the rest after it.
     unsigned char *base = mmap (NULL, mapped + S_HUGE_PAGE_BYTES, PROT_READ | PROT_WRITE,
                                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (base == MAP_FAILED)
         return -1;
-    uintptr_t at = (uintptr_t) base;
-    unsigned char *aligned = base + (S_HUGE_PAGE_BYTES - at % S_HUGE_PAGE_BYTES)
-                                    % S_HUGE_PAGE_BYTES;
-    if (aligned > base)
-        munmap (base, (size_t) (aligned - base));
-    unsigned char *end = aligned + mapped;
-    if (end < base + mapped + S_HUGE_PAGE_BYTES)
-        munmap (end, (size_t) (base + mapped + S_HUGE_PAGE_BYTES - end));
+    size_t head = (S_HUGE_PAGE_BYTES - (uintptr_t) base % S_HUGE_PAGE_BYTES) % S_HUGE_PAGE_BYTES;
+    unsigned char *aligned = base + head;
+    if (head)
+        munmap (base, head);
+    munmap (aligned + mapped, S_HUGE_PAGE_BYTES - head);
     //  Refused only by a kernel without THP: base pages then.
     madvise (aligned, mapped, MADV_HUGEPAGE);
     self->buffers = aligned;
@@ -145,7 +148,7 @@ engine_make (const engine_ops_t *ops, engine_slots_t slots, const int *fds, uint
     ||  s_buffers_new (self, (size_t) depth * buffer_bytes, slots.iomem) == -1) {
         snprintf (err, errlen, "engine %s: %u slots of %zu bytes%s: %s", self->ops->name, depth,
                   buffer_bytes, slots.iomem == JOB_IOMEM_HUGE? " in huge pages": "",
-                  strerror (self->slots && self->free && self->done? errno: ENOMEM));
+                  strerror (errno));
         goto fail;
     }
     for (uint32_t index = 0; index < depth; index++) {

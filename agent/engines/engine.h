@@ -176,11 +176,10 @@ typedef struct {
 //  An engine that reads file (nfs.c): slots.depth READ calls in flight,
 //  each of slots.buffer_bytes at most, through libnfs's asynchronous
 //  interface and one poll loop in the calling thread. The context and
-//  the file are
-//  borrowed: they must outlive the engine, but while requests may be in
-//  flight (a failed engine) the context is destroyed first, as libnfs
-//  calls back every call it cancels then. Returns NULL with the reason
-//  in err.
+//  the file are borrowed: they must outlive the engine, but while
+//  requests may be in flight (a failed engine) the context is destroyed
+//  first, as libnfs calls back every call it cancels then. Returns NULL
+//  with the reason in err.
 engine_t *engine_new_nfs (const engine_nfs_file_t *file, engine_slots_t slots, char *err,
                           size_t errlen);
 

@@ -6,11 +6,12 @@
     work deferred until the thread asks for events, DEFER_TASKRUN, with
     a flag in the ring when some waits, TASKRUN_FLAG, so that looking at
     the ring costs a call only when there is something to see; older
-    kernels get COOP_TASKRUN, or nothing) the ring is
-    made with iodepth entries (the job's validate made and closed one
-    of a single entry already, before the job created anything), the slots' buffers are registered (fixed
-    buffers: the kernel maps them once, not at every request) and so are
-    the stream's descriptors (fixed files: no file lookup per request).
+    kernels get COOP_TASKRUN, or nothing) the ring is made with iodepth
+    entries (the job's validate made and closed one of a single entry
+    already, before the job created anything), the slots' buffers are
+    registered (fixed buffers: the kernel maps them once, not at every
+    request) and so are the stream's descriptors (fixed files: no file
+    lookup per request).
     Either registration may be refused (a memlock limit, a table too
     large) and the requests then name plain buffers or descriptors; the
     ring itself may not: a host whose kernel or container refuses
@@ -35,9 +36,10 @@
     way. Completions already in the ring are taken without entering the
     kernel (io_uring_for_each_cqe, one io_uring_cq_advance for the
     batch); one clock read stamps a batch of them. The ring's descriptor
-    is registered too where the kernel allows it. A short transfer is prepared again for its rest and goes out
-    with the next submission; a transfer that moved nothing (the end of
-    the file) completes with what it had moved.
+    is registered too where the kernel allows it. A short transfer is
+    prepared again for its rest and goes out with the next submission; a
+    transfer that moved nothing (the end of the file) completes with what
+    it had moved.
 */
 #include "engine.h"
 
