@@ -89,14 +89,14 @@ s_write_pairs (fio_state_t *self, const fio_pair_t *from, const char *pairs)
 }
 
 //  The value of pair (fallback if NULL) by the row of fio_keys' table
-//  named key into our lines; mem's huge kinds may name a file after a
-//  colon. Returns the table's text, or NULL after an error.
+//  named key into our lines. Returns the table's text, or NULL after an
+//  error.
 static const char *
 s_mapped_by (fio_state_t *self, const char *key, const fio_pair_t *pair, const char *fallback)
 {
     const char *value = pair? pair->value: fallback;
     const fio_key_t *row = fio_keys_find (key);
-    size_t length = strcmp (key, "mem")? strlen (value): strcspn (value, ":");
+    size_t length = row->file_after_colon? strcspn (value, ":"): strlen (value);
     for (const fio_value_t *each = row->values; each->fio; each++)
         if (strlen (each->fio) == length && strncmp (each->fio, value, length) == 0)
             return each->ours;
@@ -356,8 +356,9 @@ fio_job_write (fio_state_t *self)
     if (engine)
         s_write_pairs (self, fio_state_get (self, "ioengine"), engine);
     //  Its buffers: fio's iomem, or mem, which is the same.
-    const fio_pair_t *iomem_pair = fio_state_get (self, "iomem")? fio_state_get (self, "iomem"):
-                                                                  fio_state_get (self, "mem");
+    const fio_pair_t *iomem_pair = fio_state_get (self, "iomem");
+    if (!iomem_pair)
+        iomem_pair = fio_state_get (self, "mem");
     const char *iomem = s_mapped_by (self, "mem", iomem_pair, "malloc");
     if (iomem)
         s_write_pairs (self, iomem_pair, iomem);

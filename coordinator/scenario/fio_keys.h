@@ -27,6 +27,8 @@ typedef struct {
     const char *fio;                //  fio's key, such as "rw"
     const char *ours;               //  our key that takes fio's value as it is, or NULL
     const fio_value_t *values;      //  else fio's values one by one, or NULL
+    bool file_after_colon;          //  a value may name a file after a colon
+                                    //  (mmaphuge:/hugepages/f), which is left out
     const char *otherwise;          //  what to use here when neither applies (a key
                                     //  without a counterpart, a value not in values)
 } fio_key_t;
