@@ -107,10 +107,10 @@ reap () {
 
 # Start a test once a slot is free (every slot, if it runs alone): a unit
 # program, or a script with the programs of a build.
-start () {   # build path
+start () {   # build path [alone]
     local build=$1 path=$2 name width=1
     name="$build/$(basename "$path" .sh)"
-    [ "$path" = "${path%.sh}" ] || ! grep -q '^# runs alone: ' "$path" || width=$jobs
+    [ -z "${3:-}" ] || width=$jobs
     while [ ${#running[@]} -gt 0 ] && [ ${#running[@]} -gt $((jobs - width)) ]; do
         reap
     done
@@ -126,9 +126,9 @@ start () {   # build path
     [ "$width" -eq "$jobs" ] && reap
 }
 
-# What to run, "build path" a line: the scripts that run alone first,
+# What to run, "build path [alone]" each: the scripts that run alone first,
 # one after another (the slots are emptied once for all of them, not
-# once for each), then everything else, two at a time.
+# once for each), then everything else, TEST_JOBS at a time.
 first=${1:-}
 alone=()
 shared=()
@@ -140,14 +140,14 @@ for build in "$@"; do
         [ -f "$script" ] || continue
         [ "$build" != "$first" ] && grep -q '^# runs once: ' "$script" && continue
         if grep -q '^# runs alone: ' "$script"; then
-            alone+=("$build $script")
+            alone+=("$build $script alone")
         else
             shared+=("$build $script")
         fi
     done
 done
 for item in "${alone[@]}" "${shared[@]}"; do
-    # shellcheck disable=SC2086  # two words: the build and the path
+    # shellcheck disable=SC2086  # the build, the path, and "alone" for those
     start $item
 done
 while [ ${#running[@]} -gt 0 ]; do
