@@ -10,7 +10,8 @@
 #                    random reads and writes beside fio psync, one stream's 4K
 #                    random reads and writes at depths 1..128 and 128K
 #                    sequential ones at depth 16 (buffers in pages of 4K and
-#                    in huge pages) on io_uring beside fio's io_uring,
+#                    in huge pages; a new file's first pass apart) on io_uring
+#                    beside fio's io_uring,
 #                    ratios and CPU per request; latency
 #                    percentiles beside fio's on a file system of fixed latency,
 #                    and one stream's requests in flight there (io_uring at

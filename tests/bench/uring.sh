@@ -4,7 +4,8 @@
 # same run, alternating, several rounds: 4K random reads and 4K random
 # writes, O_DIRECT, at a queue depth of 1, 8, 32 and 128 (randrw, mode
 # rndrd and rndwr), and 128K sequential reads and writes, O_DIRECT, at a
-# depth of 16 (the read and write workloads), with the buffers of both
+# depth of 16 (the read and write workloads; sn: the write's first pass
+# alone, over a new file, each request extending it), with the buffers of both
 # tools in pages of 4K (our iomem = malloc, fio's default) and again in
 # huge pages of 2M (srh, swh: our iomem = huge, fio's iomem=shmhuge, for
 # which the bench reserves huge pages while it runs and gives them back
@@ -20,9 +21,11 @@
 #   BENCH_URING_TIME    seconds a run (default 5)
 #   BENCH_URING_DEPTHS  depths of the random modes (default "1 8 32 128")
 #   BENCH_URING_MODES   modes (default: rr-DEPTH and rw-DEPTH for every
-#                       depth, then sr-16 sw-16 srh-16 swh-16; rr random
-#                       read, rw random write, sr sequential read, sw
-#                       sequential write, an h after them: in huge pages)
+#                       depth, then sr-16 sw-16 sn-16 srh-16 swh-16; rr
+#                       random read, rw random write, sr sequential read,
+#                       sw sequential write for the run's time, sn the
+#                       sequential write of a new file once, an h after
+#                       them: in huge pages)
 #   BENCH_URING_BASE    another build directory: its agent runs every mode
 #                       too, as `base`, for a change measured against what
 #                       it replaces in the same run
@@ -35,7 +38,11 @@
 # and reaps in batches of its defaults. The file is laid out once by
 # iofleet, untimed, kept, and read and written where it is by fio (the
 # random writes go over it in place, as randrw's do); a sequential write
-# goes to a file of its own, new for every run of either tool. Neither
+# goes to a file of its own, new for every run of either tool. Written
+# for the run's time (sw), the file's first pass is of writes that extend
+# it (which the kernel hands to io_uring's workers, one inode lock
+# between them), and the passes after it overwrite it in place; sn
+# measures that first pass alone. Neither
 # flushes on the way (fsync_every = 0, fsync = none; fio without fsync
 # nor end_fsync); a randrw stream that wrote fsyncs its file once at its
 # end, inside its window.
@@ -51,7 +58,7 @@ seconds=${BENCH_URING_TIME:-5}
 depths=${BENCH_URING_DEPTHS:-1 8 32 128}
 modes=${BENCH_URING_MODES:-$(for d in $depths; do printf 'rr-%s ' "$d"; done
                              for d in $depths; do printf 'rw-%s ' "$d"; done
-                             echo sr-16 sw-16 srh-16 swh-16)}
+                             echo sr-16 sw-16 sn-16 srh-16 swh-16)}
 command -v fio > /dev/null || fail "fio missing: make deps-test"
 start_agent bench
 endpoint=$ENDPOINT
@@ -108,7 +115,7 @@ fsync_every = 0" ;;
         sr) job="workload = read
 path = u/f
 bs = 128K" ;;
-        sw) job="workload = write
+        sw|sn) job="workload = write
 path = u/w
 bs = 128K
 fsync = none" ;;
@@ -139,7 +146,9 @@ agent_ticks () {
 # Each tool prints, of one run of MODE-DEPTH: IOPS, MB/s, CPU seconds per
 # million requests, p50 and p99 in microseconds.
 run_agent () {   # endpoint pid mode-depth
-    write_ini "$1" "$3" "runtime = ${seconds}s"
+    local limit="runtime = ${seconds}s"
+    case $3 in sn*) limit= ;; esac      # the file's size
+    write_ini "$1" "$3" "$limit"
     rm -f "$SCRATCH/bench/u/w"
     local before after
     before=$(agent_ticks "$2")
@@ -165,19 +174,21 @@ run_iofleet () { run_agent "$endpoint" "$agent_pid" "$1"; }
 run_base () { run_agent "$base_endpoint" "$base_pid" "$1"; }
 run_fio () {   # mode-depth
     local kind=${1%-*} depth=${1#*-} rw bs file=$SCRATCH/bench/u/f iomem=malloc
+    local limit="--time_based --runtime=$seconds"
     case $kind in *h) kind=${kind%h} iomem=shmhuge ;; esac
     case $kind in
         rr) rw=randread bs=4k ;;
         rw) rw=randwrite bs=4k ;;
         sr) rw=read bs=128k ;;
-        sw) rw=write bs=128k file=$SCRATCH/bench/u/w
+        sw|sn) rw=write bs=128k file=$SCRATCH/bench/u/w
             rm -f "$file" ;;
     esac
+    case $kind in sn) limit= ;; esac     # the file's size
     local TIMEFORMAT='%U %S' cpu
     { cpu=$( { time fio --name=u --filename="$file" --size="$file_size" \
             --ioengine=io_uring --fixedbufs --registerfiles --iodepth="$depth" --direct=1 \
             --iomem="$iomem" \
-            --rw="$rw" --bs="$bs" --norandommap --time_based --runtime="$seconds" \
+            --rw="$rw" --bs="$bs" --norandommap $limit \
             --fallocate=none --lat_percentiles=1 --output-format=json \
             --output="$SCRATCH/fio.json" > /dev/null 2>&1; } 2>&1 ); } ||
         fail "fio failed"
@@ -227,7 +238,8 @@ table () {
 table iofleet
 [ -z "${BENCH_URING_BASE:-}" ] || table base
 echo "(medians of $rounds rounds; rr/rw: 4K random read/write at the depth, IOPS; sr/sw: 128K"
-echo " sequential read/write, MB/s, h: buffers in huge pages (ours iomem = huge, fio's"
+echo " sequential read/write, MB/s, sn: the write's first pass over a new file alone,"
+echo " h: buffers in huge pages (ours iomem = huge, fio's"
 echo " iomem=shmhuge); ratio: of the medians, rounds': the median of each round's"
 echo " own ratio; cpu: seconds of usr + sys per million requests, the agent's/fio's; latencies"
 echo " in us, submission to completion; targets: ratio >= 0.97, cpu <= fio's)"
