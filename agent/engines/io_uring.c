@@ -36,10 +36,26 @@
     way. Completions already in the ring are taken without entering the
     kernel (io_uring_for_each_cqe, one io_uring_cq_advance for the
     batch); one clock read stamps a batch of them. The ring's descriptor
-    is registered too where the kernel allows it. A short transfer is
-    prepared again for its rest and goes out with the next submission; a
-    transfer that moved nothing (the end of the file) completes with what
-    it had moved.
+    is registered too where the kernel allows it.
+
+    An O_DIRECT write past the end of its file goes to io_uring's
+    workers at once (IOSQE_ASYNC). A file system extends a file only
+    waiting (ext4 holds the inode's lock for the whole write), so the
+    first attempt io_uring makes, in the stream's thread and without
+    waiting, is refused every time, and the request goes to a worker
+    after it anyway. Those attempts cost more than the refusal: one
+    stream writing a new file of 1G in 128K requests at iodepth 16, on
+    ext4 over a virtio disk, made 500 MB/s at 148 CPU s per million
+    requests with them (its workers spinning four times as long on the
+    inode's lock, p99 at 17-20 ms) and 1055 MB/s at 49 CPU s
+    without; fio's io_uring 830 MB/s at 88 (make bench, sn-16). A write
+    extends its file when it ends past the furthest end of the writes
+    queued before it, or of the file as it was opened; any other is
+    tried at once, as before.
+
+    A short transfer is prepared again for its rest and goes out with the
+    next submission; a transfer that moved nothing (the end of the file)
+    completes with what it had moved.
 */
 #include "engine.h"
 
@@ -50,6 +66,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 
 //  The ring and what was registered with it.
@@ -60,7 +77,29 @@ typedef struct {
     uint32_t prepared;              //  requests in the submission queue, not yet handed over
     uint32_t last_file;             //  the file of the request queued last
     uint64_t last_end;              //  and where it ended: a request from there continues it
+    uint64_t *file_ends;            //  per descriptor: its size at open, or where the
+                                    //  furthest write queued since ends; O_DIRECT only
 } s_uring_t;
+
+//  Each descriptor's size, as where a write would begin to extend it.
+//  A descriptor that cannot say is taken as endless: its writes are
+//  tried at once, as any. Returns 0, or -1 if memory ran out.
+static int
+s_file_ends_read (engine_t *self, s_uring_t *uring)
+{
+    if (!self->direct)
+        return 0;
+    if (!uring->file_ends)
+        uring->file_ends = calloc (self->fd_count? self->fd_count: 1, sizeof (uint64_t));
+    if (!uring->file_ends)
+        return -1;
+    for (uint32_t file = 0; file < self->fd_count; file++) {
+        struct stat st;
+        uring->file_ends [file] = fstat (self->fds [file], &st) == 0 && S_ISREG (st.st_mode)?
+                                  (uint64_t) st.st_size: UINT64_MAX;
+    }
+    return 0;
+}
 
 //  Why the kernel refused a ring, for the message: the sysctl if it is
 //  set, else what such an errno usually means here.
@@ -117,7 +156,8 @@ static int
 s_uring_open (engine_t *self, char *err, size_t errlen)
 {
     s_uring_t *uring = calloc (1, sizeof (s_uring_t));
-    if (!uring) {
+    if (!uring || s_file_ends_read (self, uring) == -1) {
+        free (uring);
         snprintf (err, errlen, "engine io_uring: %s", strerror (ENOMEM));
         return -1;
     }
@@ -134,6 +174,7 @@ s_uring_open (engine_t *self, char *err, size_t errlen)
     }
     if (rc < 0) {
         s_refused (rc, self->depth, err, errlen);
+        free (uring->file_ends);
         free (uring);
         return -1;
     }
@@ -184,6 +225,12 @@ s_prepare (engine_t *self, s_uring_t *uring, engine_request_t *request)
         io_uring_prep_write (sqe, fd, buffer, length, offset);
     if (uring->fixed_files)
         sqe->flags |= IOSQE_FIXED_FILE;
+    //  A write past the end: to the workers at once (the comment atop).
+    if (request->op == ENGINE_WRITE && uring->file_ends
+    &&  offset + length > uring->file_ends [request->file]) {
+        sqe->flags |= IOSQE_ASYNC;
+        uring->file_ends [request->file] = offset + length;
+    }
     io_uring_sqe_set_data (sqe, request);
     uring->prepared++;
 }
@@ -294,11 +341,16 @@ s_uring_reap (engine_t *self, bool wait, int64_t deadline_ns)
     }
 }
 
-//  The registered table again, from the descriptors as they are now.
+//  The registered table and the files' ends again, from the descriptors
+//  as they are now.
 static int
 s_uring_files_changed (engine_t *self)
 {
     s_uring_t *uring = self->state;
+    if (s_file_ends_read (self, uring) == -1) {
+        errno = ENOMEM;
+        return -1;
+    }
     if (!uring->fixed_files)
         return 0;
     int rc = io_uring_register_files_update (&uring->ring, 0, self->fds, self->fd_count);
@@ -317,6 +369,7 @@ s_uring_close (engine_t *self)
     if (!uring)
         return;
     io_uring_queue_exit (&uring->ring);
+    free (uring->file_ends);
     free (uring);
     self->state = NULL;
 }

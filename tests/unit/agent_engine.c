@@ -206,18 +206,21 @@ test_randrw_time_bound (void **state)
 //  The write workload on io_uring, 16 blocks in flight: the file is its
 //  size, every block the pattern (the last one shorter), each counted
 //  once, the flush after the last; with its buffers from the heap and in
-//  huge pages alike.
+//  huge pages alike, and with O_DIRECT (each write extends the new file:
+//  handed to io_uring's workers at once), of whole sectors.
 static void
 test_write_queued (void **state)
 {
     fixture_t *fx = *state;
-    const size_t size = 4 * MIB + 4096 + 100;
-    const int iomems [] = { JOB_IOMEM_MALLOC, JOB_IOMEM_HUGE };
-    for (size_t m = 0; m < 2; m++) {
+    const int iomems [] = { JOB_IOMEM_MALLOC, JOB_IOMEM_HUGE, JOB_IOMEM_MALLOC };
+    for (size_t m = 0; m < 3; m++) {
+        bool direct = m == 2;
+        const size_t size = 4 * MIB + 4096 + (direct? 0: 100);
         jobspec_t spec = streams_spec (WORKLOAD_WRITE, size, 64 * KIB);
         spec.engine = JOB_ENGINE_IO_URING;
         spec.iodepth = 16;
         spec.iomem = iomems [m];
+        spec.direct = direct;
         spec.pattern = PATTERN_RANDOM;
         spec.fsync_mode = FSYNC_END;
         spec.keep = true;
