@@ -46,8 +46,8 @@
     after it anyway. Those attempts cost more than the refusal: one
     stream writing a new file of 1G in 128K requests at iodepth 16, on
     ext4 over a virtio disk, made 500 MB/s at 148 CPU s per million
-    requests with them (its workers spinning four times as long on the
-    inode's lock, p99 at 17-20 ms) and 1055 MB/s at 49 CPU s
+    requests with them (its workers spinning on the inode's lock four
+    times as long as fio's, p99 at 17-20 ms) and 1055 MB/s at 49 CPU s
     without; fio's io_uring 830 MB/s at 88 (make bench, sn-16). A write
     extends its file when it ends past the furthest end of the writes
     queued before it, or of the file as it was opened; any other is
