@@ -5,8 +5,8 @@
 # writes, O_DIRECT, at a queue depth of 1, 8, 32 and 128 (randrw, mode
 # rndrd and rndwr), and 128K sequential reads and writes, O_DIRECT, at a
 # depth of 16 (the read and write workloads; sn: the write's first pass
-# alone, over a new file, each request extending it), with the buffers of both
-# tools in pages of 4K (our iomem = malloc, fio's default) and again in
+# alone, over a new file, each request extending it), with the buffers of
+# both tools in pages of 4K (our iomem = malloc, fio's default) and again in
 # huge pages of 2M (srh, swh: our iomem = huge, fio's iomem=shmhuge, for
 # which the bench reserves huge pages while it runs and gives them back
 # after; without the right to, those modes are left out, said so).
@@ -42,10 +42,10 @@
 # for the run's time (sw), the file's first pass is of writes that extend
 # it (which the kernel hands to io_uring's workers, one inode lock
 # between them), and the passes after it overwrite it in place; sn
-# measures that first pass alone. Neither
-# flushes on the way (fsync_every = 0, fsync = none; fio without fsync
-# nor end_fsync); a randrw stream that wrote fsyncs its file once at its
-# end, inside its window.
+# measures that first pass alone. Neither tool flushes on the way
+# (fsync_every = 0, fsync = none; fio without fsync nor end_fsync); a
+# randrw stream that wrote fsyncs its file once at its end, inside its
+# window.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 export IOFLEET_BIN=$top/${1:-build}
