@@ -13,13 +13,12 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-//  The thread waits on its condition variable until this long before the
-//  start instant, then spins on the clock for the rest (clock_wait_until):
-//  timer wake-ups here are often hundreds of microseconds late, and the
-//  spin makes streams on every host start within microseconds of the
-//  instant. The wait can be cut short by an abort; the spin is too short
-//  to matter.
-#define S_FINAL_SPIN_NS (5 * NS_PER_MSEC)
+//  The thread waits on its condition variable until CLOCK_START_SPIN_NS
+//  before the start instant, then spins on the clock for the rest
+//  (clock_wait_until): timer wake-ups here are often hundreds of
+//  microseconds late, and the spin makes streams on every host start
+//  within microseconds of the instant. The wait can be cut short by an
+//  abort; the spin is too short to matter.
 
 //  Where the thread stands, as the loop reads it.
 typedef enum {
@@ -158,7 +157,7 @@ s_wait_for_start (stream_t *self, uint32_t phase, bool *announced)
     while (self->starts_given <= phase && !self->stop_requested)
         pthread_cond_wait (&self->wakeup, &self->lock);
 
-    int64_t wake_ns = self->start_at_ns - S_FINAL_SPIN_NS;
+    int64_t wake_ns = self->start_at_ns - CLOCK_START_SPIN_NS;
     struct timespec wake = {
         .tv_sec = wake_ns / NS_PER_SEC, .tv_nsec = wake_ns % NS_PER_SEC
     };
@@ -315,7 +314,7 @@ s_stream_thread (void *args)
         int64_t start_at_ns = s_wait_for_start (self, phase, &announced);
         int64_t started_ns = 0;
         if (start_at_ns != -1)
-            started_ns = clock_wait_until (start_at_ns, S_FINAL_SPIN_NS, raised);
+            started_ns = clock_wait_until (start_at_ns, CLOCK_START_SPIN_NS, raised);
         if (raised) {
             struct sched_param normal = { .sched_priority = 0 };
             pthread_setschedparam (pthread_self (), SCHED_OTHER, &normal);

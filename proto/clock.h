@@ -48,6 +48,11 @@ int64_t clock_to_agent (int64_t coordinator_ns, int64_t offset_ns);
 //  resuming after signals. Returns 0, or -1 if the clock call failed.
 int clock_sleep_until (int64_t instant_ns);
 
+//  The spin a start instant is waited with (clock_wait_until's spin_ns):
+//  a stream of the agent, and tests/bench/wakefloor.c, which measures the
+//  least skew processes waiting so can have.
+#define CLOCK_START_SPIN_NS (5 * NS_PER_MSEC)
+
 //  Wait for an absolute CLOCK_MONOTONIC instant as precisely as the host
 //  allows: sleep until spin_ns before it, then spin on the clock. A timer
 //  wake-up is often a few hundred microseconds late on a virtual machine,

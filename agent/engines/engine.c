@@ -56,10 +56,11 @@ engine_check (const jobspec_t *spec, char *err, size_t errlen)
 uint64_t
 engine_memory (const jobspec_t *spec)
 {
-    uint64_t depth = spec->iodepth? spec->iodepth: 1;
+    engine_slots_t slots = engine_slots (spec);
+    uint64_t depth = slots.depth;
     uint64_t table = depth > 1? depth * (sizeof (engine_request_t) + 2 * sizeof (void *)): 0;
-    uint64_t buffers = depth * spec->bs_bytes;
-    return (spec->iomem == JOB_IOMEM_HUGE? s_huge_pages_bytes (buffers): buffers) + table;
+    uint64_t buffers = depth * slots.buffer_bytes;
+    return (slots.iomem == JOB_IOMEM_HUGE? s_huge_pages_bytes (buffers): buffers) + table;
 }
 
 engine_slots_t

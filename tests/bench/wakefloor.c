@@ -6,9 +6,9 @@
     Forks COUNT processes that start at one instant the way a stream of
     the agent does (agent/stream.c): raised to SCHED_FIFO where allowed,
     with a timer slack of 1 ns, each waits with proto/clock.c's
-    clock_wait_until (asleep until 5 ms before the instant, then spinning
-    on the clock, yielding at each turn when raised) and takes the clock
-    as it returns. Nothing else runs in them: no socket, no message, no
+    clock_wait_until (asleep until CLOCK_START_SPIN_NS before the
+    instant, then spinning on the clock, yielding at each turn when
+    raised) and takes the clock as it returns. Nothing else runs in them: no socket, no message, no
     workload. Prints one line,
 
         count=N spread_ns=S first_late_ns=F
@@ -33,9 +33,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-//  What a stream of the agent spins before its instant (S_FINAL_SPIN_NS).
-#define S_SPIN_NS (5 * NS_PER_MSEC)
-
 //  Time given to fork each process before the instant, and a second more.
 #define S_LEAD_PER_PROCESS_NS NS_PER_MSEC
 #define S_LEAD_NS NS_PER_SEC
@@ -47,7 +44,7 @@ s_child (int64_t instant_ns, int64_t *seen_ns)
     prctl (PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
     struct sched_param realtime = { .sched_priority = 1 };
     bool raised = sched_setscheduler (0, SCHED_FIFO, &realtime) == 0;
-    *seen_ns = clock_wait_until (instant_ns, S_SPIN_NS, raised);
+    *seen_ns = clock_wait_until (instant_ns, CLOCK_START_SPIN_NS, raised);
     if (raised) {
         struct sched_param normal = { .sched_priority = 0 };
         sched_setscheduler (0, SCHED_OTHER, &normal);
